@@ -1,0 +1,2 @@
+export * from './api-key.ts';
+export * from './admin-store.ts';

@@ -1,0 +1,45 @@
+import Type, { type Static, type TObject, type TProperties } from 'typebox';
+import Value from 'typebox/value';
+import { ConfigError, validationMessages } from '@herald/errors';
+
+/** Settings every Herald process shares. Unset addresses mean "the local infrastructure `npm start` runs". */
+export const CommonConfig = Type.Object({
+  KAFKA_BROKERS: Type.String({ default: '127.0.0.1:9092', pattern: '^[^,\\s]+(,[^,\\s]+)*$', description: 'comma-separated bootstrap brokers' }),
+  KAFKA_TOPIC_PREFIX: Type.String({ default: '', pattern: '^[A-Za-z0-9._-]*$', description: 'prepended to every topic and consumer group name' }),
+  MONGO_URL: Type.String({ default: 'mongodb://127.0.0.1:27017/herald', pattern: '^mongodb(\\+srv)?://' }),
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+});
+export type CommonConfig = Static<typeof CommonConfig>;
+
+/** Names of settings that hold secrets: never printed, even at start-up. */
+export const SECRET_SETTINGS = new Set(['HERALD_SECRET_KEY', 'MONGO_URL']);
+
+/**
+ * Reads a service's settings from an environment object: converts strings to
+ * the schema's types, fills defaults, and reports every problem at once.
+ * The result is frozen; pass it down, never read process.env elsewhere.
+ */
+export function loadConfig<Properties extends TProperties>(
+  schema: TObject<Properties>,
+  env: Readonly<Record<string, string | undefined>>,
+): Readonly<Static<TObject<Properties>>> {
+  const known: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const raw = env[key];
+    if (raw !== undefined && raw !== '') known[key] = raw;
+  }
+  const value = Value.Default(schema, Value.Convert(schema, known));
+  const problems = validationMessages(Value.Errors(schema, value));
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(value as Static<TObject<Properties>>);
+}
+
+/** A copy safe to log: secret values replaced, credentials stripped from URLs. */
+export function redactConfig(config: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (key === 'MONGO_URL' && typeof value === 'string') copy[key] = value.replace(/\/\/[^@/]*@/, '//***@');
+    else copy[key] = SECRET_SETTINGS.has(key) ? '[redacted]' : value;
+  }
+  return copy;
+}

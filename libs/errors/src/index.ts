@@ -1,0 +1,2 @@
+export * from './app-error.ts';
+export * from './validation-messages.ts';

@@ -1,0 +1,74 @@
+import type { TSchema } from 'typebox';
+import { TOPICS, type TopicName } from './topics.ts';
+import { DeviceRegisteredV1 } from './schemas/device-registered.v1.ts';
+import { MetadataUpdatedV1 } from './schemas/metadata-updated.v1.ts';
+import { DeviceDeactivatedV1 } from './schemas/device-deactivated.v1.ts';
+import { TopicCreatedV1 } from './schemas/topic-created.v1.ts';
+import { NotificationRequestedV1 } from './schemas/notification-requested.v1.ts';
+import { NotificationDispatchedV1 } from './schemas/notification-dispatched.v1.ts';
+import { DeliveryReportedV1 } from './schemas/delivery-reported.v1.ts';
+import { NotificationOpenedV1 } from './schemas/notification-opened.v1.ts';
+import { DeliveryBatchV1 } from './schemas/delivery-batch.v1.ts';
+
+/** The latest version of every event; consumers only ever see these (older versions are upcast). */
+export type HeraldEvent =
+  | DeviceRegisteredV1
+  | MetadataUpdatedV1
+  | DeviceDeactivatedV1
+  | TopicCreatedV1
+  | NotificationRequestedV1
+  | NotificationDispatchedV1
+  | DeliveryReportedV1
+  | NotificationOpenedV1
+  | DeliveryBatchV1;
+
+export type EventType = HeraldEvent['type'];
+export type EventOf<T extends EventType> = Extract<HeraldEvent, { type: T }>;
+export type EventData<T extends EventType> = EventOf<T>['data'];
+
+export interface CatalogEntry {
+  /** `<Type>.v<N>`, also the schema's `$id`. */
+  id: string;
+  schema: TSchema;
+  type: EventType;
+  version: number;
+  /** Topic the event is written to (DeliveryBatch goes to a per-provider work topic instead). */
+  topic: TopicName;
+  /** The data field that is the stream id, and so the Kafka key. */
+  streamField: string;
+}
+
+function entry(schema: TSchema, topic: TopicName, streamField: string): CatalogEntry {
+  const id = (schema as { $id?: string }).$id ?? '';
+  const [type, version] = id.split('.v') as [EventType, string];
+  return { id, schema, type, version: Number(version), topic, streamField };
+}
+
+/** Every published event version. Published versions never change; a breaking change adds vN+1. */
+export const CATALOG: readonly CatalogEntry[] = [
+  entry(DeviceRegisteredV1, TOPICS.deviceEvents, 'device_id'),
+  entry(MetadataUpdatedV1, TOPICS.deviceEvents, 'device_id'),
+  entry(DeviceDeactivatedV1, TOPICS.deviceEvents, 'device_id'),
+  entry(TopicCreatedV1, TOPICS.topicEvents, 'topic_id'),
+  entry(NotificationRequestedV1, TOPICS.notificationEvents, 'notification_id'),
+  entry(NotificationDispatchedV1, TOPICS.notificationEvents, 'notification_id'),
+  entry(DeliveryReportedV1, TOPICS.notificationEvents, 'notification_id'),
+  entry(NotificationOpenedV1, TOPICS.notificationEvents, 'notification_id'),
+  entry(DeliveryBatchV1, TOPICS.deliveriesApns, 'notification_id'),
+];
+
+const LATEST = new Map<EventType, CatalogEntry>();
+for (const item of CATALOG) {
+  const current = LATEST.get(item.type);
+  if (current === undefined || current.version < item.version) LATEST.set(item.type, item);
+}
+
+export function latestEntry(type: EventType): CatalogEntry {
+  const found = LATEST.get(type);
+  if (found === undefined) throw new Error(`no catalog entry for ${type}`);
+  return found;
+}
+
+export function findEntry(type: string, version: number): CatalogEntry | undefined {
+  return CATALOG.find((item) => item.type === type && item.version === version);
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { EventDecodeError } from '@herald/errors';
+import { CATALOG, latestEntry } from './catalog.ts';
+import { decodeEvent, encodeEvent } from './codec.ts';
+import { createEvent } from './create-event.ts';
+import { deviceIdFor, deliveryBatchId, topicIdFor } from './identity.ts';
+import { TOPICS } from './topics.ts';
+
+const device_id = deviceIdFor('project-1', 'token-1');
+
+describe('encodeEvent / decodeEvent', () => {
+  it('round-trips an event with key and filterable headers', () => {
+    const event = createEvent('MetadataUpdated', { device_id, set: { plan: 'pro' }, unset: ['old'] }, { project_id: 'project-1', correlation_id: 'req-1' });
+    const record = encodeEvent(event);
+    expect(record.key).toBe(device_id);
+    expect(record.headers).toEqual({ type: 'MetadataUpdated', version: '1', project_id: 'project-1' });
+    expect(decodeEvent(Buffer.from(record.value))).toEqual(event);
+  });
+
+  it('refuses to encode an invalid event', () => {
+    const event = createEvent('DeviceRegistered', { device_id, token: 't', platform: 'ios' }, { project_id: 'p' });
+    (event.data as { platform: string }).platform = 'windows';
+    expect(() => encodeEvent(event)).toThrow(EventDecodeError);
+  });
+
+  it.each([
+    ['an empty value', null],
+    ['a non-JSON value', 'not json {'],
+    ['a JSON value that is no envelope', '{"hello": "world"}'],
+    ['an unknown event type', JSON.stringify({ id: 'x', type: 'Nope', version: 1, occurred_at: 'x', project_id: 'p', stream_id: 's', data: {} })],
+    ['an unknown version', JSON.stringify({ id: 'x', type: 'DeviceRegistered', version: 99, occurred_at: 'x', project_id: 'p', stream_id: 's', data: {} })],
+    ['data that breaks the schema', JSON.stringify({ ...createEvent('TopicCreated', { topic_id: 't', name: 'n' }, { project_id: 'p' }), data: { topic_id: 5 } })],
+  ])('raises EventDecodeError for %s', (_label, value) => {
+    expect(() => decodeEvent(value)).toThrow(EventDecodeError);
+  });
+});
+
+describe('catalog', () => {
+  it('routes every event to a topic and keys it by its stream', () => {
+    expect(latestEntry('DeviceRegistered').topic).toBe(TOPICS.deviceEvents);
+    expect(latestEntry('NotificationOpened').topic).toBe(TOPICS.notificationEvents);
+    expect(new Set(CATALOG.map((entry) => entry.id)).size).toBe(CATALOG.length);
+  });
+
+  it('takes the stream id from the data', () => {
+    const event = createEvent('TopicCreated', { topic_id: 'topic-9', name: 'news' }, { project_id: 'p' });
+    expect(event.stream_id).toBe('topic-9');
+  });
+});
+
+describe('identity', () => {
+  it('derives the same device id for the same project and token, and differs otherwise', () => {
+    expect(deviceIdFor('p', 't')).toBe(deviceIdFor('p', 't'));
+    expect(deviceIdFor('p', 't')).not.toBe(deviceIdFor('q', 't'));
+    expect(deviceIdFor('p', 't')).not.toBe(topicIdFor('p', 't'));
+  });
+
+  it('names delivery batches deterministically', () => {
+    expect(deliveryBatchId('n1', 'apns', 3)).toBe('n1:apns:3');
+  });
+});

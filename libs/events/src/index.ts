@@ -1,0 +1,16 @@
+export * from './topics.ts';
+export * from './catalog.ts';
+export * from './identity.ts';
+export * from './create-event.ts';
+export * from './codec.ts';
+export { EnvelopeHeader } from './envelope.ts';
+export * from './schemas/common.ts';
+export * from './schemas/device-registered.v1.ts';
+export * from './schemas/metadata-updated.v1.ts';
+export * from './schemas/device-deactivated.v1.ts';
+export * from './schemas/topic-created.v1.ts';
+export * from './schemas/notification-requested.v1.ts';
+export * from './schemas/notification-dispatched.v1.ts';
+export * from './schemas/delivery-reported.v1.ts';
+export * from './schemas/notification-opened.v1.ts';
+export * from './schemas/delivery-batch.v1.ts';

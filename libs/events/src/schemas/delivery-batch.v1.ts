@@ -1,0 +1,26 @@
+import Type, { type Static } from 'typebox';
+import { eventSchema } from '../envelope.ts';
+import { Provider } from './common.ts';
+
+export const DeliveryBatchV1 = eventSchema(
+  'DeliveryBatch',
+  1,
+  Type.Object({
+    batch_id: Type.String({ minLength: 1, description: 'Deterministic: notification id + provider + sequence' }),
+    notification_id: Type.String({ minLength: 1 }),
+    provider: Provider,
+    sequence: Type.Integer({ minimum: 0 }),
+    message: Type.Object({
+      title: Type.String(),
+      body: Type.String(),
+      link_to: Type.Optional(Type.String()),
+      group: Type.Optional(Type.String()),
+    }),
+    devices: Type.Array(
+      Type.Object({ device_id: Type.String({ minLength: 1 }), token: Type.String({ minLength: 1 }) }),
+      { maxItems: 500 },
+    ),
+  }),
+  'Work item for a sender: up to 500 devices of one notification on one provider.',
+);
+export type DeliveryBatchV1 = Static<typeof DeliveryBatchV1>;

@@ -1,0 +1,18 @@
+import Type, { type Static } from 'typebox';
+import { eventSchema } from '../envelope.ts';
+import { Platform, StringMap } from './common.ts';
+
+export const DeviceRegisteredV1 = eventSchema(
+  'DeviceRegistered',
+  1,
+  Type.Object({
+    device_id: Type.String({ minLength: 1 }),
+    token: Type.String({ minLength: 1 }),
+    platform: Platform,
+    identifiers: Type.Optional(StringMap),
+    metadata: Type.Optional(StringMap),
+    topic_ids: Type.Optional(Type.Array(Type.String())),
+  }),
+  'A device registered or re-registered (token refresh, reactivation). Absent optional fields keep their previous value.',
+);
+export type DeviceRegisteredV1 = Static<typeof DeviceRegisteredV1>;

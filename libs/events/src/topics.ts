@@ -1,0 +1,35 @@
+/** Kafka topics Herald writes. Event topics are kept forever; work topics for 7 days. */
+export const TOPICS = {
+  deviceEvents: 'herald.device-events',
+  topicEvents: 'herald.topic-events',
+  notificationEvents: 'herald.notification-events',
+  deliveriesApns: 'herald.deliveries.apns',
+  deliveriesFcm: 'herald.deliveries.fcm',
+} as const;
+
+export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
+
+export interface TopicSpec {
+  name: TopicName;
+  kind: 'event' | 'work';
+}
+
+export const TOPIC_SPECS: readonly TopicSpec[] = [
+  { name: TOPICS.deviceEvents, kind: 'event' },
+  { name: TOPICS.topicEvents, kind: 'event' },
+  { name: TOPICS.notificationEvents, kind: 'event' },
+  { name: TOPICS.deliveriesApns, kind: 'work' },
+  { name: TOPICS.deliveriesFcm, kind: 'work' },
+];
+
+const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Topic-level config: event topics are the source of truth, so they never expire. */
+export function topicConfig(spec: TopicSpec): Record<string, string> {
+  return { 'retention.ms': spec.kind === 'event' ? '-1' : String(SEVEN_DAYS_MS) };
+}
+
+/** Where a consumer group puts the records it could not handle, keyed as the original. */
+export function deadLetterTopic(sourceTopic: string, groupId: string): string {
+  return `${sourceTopic}.dlq.${groupId}`;
+}

@@ -1,0 +1,52 @@
+import { Kafka, logLevel, type logCreator } from 'kafkajs';
+import type { Logger } from '@herald/log';
+
+export type { Kafka } from 'kafkajs';
+
+export interface KafkaSettings {
+  /** Comma-separated bootstrap brokers, as in KAFKA_BROKERS. */
+  brokers: string;
+  clientId: string;
+  logger: Logger;
+  /** Prepended to every topic and consumer group name (KAFKA_TOPIC_PREFIX): one cluster, several installations or test files. */
+  prefix?: string;
+}
+
+/** A kafkajs client plus the naming rule: code uses logical names, Kafka sees prefixed ones. */
+export interface HeraldKafka {
+  client: Kafka;
+  prefix: string;
+  topic(logical: string): string;
+  group(logical: string): string;
+}
+
+const PINO_LEVEL = {
+  [logLevel.ERROR]: 'error',
+  [logLevel.WARN]: 'warn',
+  [logLevel.INFO]: 'info',
+  [logLevel.DEBUG]: 'debug',
+  [logLevel.NOTHING]: 'silent',
+} as const;
+
+/** kafkajs logs through the process's pino logger, at warn and above (its info is chatty). */
+function pinoLogCreator(logger: Logger): logCreator {
+  return () =>
+    ({ namespace, level, log }) => {
+      const { message, ...fields } = log;
+      const method = PINO_LEVEL[level];
+      if (method === 'silent') return;
+      logger[method]({ kafka: namespace, ...fields }, message);
+    };
+}
+
+export function createKafka(settings: KafkaSettings): HeraldKafka {
+  const prefix = settings.prefix ?? '';
+  const client = new Kafka({
+    clientId: settings.clientId,
+    brokers: settings.brokers.split(',').map((broker) => broker.trim()).filter(Boolean),
+    logLevel: logLevel.WARN,
+    logCreator: pinoLogCreator(settings.logger.child({ component: 'kafkajs' })),
+    retry: { initialRetryTime: 100, retries: 8 },
+  });
+  return { client, prefix, topic: (logical) => prefix + logical, group: (logical) => prefix + logical };
+}

@@ -1,0 +1,5 @@
+export * from './create-kafka.ts';
+export * from './ensure-topics.ts';
+export * from './event-producer.ts';
+export * from './dead-letter.ts';
+export * from './run-consumer.ts';

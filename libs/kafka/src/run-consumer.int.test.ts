@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvent, deadLetterTopic, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
+import { AppError } from '@herald/errors';
+import { createTestEnv, waitFor, type TestEnv } from '@herald/testing';
+import { ensureTopics } from './ensure-topics.ts';
+import { runConsumer, type RunningConsumer } from './run-consumer.ts';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await createTestEnv('consumer');
+  await ensureTopics(env.kafka, { partitions: 2 });
+});
+afterAll(async () => {
+  await env.close();
+});
+
+const registered = (token: string) =>
+  createEvent('DeviceRegistered', { device_id: deviceIdFor('p', token), token, platform: 'android' }, { project_id: 'p' });
+
+/** Reads every record of a physical topic from the beginning until `count` arrived. */
+async function readAll(topic: string, count: number) {
+  const consumer = env.kafka.client.consumer({ groupId: `${env.prefix}reader-${Math.random()}`, maxWaitTimeInMs: 100 });
+  const seen: Array<{ key: string | undefined; value: string | undefined; headers: Record<string, string> }> = [];
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(message.headers ?? {})) headers[name] = String(value);
+      seen.push({ key: message.key?.toString(), value: message.value?.toString(), headers });
+    },
+  });
+  try {
+    await waitFor(`${count} records on ${topic}`, () => seen.length >= count);
+    return seen;
+  } finally {
+    await consumer.disconnect();
+  }
+}
+
+describe('EventProducer', () => {
+  it('acknowledges many concurrent publishes, coalesced into few requests', async () => {
+    const events = Array.from({ length: 200 }, (_, index) => registered(`concurrent-${index}`));
+    await Promise.all(events.map((event) => env.producer.publish([event])));
+    const handled: HeraldEvent[] = [];
+    const consumer = await runConsumer({
+      kafka: env.kafka,
+      producer: env.producer,
+      groupId: 'count-all',
+      topics: [TOPICS.deviceEvents],
+      logger: env.logger,
+      handle: async (records) => void handled.push(...records.map((record) => record.event)),
+    });
+    try {
+      await waitFor('200 events consumed', () => handled.filter((event) => event.type === 'DeviceRegistered' && event.data.token.startsWith('concurrent-')).length >= 200);
+    } finally {
+      await consumer.stop();
+    }
+  });
+});
+
+describe('runConsumer', () => {
+  let consumer: RunningConsumer | undefined;
+  afterAll(async () => {
+    await consumer?.stop();
+  });
+
+  it('dead-letters undecodable and failing records with provenance, and keeps going', async () => {
+    const good1 = registered('good-1');
+    const poison = registered('poison');
+    const good2 = registered('good-2');
+    const key = good1.stream_id;
+    // All share one key, so one partition, so the order below is the order consumed.
+    await env.producer.publish([good1]);
+    await env.producer.publishRaw([
+      { topic: env.kafka.topic(TOPICS.topicEvents), messages: [{ key, value: 'this is not json', headers: { type: 'Garbage' } }] },
+    ]);
+    await env.producer.publish([poison, good2].map((event) => ({ ...event, stream_id: key })));
+    await env.producer.publishRaw([{ topic: env.kafka.topic(TOPICS.topicEvents), messages: [{ key, value: '{"type":"Nope"}' }] }]);
+
+    const handled: string[] = [];
+    consumer = await runConsumer({
+      kafka: env.kafka,
+      producer: env.producer,
+      groupId: 'dlq-test',
+      topics: [TOPICS.deviceEvents, TOPICS.topicEvents],
+      logger: env.logger,
+      retries: 1,
+      handle: async (records) => {
+        for (const { event } of records) {
+          if (event.type === 'DeviceRegistered' && event.data.token === 'poison') {
+            throw new AppError('UNPROCESSABLE', 'poison record');
+          }
+        }
+        handled.push(...records.map(({ event }) => (event.type === 'DeviceRegistered' ? event.data.token : event.type)));
+      },
+    });
+    await consumer.ready;
+    await waitFor('good records handled', () => handled.includes('good-1') && handled.includes('good-2'));
+    expect(handled).not.toContain('poison');
+
+    const deviceLetters = await readAll(env.kafka.topic(deadLetterTopic(TOPICS.deviceEvents, 'dlq-test')), 1);
+    expect(deviceLetters).toHaveLength(1);
+    expect(JSON.parse(deviceLetters[0]!.value!)).toMatchObject({ data: { token: 'poison' } });
+    expect(deviceLetters[0]!.headers).toMatchObject({
+      type: 'DeviceRegistered',
+      'dlq.source.topic': env.kafka.topic(TOPICS.deviceEvents),
+      'dlq.group': env.kafka.group('dlq-test'),
+    });
+    expect(JSON.parse(deviceLetters[0]!.headers['dlq.error']!)).toEqual([{ name: 'AppError', message: 'poison record', code: 'UNPROCESSABLE' }]);
+
+    const topicLetters = await readAll(env.kafka.topic(deadLetterTopic(TOPICS.topicEvents, 'dlq-test')), 2);
+    expect(topicLetters.map((letter) => letter.value)).toEqual(['this is not json', '{"type":"Nope"}']);
+    expect(topicLetters.every((letter) => letter.key === key && letter.headers['dlq.source.offset'] !== undefined)).toBe(true);
+    expect(JSON.parse(topicLetters[0]!.headers['dlq.error']!)[0]).toMatchObject({ name: 'EventDecodeError', code: 'EVENT_DECODE_FAILED' });
+  });
+});

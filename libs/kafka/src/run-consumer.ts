@@ -1,0 +1,156 @@
+import type { Consumer, KafkaMessage, TopicMessages } from 'kafkajs';
+import type { HeraldKafka } from './create-kafka.ts';
+import pRetry from 'p-retry';
+import { decodeEvent, deadLetterTopic, type HeraldEvent } from '@herald/events';
+import { isRetriable } from '@herald/errors';
+import type { Logger } from '@herald/log';
+import { deadLetterFor } from './dead-letter.ts';
+import { ensurePlainTopics } from './ensure-topics.ts';
+import type { EventProducer } from './event-producer.ts';
+
+/** A decoded event with its Kafka position, which projections use as their idempotency guard. */
+export interface ConsumedEvent<E extends HeraldEvent = HeraldEvent> {
+  event: E;
+  /** Logical topic name (without the installation prefix). */
+  topic: string;
+  partition: number;
+  offset: number;
+}
+
+export interface ConsumerSpec {
+  kafka: HeraldKafka;
+  /** Used to write dead letters. */
+  producer: EventProducer;
+  /** Logical group id and topics; the installation prefix is added here. */
+  groupId: string;
+  topics: readonly string[];
+  /** Handles a chunk of events from one partition, in order. Must be idempotent: a chunk may be redelivered. */
+  handle: (records: ConsumedEvent[]) => Promise<void>;
+  logger: Logger;
+  fromBeginning?: boolean;
+  maxChunkSize?: number;
+  partitionsConsumedConcurrently?: number;
+  /** Retries of a retriable failure before giving up on the chunk. */
+  retries?: number;
+}
+
+export interface RunningConsumer {
+  /** Resolves when the consumer has joined its group for the first time. */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a consumer group: decodes every record at the boundary, dead-letters
+ * what cannot be decoded or handled (with provenance), and marks an offset
+ * consumed only after the handler has succeeded for it. Retriable failures
+ * (infrastructure down) are retried with backoff and, if they persist, make
+ * kafkajs restart the consumer from the last committed offset: the record is
+ * not at fault, so it is never dead-lettered for that.
+ */
+export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> {
+  const { kafka } = spec;
+  const groupId = kafka.group(spec.groupId);
+  const logger = spec.logger.child({ group: groupId });
+  const maxChunk = spec.maxChunkSize ?? 500;
+  const logicalTopic = new Map(spec.topics.map((topic) => [kafka.topic(topic), topic]));
+  const deadLetterTopicOf = (physical: string) => kafka.topic(deadLetterTopic(logicalTopic.get(physical) ?? physical, spec.groupId));
+  await ensurePlainTopics(kafka, [...logicalTopic.keys()].map(deadLetterTopicOf));
+
+  const consumer: Consumer = kafka.client.consumer({
+    groupId,
+    sessionTimeout: 15_000,
+    heartbeatInterval: 1_000,
+    maxWaitTimeInMs: 100,
+  });
+  let joined!: () => void;
+  const ready = new Promise<void>((resolve) => (joined = resolve));
+  consumer.on(consumer.events.GROUP_JOIN, () => joined());
+  consumer.on(consumer.events.CRASH, ({ payload }) => {
+    logger.error({ err: payload.error, restart: payload.restart }, 'consumer crashed');
+  });
+
+  const retryOptions = { retries: spec.retries ?? 5, minTimeout: 100, maxTimeout: 5_000, randomize: true };
+  const handleWithRetry = (records: ConsumedEvent[]) =>
+    pRetry(() => spec.handle(records), {
+      ...retryOptions,
+      shouldRetry: ({ error }) => isRetriable(error),
+      onFailedAttempt: ({ error, attemptNumber }) => {
+        if (isRetriable(error)) logger.warn({ err: error, attemptNumber }, 'handler failed, retrying');
+      },
+    });
+
+  const deadLetter = async (messages: ReadonlyArray<{ message: KafkaMessage; error: unknown }>, topic: string, partition: number) => {
+    if (messages.length === 0) return;
+    const now = new Date();
+    const target = { topic: deadLetterTopicOf(topic), groupId };
+    const letters = messages.map(({ message, error }) =>
+      deadLetterFor({ topic, partition, offset: message.offset, key: message.key, value: message.value, headers: message.headers, timestamp: message.timestamp }, target, error, now),
+    );
+    for (const { message, error } of messages) {
+      logger.warn({ err: error, topic, partition, offset: message.offset }, 'record dead-lettered');
+    }
+    const topicMessages: TopicMessages[] = [{ topic: target.topic, messages: letters.map((letter) => letter.message) }];
+    await spec.producer.publishRaw(topicMessages);
+  };
+
+  /** A chunk failed for a reason that is not retriable: find the culprits one by one. */
+  const handleOneByOne = async (records: ConsumedEvent[], messages: Map<number, KafkaMessage>, topic: string, partition: number) => {
+    for (const record of records) {
+      try {
+        await handleWithRetry([record]);
+      } catch (error) {
+        if (isRetriable(error)) throw error;
+        await deadLetter([{ message: messages.get(record.offset)!, error }], topic, partition);
+      }
+    }
+  };
+
+  await consumer.connect();
+  await consumer.subscribe({ topics: [...logicalTopic.keys()], fromBeginning: spec.fromBeginning ?? true });
+  await consumer.run({
+    eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: spec.partitionsConsumedConcurrently ?? 1,
+    eachBatch: async (payload) => {
+      const { batch } = payload;
+      const { topic, partition } = batch;
+      const logical = logicalTopic.get(topic) ?? topic;
+      for (let start = 0; start < batch.messages.length; start += maxChunk) {
+        if (!payload.isRunning() || payload.isStale()) return;
+        const chunk = batch.messages.slice(start, start + maxChunk);
+        const records: ConsumedEvent[] = [];
+        const byOffset = new Map<number, KafkaMessage>();
+        const undecodable: Array<{ message: KafkaMessage; error: unknown }> = [];
+        for (const message of chunk) {
+          try {
+            const offset = Number(message.offset);
+            records.push({ event: decodeEvent(message.value), topic: logical, partition, offset });
+            byOffset.set(offset, message);
+          } catch (error) {
+            undecodable.push({ message, error });
+          }
+        }
+        await deadLetter(undecodable, topic, partition);
+        if (records.length > 0) {
+          try {
+            await handleWithRetry(records);
+          } catch (error) {
+            if (isRetriable(error)) throw error;
+            logger.warn({ err: error, topic, partition, size: records.length }, 'chunk failed, handling records one by one');
+            await handleOneByOne(records, byOffset, topic, partition);
+          }
+        }
+        payload.resolveOffset(chunk[chunk.length - 1]!.offset);
+        await payload.heartbeat();
+        await payload.commitOffsetsIfNecessary();
+      }
+    },
+  });
+
+  return {
+    ready,
+    stop: async () => {
+      await consumer.disconnect();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { MongoNetworkError, type Db, type IndexDescription } from 'mongodb';
+import pRetry from 'p-retry';
+
+/** Collections the API and CLI write directly (admin data, not projections). */
+export const ADMIN_COLLECTIONS = {
+  projects: 'projects',
+  apiKeys: 'api_keys',
+  idempotencyKeys: 'idempotency_keys',
+} as const;
+
+/** Read models rebuilt from Kafka by the projector. */
+export const READ_MODELS = {
+  devices: 'devices',
+  topics: 'topics',
+  notifications: 'notifications',
+  receipts: 'receipts',
+} as const;
+
+export type ReadModelName = keyof typeof READ_MODELS;
+
+/** The indexes each collection's queries need; created at start, idempotently. */
+export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
+  [ADMIN_COLLECTIONS.apiKeys]: [{ key: { project_id: 1 }, name: 'by_project' }],
+  [ADMIN_COLLECTIONS.idempotencyKeys]: [{ key: { project_id: 1, key: 1 }, name: 'by_project_key' }],
+  [READ_MODELS.devices]: [
+    { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
+    { key: { project_id: 1, status: 1, created_at: 1, _id: 1 }, name: 'by_project_status_created' },
+    { key: { project_id: 1, token: 1 }, name: 'by_project_token' },
+    { key: { project_id: 1, topics: 1 }, name: 'by_project_topic' },
+  ],
+  [READ_MODELS.topics]: [
+    { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
+    { key: { project_id: 1, name: 1 }, name: 'by_project_name' },
+  ],
+  [READ_MODELS.notifications]: [{ key: { project_id: 1, created_at: 1 }, name: 'by_project_created' }],
+  [READ_MODELS.receipts]: [{ key: { notification_id: 1, device_id: 1 }, name: 'by_notification_device' }],
+};
+
+/**
+ * Creates the missing indexes of the named collections. Only missing ones:
+ * FerretDB 1.24 panics (and drops the connection) on `createIndexes` for some
+ * indexes that already exist. Each collection's indexes have one owner
+ * (admin collections: the API and CLI; read models: the projector) so two
+ * processes rarely race; if they do, the dropped connection is retried.
+ */
+export async function ensureIndexes(db: Db, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const indexes = INDEXES[name];
+    if (indexes === undefined || indexes.length === 0) continue;
+    const collection = db.collection(name);
+    const createMissing = async () => {
+      // listIndexes fails on a collection that does not exist yet: then every index is missing.
+      const existing = await collection.listIndexes().toArray().catch(() => []);
+      const names = new Set(existing.map((index) => String(index.name)));
+      const missing = indexes.filter((index) => !names.has(index.name ?? ''));
+      if (missing.length > 0) await collection.createIndexes(missing);
+    };
+    await pRetry(createMissing, {
+      retries: 5,
+      minTimeout: 50,
+      randomize: true,
+      shouldRetry: ({ error }) => error instanceof MongoNetworkError,
+    });
+  }
+}

@@ -1,0 +1,3 @@
+export * from './connect-mongo.ts';
+export * from './collections.ts';
+export type * from './documents.ts';

@@ -1,0 +1,4 @@
+export * from './wait-for.ts';
+export * from './test-env.ts';
+export * from './service-process.ts';
+export * from './group-caught-up.ts';

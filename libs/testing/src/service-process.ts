@@ -1,0 +1,52 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** Everything it printed so far, for assertions and for failure messages. */
+  output(): string;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Runs a Herald entry point (relative to the repository root) as its own
+ * process with the given environment, and resolves once a line of its output
+ * contains `readyLine`.
+ */
+export async function startServiceProcess(entry: string, env: Record<string, string>, readyLine: string, timeoutMs = 60_000): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [resolve(REPO_ROOT, entry)], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  await new Promise<void>((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${entry} did not print "${readyLine}" within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(readyLine)) {
+        clearTimeout(timer);
+        resolveReady();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited with ${String(code)} before it was ready:\n${output}`));
+    });
+  });
+  return {
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}

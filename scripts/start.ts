@@ -1,0 +1,130 @@
+// `npm start`: Herald in one terminal. Starts local Kafka + FerretDB when
+// KAFKA_BROKERS / MONGO_URL are unset, then the API and the projector with
+// prefixed, readable logs; creates a demo project on first run. Ctrl-C stops
+// everything it started.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { prettyFactory } from 'pino-pretty';
+import { AdminStore } from '@herald/admin';
+import { connectMongo } from '@herald/mongo';
+import { DEFAULT_PORTS, startLocalInfra, type LocalInfra } from '@herald/local-infra';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const stateDir = join(root, '.herald');
+const started = Date.now();
+const say = (line: string) => process.stdout.write(`[herald] ${line}\n`);
+
+const SERVICES = [
+  { name: 'api', entry: 'services/api/src/server.ts', ready: 'Server listening at' },
+  { name: 'projector', entry: 'services/projector/src/main.ts', ready: 'projector consuming' },
+] as const;
+
+let infra: LocalInfra | undefined;
+const children: ChildProcess[] = [];
+let stopping = false;
+
+async function stopAll(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    say('stopping…');
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    if (infra !== undefined) {
+      say('stopping local Kafka and FerretDB');
+      await infra.stop().catch((error: unknown) => say(`could not stop local infrastructure: ${String(error)}`));
+    }
+  }
+  process.exit(code);
+}
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+
+const env: Record<string, string | undefined> = { ...process.env };
+if (env.KAFKA_BROKERS === undefined || env.MONGO_URL === undefined) {
+  say('KAFKA_BROKERS / MONGO_URL unset: starting local Kafka and FerretDB (first run downloads and builds them)');
+  try {
+    infra = await startLocalInfra({ dataDir: join(stateDir, 'data'), ...DEFAULT_PORTS, onOutput: (line) => say(line) });
+  } catch (error) {
+    say(error instanceof Error ? error.message : String(error));
+    say('Alternatives: set KAFKA_BROKERS and MONGO_URL to running servers, or `docker compose up`.');
+    process.exit(1);
+  }
+  env.KAFKA_BROKERS ??= infra.kafkaBrokers;
+  env.MONGO_URL ??= `${infra.mongoUrl.replace(/\/$/, '')}/herald`;
+}
+
+function startService(service: (typeof SERVICES)[number]): Promise<void> {
+  const child = spawn(process.execPath, [join(root, service.entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  const prettify = prettyFactory({ colorize: process.stdout.isTTY, ignore: 'pid,hostname,name', translateTime: 'HH:MM:ss.l' });
+  return new Promise((ready, failed) => {
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        let text = line;
+        if (line.startsWith('{')) {
+          try {
+            text = prettify(JSON.parse(line)).trimEnd();
+          } catch {
+            // not a log line after all: print as is
+          }
+        }
+        process.stdout.write(`[${service.name.padEnd(9)}] ${text}\n`);
+        if (line.includes(service.ready)) ready();
+      });
+    }
+    child.once('exit', (code) => {
+      failed(new Error(`${service.name} exited with ${String(code)}`));
+      if (!stopping) {
+        say(`${service.name} exited (${String(code)}); stopping the rest`);
+        void stopAll(1);
+      }
+    });
+  });
+}
+
+/** The demo project's key is kept in .herald/demo.json so every start prints the same curl line. */
+async function demoProject(): Promise<{ id: string; api_key: string }> {
+  const file = join(stateDir, 'demo.json');
+  const mongo = await connectMongo(env.MONGO_URL!, 'herald-start');
+  try {
+    const admin = new AdminStore(mongo.db);
+    const saved = await readFile(file, 'utf8').then((text) => JSON.parse(text) as { id: string; api_key: string }, () => undefined);
+    if (saved !== undefined && (await admin.projectForKey(saved.api_key)) === saved.id) return saved;
+    const { project, apiKey } = await admin.createProject('demo');
+    const created = { id: project._id, api_key: apiKey };
+    await mkdir(stateDir, { recursive: true });
+    await writeFile(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
+    say('created the demo project');
+    return created;
+  } finally {
+    await mongo.close();
+  }
+}
+
+try {
+  await Promise.all(SERVICES.map(startService));
+} catch (error) {
+  say(String(error));
+  await stopAll(1);
+}
+const demo = await demoProject();
+const base = `http://${env.HOST ?? '127.0.0.1'}:${env.PORT ?? '3000'}`;
+say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s — API ${base}, OpenAPI ${base}/docs`);
+say(`demo project ${demo.id}, API key ${demo.api_key}`);
+say('register a device, then list devices:');
+process.stdout.write(
+  `  curl -s -X POST ${base}/api/v1/devices -H 'content-type: application/json' -d '{"project_id":"${demo.id}","token":"demo-token-1","platform":"ios"}'\n` +
+    `  curl -s ${base}/api/v1/devices -H 'Authorization: Bearer ${demo.api_key}'\n`,
+);
+say('Ctrl-C stops everything.');

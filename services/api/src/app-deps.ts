@@ -1,0 +1,33 @@
+import type { AdminStore } from '@herald/admin';
+import type { EventProducer } from '@herald/kafka';
+import type { Db } from '@herald/mongo';
+import type { DeviceService } from './services/device-service.ts';
+
+/** Everything the HTTP app needs, created by its owner (server.ts or a test) and passed in. */
+export interface AppDeps {
+  producer: EventProducer;
+  db: Db;
+  admin: AdminStore;
+  /** Resolves to a list of problems; empty when Kafka and MongoDB answer. */
+  checkReady: () => Promise<string[]>;
+}
+
+export interface AppServices {
+  devices: DeviceService;
+  admin: AdminStore;
+  checkReady: () => Promise<string[]>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: AppServices;
+  }
+  interface FastifyRequest {
+    /** Set by bearer authentication: the project the API key belongs to. */
+    projectId: string;
+  }
+  interface FastifyContextConfig {
+    /** Status for schema validation failures on this route (the spec uses 422 for send). */
+    validationStatus?: 400 | 422;
+  }
+}

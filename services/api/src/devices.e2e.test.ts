@@ -1,0 +1,198 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceIdFor } from '@herald/events';
+import { freePort } from '@herald/local-infra';
+import { createTestEnv, REPO_ROOT, startServiceProcess, waitFor, type ServiceProcess, type TestEnv } from '@herald/testing';
+
+/**
+ * The walking skeleton end to end, each part its own process as in
+ * production: HTTP register → Kafka → projector → MongoDB → HTTP list.
+ */
+let env: TestEnv;
+let api: ServiceProcess;
+let projector: ServiceProcess;
+let baseUrl: string;
+let serviceEnv: Record<string, string>;
+
+async function herald(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['services/cli/src/main.ts', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...serviceEnv },
+  });
+  return stdout;
+}
+
+async function createProject(name: string): Promise<{ id: string; api_key: string }> {
+  const stdout = await herald('projects', 'create', name, '--json');
+  expect(stdout.trim()).toMatch(/^\{"id":"[^"]+","api_key":"[^"]+"\}$/);
+  return JSON.parse(stdout) as { id: string; api_key: string };
+}
+
+function request(method: string, path: string, options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined || options.body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = options.rawBody ?? JSON.stringify(options.body);
+  }
+  return fetch(`${baseUrl}${path}`, { method, headers, body }).then(async (response) => ({
+    status: response.status,
+    body: response.status === 204 ? undefined : ((await response.json()) as Record<string, unknown>),
+  }));
+}
+
+beforeAll(async () => {
+  env = await createTestEnv('api');
+  const port = await freePort();
+  baseUrl = `http://127.0.0.1:${port}`;
+  serviceEnv = { KAFKA_BROKERS: env.kafkaBrokers, KAFKA_TOPIC_PREFIX: env.prefix, MONGO_URL: env.mongoUrl, KAFKA_PARTITIONS: '3', LOG_LEVEL: 'info' };
+  [api, projector] = await Promise.all([
+    startServiceProcess('services/api/src/server.ts', { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port) }, 'Server listening at'),
+    startServiceProcess('services/projector/src/main.ts', serviceEnv, 'projector consuming'),
+  ]);
+});
+
+afterAll(async () => {
+  const [apiExit, projectorExit] = await Promise.all([api?.stop(), projector?.stop()]);
+  await env?.close();
+  // Both drain and exit cleanly on SIGTERM.
+  expect(apiExit).toBe(0);
+  expect(projectorExit).toBe(0);
+});
+
+describe('device registration and listing', () => {
+  it('registers a device and lists it once projected', async () => {
+    const project = await createProject('skeleton');
+    const registered = await request('POST', '/api/v1/devices', {
+      body: { project_id: project.id, token: 'apns-token-1', platform: 'ios', metadata: { plan: 'pro' }, identifiers: { user_id: 'u-1' } },
+    });
+    expect(registered.status).toBe(201);
+    const device = (registered.body as { data: Record<string, unknown> }).data;
+    expect(device).toMatchObject({ id: deviceIdFor(project.id, 'apns-token-1'), token: 'apns-token-1', platform: 'ios', status: 'active', metadata: { plan: 'pro' }, identifiers: { user_id: 'u-1' } });
+
+    const listed = await waitFor('the device in the listing', async () => {
+      const response = await request('GET', '/api/v1/devices', { key: project.api_key });
+      return (response.body?.data as unknown[] | undefined)?.length === 1 ? response : undefined;
+    });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({
+      data: [expect.objectContaining({ id: device.id, token: 'apns-token-1', status: 'active', metadata: { plan: 'pro' } })],
+      pagination: { count: 1, page: 1, pages: 1, from: 1, to: 1, last: 1 },
+    });
+  });
+
+  it('registering one token twice yields one device; a project never sees another project’s devices', async () => {
+    const [first, second] = await Promise.all([createProject('first'), createProject('second')]);
+    const body = { project_id: first.id, token: 'fcm-token-dup', platform: 'android' };
+    const [a, b] = await Promise.all([request('POST', '/api/v1/devices', { body }), request('POST', '/api/v1/devices', { body })]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect((a.body as { data: { id: string } }).data.id).toBe((b.body as { data: { id: string } }).data.id);
+    await request('POST', '/api/v1/devices', { body: { project_id: second.id, token: 'fcm-token-other', platform: 'android' } });
+
+    await waitFor('the second project’s device', async () => (await request('GET', '/api/v1/devices', { key: second.api_key })).body?.pagination);
+    const firstList = await waitFor('one device in the first project', async () => {
+      const response = await request('GET', '/api/v1/devices', { key: first.api_key });
+      return (response.body?.pagination as { count: number }).count === 1 ? response : undefined;
+    });
+    expect((firstList.body!.data as Array<{ token: string }>).map((d) => d.token)).toEqual(['fcm-token-dup']);
+    const secondList = await request('GET', '/api/v1/devices', { key: second.api_key });
+    expect((secondList.body!.data as Array<{ token: string }>).map((d) => d.token)).toEqual(['fcm-token-other']);
+  });
+
+  it('pages in creation order and filters by status', async () => {
+    const project = await createProject('paging');
+    for (const token of ['t-1', 't-2', 't-3']) {
+      expect((await request('POST', '/api/v1/devices', { body: { project_id: project.id, token, platform: 'ios' } })).status).toBe(201);
+    }
+    await waitFor('three devices', async () => (await request('GET', '/api/v1/devices', { key: project.api_key })).body?.pagination as { count: number } | undefined, 20_000).then(
+      async () => waitFor('count 3', async () => ((await request('GET', '/api/v1/devices', { key: project.api_key })).body!.pagination as { count: number }).count === 3),
+    );
+    const page2 = await request('GET', '/api/v1/devices?limit=2&page=2', { key: project.api_key });
+    expect(page2.body).toMatchObject({ data: [expect.objectContaining({ token: 't-3' })], pagination: { count: 3, page: 2, pages: 2, from: 3, to: 3, last: 2 } });
+    const past = await request('GET', '/api/v1/devices?limit=2&page=5', { key: project.api_key });
+    expect(past.body).toEqual({ data: [], pagination: { count: 3, page: 5, pages: 2, from: 0, to: 0, last: 2 } });
+    const inactive = await request('GET', '/api/v1/devices?status=inactive', { key: project.api_key });
+    expect(inactive.body).toEqual({ data: [], pagination: { count: 0, page: 1, pages: 1, from: 0, to: 0, last: 1 } });
+    const clamped = await request('GET', '/api/v1/devices?limit=1000', { key: project.api_key });
+    expect((clamped.body!.data as unknown[]).length).toBe(3);
+  });
+});
+
+describe('bad input never yields a 500', () => {
+  let project: { id: string; api_key: string };
+  beforeAll(async () => {
+    project = await createProject('errors');
+  });
+
+  it.each([
+    ['a missing token', { platform: 'ios' }, 'token is required'],
+    ['an unknown platform', { token: 't', platform: 'web' }, 'platform must be one of: ios, android'],
+    ['a non-string metadata value', { token: 't', platform: 'ios', metadata: { plan: 3 } }, 'metadata.plan must be a string'],
+    ['an unknown field', { token: 't', platform: 'ios', colour: 'red' }, 'colour is not an allowed field'],
+    ['an empty token', { token: '', platform: 'ios' }, 'token must not be empty'],
+  ])('register with %s → 400 naming the field', async (_label, body, message) => {
+    const response = await request('POST', '/api/v1/devices', { body: { project_id: project.id, ...body } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ errors: expect.arrayContaining([message]) });
+  });
+
+  it('register with a missing project_id, malformed JSON, or a non-object body → 400', async () => {
+    expect(await request('POST', '/api/v1/devices', { body: { token: 't', platform: 'ios' } })).toEqual({ status: 400, body: { errors: ['project_id is required'] } });
+    expect(await request('POST', '/api/v1/devices', { rawBody: '{"project_id": ' })).toEqual({ status: 400, body: { errors: ['body must be valid JSON'] } });
+    expect((await request('POST', '/api/v1/devices', { body: ['x'] })).status).toBe(400);
+  });
+
+  it('register for an unknown project or device id → 404', async () => {
+    const unknownProject = await request('POST', '/api/v1/devices', { body: { project_id: 'nope', token: 't', platform: 'ios' } });
+    expect(unknownProject).toEqual({ status: 404, body: { errors: ['project_id nope does not exist'] } });
+    const unknownDevice = await request('POST', '/api/v1/devices', { body: { project_id: project.id, device_id: 'missing', token: 't', platform: 'ios' } });
+    expect(unknownDevice.status).toBe(404);
+  });
+
+  it('a body over 1 MB → 413', async () => {
+    const response = await request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'x'.repeat(1_100_000), platform: 'ios' } });
+    expect(response).toEqual({ status: 413, body: { errors: ['body must not be larger than 1 MB'] } });
+  });
+
+  it.each([
+    ['no Authorization header', undefined, {}],
+    ['a non-bearer scheme', undefined, { authorization: 'Basic abc' }],
+    ['a malformed key', 'not-a-key', {}],
+    ['an unknown key', `hrld_${'0'.repeat(16)}_${'A'.repeat(32)}`, {}],
+  ])('list with %s → 401', async (_label, key, headers) => {
+    const response = await request('GET', '/api/v1/devices', { key, headers });
+    expect(response.status).toBe(401);
+    expect((response.body as { errors: string[] }).errors).toHaveLength(1);
+  });
+
+  it('a revoked key → 401', async () => {
+    const issued = JSON.parse(await herald('keys', 'issue', project.id, '--json')) as { key_id: string; api_key: string };
+    expect((await request('GET', '/api/v1/devices', { key: issued.api_key })).status).toBe(200);
+    await herald('keys', 'revoke', issued.key_id);
+    expect(await request('GET', '/api/v1/devices', { key: issued.api_key })).toEqual({ status: 401, body: { errors: ['API key is not valid'] } });
+  });
+
+  it.each([
+    ['limit=0', 'limit must be >= 1'],
+    ['limit=ten', 'limit must be an integer'],
+    ['page=0', 'page must be >= 1'],
+    ['page=1.5', 'page must be an integer'],
+    ['status=gone', 'status must be one of: active, inactive'],
+  ])('list with %s → 400', async (query, message) => {
+    expect(await request('GET', `/api/v1/devices?${query}`, { key: project.api_key })).toEqual({ status: 400, body: { errors: [message] } });
+  });
+
+  it('an unknown route → 404 in the same error shape', async () => {
+    expect(await request('GET', '/api/v1/nothing')).toEqual({ status: 404, body: { errors: ['GET /api/v1/nothing is not a known route'] } });
+  });
+
+  it('health, readiness and the OpenAPI document answer', async () => {
+    expect(await request('GET', '/healthz')).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(await request('GET', '/readyz')).toEqual({ status: 200, body: { status: 'ready' } });
+    const openapi = await request('GET', '/docs/json');
+    expect(openapi.status).toBe(200);
+    expect(Object.keys(openapi.body!.paths as object)).toEqual(expect.arrayContaining(['/api/v1/devices']));
+  });
+});

@@ -1,0 +1,2 @@
+export { buildApp } from './build-app.ts';
+export type { AppDeps } from './app-deps.ts';

@@ -1,0 +1,44 @@
+import fp from 'fastify-plugin';
+import type { FastifyError } from 'fastify';
+import { isAppError, validationMessages } from '@herald/errors';
+
+/** Maps every failure to the spec's `{"errors": [...]}` body; 5xx bodies never carry internals. */
+export default fp(
+  async (fastify) => {
+    fastify.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error.validation !== undefined) {
+        const errors = validationMessages(error.validation);
+        const status = request.routeOptions.config.validationStatus ?? 400;
+        return reply.code(status).send({ errors: errors.length > 0 ? errors : [`${error.validationContext ?? 'request'} is invalid`] });
+      }
+      if (isAppError(error)) {
+        if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+        return reply.code(error.status).send({ errors: error.status >= 500 ? ['the service is temporarily unavailable'] : [...error.details] });
+      }
+      const status = error.statusCode ?? 500;
+      if (status < 500) return reply.code(status).send({ errors: [clientMessage(error)] });
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.code(500).send({ errors: ['internal error'] });
+    });
+
+    fastify.setNotFoundHandler((request, reply) => {
+      return reply.code(404).send({ errors: [`${request.method} ${request.url.split('?')[0]} is not a known route`] });
+    });
+  },
+  { name: 'error-handler' },
+);
+
+/** Fastify's own 4xx errors (body parsing, media type, size) reworded for API clients. */
+function clientMessage(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'body must be valid JSON';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'body must not be larger than 1 MB';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Content-Type must be application/json';
+    default:
+      return error.message;
+  }
+}

@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { listDevicesSchema, registerDeviceSchema } from '../../../../schemas/devices.ts';
+
+export default async function devices(app: FastifyInstance): Promise<void> {
+  const fastify = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  fastify.post('', { schema: registerDeviceSchema }, async (request, reply) => {
+    const device = await fastify.services.devices.register(request.body, request.id);
+    return reply.code(201).send({ data: device });
+  });
+
+  fastify.get('', { schema: listDevicesSchema }, async (request) => {
+    return fastify.services.devices.list(request.projectId, request.query);
+  });
+}

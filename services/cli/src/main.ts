@@ -1,0 +1,18 @@
+import { Command } from 'commander';
+import { isAppError } from '@herald/errors';
+import { withContext } from './context.ts';
+import { projectCommands } from './commands/projects.ts';
+import { keyCommands } from './commands/keys.ts';
+
+const program = new Command('herald').description('Herald admin CLI').showHelpAfterError();
+const run = (action: Parameters<typeof withContext>[1]) => withContext(process.env, action);
+projectCommands(program, run);
+keyCommands(program, run);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  const details = isAppError(error) ? error.details : [error instanceof Error ? error.message : String(error)];
+  process.stderr.write(`herald: ${details.join('\n  ')}\n`);
+  process.exitCode = 1;
+}

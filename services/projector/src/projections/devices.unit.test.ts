@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { createEvent, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
+import type { ConsumedEvent } from '@herald/kafka';
+import type { DeviceDocument } from '@herald/mongo';
+import { evolveDevice } from './devices.ts';
+
+const project_id = 'project-1';
+const device_id = deviceIdFor(project_id, 'tok-1');
+const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second));
+
+function consumed(events: HeraldEvent[]): ConsumedEvent[] {
+  return events.map((event, offset) => ({ event, topic: TOPICS.deviceEvents, partition: 0, offset }));
+}
+
+/** Folds the records, then folds them all again: a replay must change nothing (emmett-style spec). */
+function project(records: ConsumedEvent[]): DeviceDocument | undefined {
+  const once = records.reduce<DeviceDocument | undefined>(evolveDevice, undefined);
+  const twice = records.reduce<DeviceDocument | undefined>(evolveDevice, once);
+  expect(twice).toEqual(once);
+  return once;
+}
+
+const registered = (second: number, data: Partial<Parameters<typeof createEvent<'DeviceRegistered'>>[1]> = {}) =>
+  createEvent('DeviceRegistered', { device_id, token: 'tok-1', platform: 'ios', ...data }, { project_id, now: at(second) });
+
+describe('evolveDevice', () => {
+  it('creates an active device on registration', () => {
+    const device = project(consumed([registered(1, { metadata: { plan: 'free' }, identifiers: { user_id: 'u1' }, topic_ids: ['t1'] })]));
+    expect(device).toMatchObject({
+      _id: device_id,
+      project_id,
+      token: 'tok-1',
+      status: 'active',
+      metadata: { plan: 'free' },
+      identifiers: { user_id: 'u1' },
+      topics: ['t1'],
+      created_at: at(1).toISOString(),
+      position: { partition: 0, offset: 0 },
+    });
+  });
+
+  it('merges metadata: sets given keys and removes unset ones', () => {
+    const device = project(
+      consumed([
+        registered(1, { metadata: { plan: 'free', city: 'Oslo' } }),
+        createEvent('MetadataUpdated', { device_id, set: { plan: 'pro', lang: 'nb' }, unset: ['city'] }, { project_id, now: at(2) }),
+      ]),
+    );
+    expect(device?.metadata).toEqual({ plan: 'pro', lang: 'nb' });
+  });
+
+  it('deactivates on an invalid token and reactivates on re-registration, keeping creation time', () => {
+    const deactivated = createEvent('DeviceDeactivated', { device_id, provider: 'apns', reason: 'BadDeviceToken' }, { project_id, now: at(2) });
+    const inactive = project(consumed([registered(1), deactivated]));
+    expect(inactive).toMatchObject({ status: 'inactive', deactivation: { reason: 'BadDeviceToken', provider: 'apns' } });
+    const active = project(consumed([registered(1), deactivated, registered(3)]));
+    expect(active?.status).toBe('active');
+    expect(active?.deactivation).toBeUndefined();
+    expect(active?.created_at).toBe(at(1).toISOString());
+  });
+
+  it('ignores an APNs 410 whose timestamp predates the last registration', () => {
+    const stale = createEvent(
+      'DeviceDeactivated',
+      { device_id, provider: 'apns', reason: 'Unregistered', provider_timestamp: at(2).toISOString() },
+      { project_id, now: at(5) },
+    );
+    expect(project(consumed([registered(1), registered(3), stale]))?.status).toBe('active');
+  });
+
+  it('keeps fields a re-registration leaves out', () => {
+    const device = project(consumed([registered(1, { metadata: { plan: 'pro' }, topic_ids: ['t1'] }), registered(2, { token: 'tok-2' })]));
+    expect(device).toMatchObject({ token: 'tok-2', metadata: { plan: 'pro' }, topics: ['t1'] });
+  });
+
+  it('ignores updates for devices it has never seen, and events of another project', () => {
+    expect(project(consumed([createEvent('MetadataUpdated', { device_id, set: { a: 'b' }, unset: [] }, { project_id })]))).toBeUndefined();
+    const foreign = createEvent('MetadataUpdated', { device_id, set: { a: 'b' }, unset: [] }, { project_id: 'other' });
+    expect(project(consumed([registered(1), foreign]))?.metadata).toEqual({});
+  });
+});

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvent, deviceIdFor, topicIdFor, TOPICS } from '@herald/events';
+import { ensureTopics } from '@herald/kafka';
+import { READ_MODELS, type DeviceDocument, type TopicDocument } from '@herald/mongo';
+import { createTestEnv, waitFor, waitForGroupCaughtUp, type TestEnv } from '@herald/testing';
+import { startProjector, type RunningProjector } from './start-projector.ts';
+import { devicesProjection } from './projections/devices.ts';
+import type { Projection, ProjectedDocument } from './projections/projection.ts';
+
+let env: TestEnv;
+let projector: RunningProjector;
+const project_id = 'project-int';
+
+beforeAll(async () => {
+  env = await createTestEnv('projector');
+  await ensureTopics(env.kafka, { partitions: 3 });
+  projector = await startProjector({ kafka: env.kafka, producer: env.producer, db: env.mongo.db, logger: env.logger });
+  await projector.ready;
+});
+afterAll(async () => {
+  await projector?.stop();
+  await env?.close();
+});
+
+const devices = () => env.mongo.db.collection<DeviceDocument>(READ_MODELS.devices);
+const context = { project_id };
+
+describe('projector', () => {
+  it('projects devices and topics from their events', async () => {
+    const device_id = deviceIdFor(project_id, 'tok-a');
+    const topic_id = topicIdFor(project_id, 'news');
+    await env.producer.publish([
+      createEvent('TopicCreated', { topic_id, name: 'news' }, context),
+      createEvent('DeviceRegistered', { device_id, token: 'tok-a', platform: 'ios', metadata: { plan: 'free' }, topic_ids: [topic_id] }, context),
+      createEvent('MetadataUpdated', { device_id, set: { plan: 'pro' }, unset: [] }, context),
+    ]);
+    const device = await waitFor('device tok-a with plan pro', async () => {
+      const doc = await devices().findOne({ _id: device_id });
+      return doc?.metadata.plan === 'pro' ? doc : undefined;
+    });
+    expect(device).toMatchObject({ project_id, token: 'tok-a', platform: 'ios', status: 'active', topics: [topic_id] });
+    const topic = await waitFor('topic news', () => env.mongo.db.collection<TopicDocument>(READ_MODELS.topics).findOne({ _id: topic_id }).then((doc) => doc ?? undefined));
+    expect(topic).toMatchObject({ project_id, name: 'news' });
+  });
+
+  it('dead-letters a malformed record and keeps projecting what follows it', async () => {
+    const device_id = deviceIdFor(project_id, 'tok-after-garbage');
+    await env.producer.publishRaw([
+      { topic: env.kafka.topic(TOPICS.deviceEvents), messages: [{ key: device_id, value: '{"type":"DeviceRegistered","data":{}}' }] },
+    ]);
+    await env.producer.publish([createEvent('DeviceRegistered', { device_id, token: 'tok-after-garbage', platform: 'android' }, context)]);
+    await waitFor('device registered after the malformed record', () => devices().findOne({ _id: device_id }).then((doc) => doc ?? undefined));
+  });
+
+  it('replaying the topic from the beginning changes nothing', async () => {
+    const before = await devices().find({}).sort({ _id: 1 }).toArray();
+    expect(before.length).toBeGreaterThan(0);
+    // A second consumer group over the same collection re-applies every event already applied.
+    const replay: Projection<ProjectedDocument> = { ...(devicesProjection as unknown as Projection<ProjectedDocument>), version: 99 };
+    const replayer = await startProjector({ kafka: env.kafka, producer: env.producer, db: env.mongo.db, logger: env.logger, projections: [replay] });
+    try {
+      await replayer.ready;
+      await waitForGroupCaughtUp(env.kafka, 'herald.projector.devices.v99', TOPICS.deviceEvents);
+    } finally {
+      await replayer.stop();
+    }
+    expect(await devices().find({}).sort({ _id: 1 }).toArray()).toEqual(before);
+  });
+});
