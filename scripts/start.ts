@@ -24,11 +24,13 @@ const SERVICES = [
 
 let infra: LocalInfra | undefined;
 const children: ChildProcess[] = [];
-let stopping = false;
+let stopping: Promise<void> | undefined;
 
-async function stopAll(code: number): Promise<never> {
-  if (!stopping) {
-    stopping = true;
+/** Stops the services (they drain on SIGTERM), then the infrastructure this script started. */
+function stopAll(code: number): void {
+  // Ctrl-C reaches npm, this script and the services at once, and npm may
+  // signal again: every later signal waits for the one shutdown under way.
+  stopping ??= (async () => {
     say('stopping…');
     await Promise.all(
       children.map(
@@ -44,11 +46,13 @@ async function stopAll(code: number): Promise<never> {
       say('stopping local Kafka and FerretDB');
       await infra.stop().catch((error: unknown) => say(`could not stop local infrastructure: ${String(error)}`));
     }
-  }
-  process.exit(code);
+    say('stopped');
+    process.exit(code);
+  })();
 }
-process.on('SIGINT', () => void stopAll(0));
-process.on('SIGTERM', () => void stopAll(0));
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
+process.on('SIGHUP', () => stopAll(0));
 
 const env: Record<string, string | undefined> = { ...process.env };
 if (env.KAFKA_BROKERS === undefined || env.MONGO_URL === undefined) {
@@ -85,9 +89,9 @@ function startService(service: (typeof SERVICES)[number]): Promise<void> {
     }
     child.once('exit', (code) => {
       failed(new Error(`${service.name} exited with ${String(code)}`));
-      if (!stopping) {
+      if (stopping === undefined) {
         say(`${service.name} exited (${String(code)}); stopping the rest`);
-        void stopAll(1);
+        stopAll(1);
       }
     });
   });
@@ -116,7 +120,8 @@ try {
   await Promise.all(SERVICES.map(startService));
 } catch (error) {
   say(String(error));
-  await stopAll(1);
+  stopAll(1);
+  await stopping;
 }
 const demo = await demoProject();
 const base = `http://${env.HOST ?? '127.0.0.1'}:${env.PORT ?? '3000'}`;

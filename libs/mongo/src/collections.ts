@@ -50,9 +50,9 @@ export async function ensureIndexes(db: Db, names: readonly string[]): Promise<v
     const collection = db.collection(name);
     const createMissing = async () => {
       // listIndexes fails on a collection that does not exist yet: then every index is missing.
-      const existing = await collection.listIndexes().toArray().catch(() => []);
-      const names = new Set(existing.map((index) => String(index.name)));
-      const missing = indexes.filter((index) => !names.has(index.name ?? ''));
+      const existing: Array<{ name?: unknown }> = await collection.listIndexes().toArray().catch(() => []);
+      const present = new Set(existing.map((index) => index.name));
+      const missing = indexes.filter((index) => !present.has(index.name));
       if (missing.length > 0) await collection.createIndexes(missing);
     };
     await pRetry(createMissing, {

@@ -50,3 +50,14 @@ export async function startServiceProcess(entry: string, env: Record<string, str
     },
   };
 }
+
+/** Starts several service processes at once; if any fails to start, stops the others before failing. */
+export async function startServiceProcesses(
+  specs: ReadonlyArray<{ entry: string; env: Record<string, string>; readyLine: string }>,
+): Promise<ServiceProcess[]> {
+  const results = await Promise.allSettled(specs.map((spec) => startServiceProcess(spec.entry, spec.env, spec.readyLine)));
+  const failure = results.find((result) => result.status === 'rejected');
+  if (failure === undefined) return results.map((result) => (result as PromiseFulfilledResult<ServiceProcess>).value);
+  await Promise.all(results.flatMap((result) => (result.status === 'fulfilled' ? [result.value.stop()] : [])));
+  throw failure.reason;
+}

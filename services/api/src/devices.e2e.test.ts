@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceIdFor } from '@herald/events';
 import { freePort } from '@herald/local-infra';
-import { createTestEnv, REPO_ROOT, startServiceProcess, waitFor, type ServiceProcess, type TestEnv } from '@herald/testing';
+import { createTestEnv, REPO_ROOT, startServiceProcesses, waitFor, type ServiceProcess, type TestEnv } from '@herald/testing';
 
 /**
  * The walking skeleton end to end, each part its own process as in
@@ -48,15 +48,16 @@ beforeAll(async () => {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   serviceEnv = { KAFKA_BROKERS: env.kafkaBrokers, KAFKA_TOPIC_PREFIX: env.prefix, MONGO_URL: env.mongoUrl, KAFKA_PARTITIONS: '3', LOG_LEVEL: 'info' };
-  [api, projector] = await Promise.all([
-    startServiceProcess('services/api/src/server.ts', { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port) }, 'Server listening at'),
-    startServiceProcess('services/projector/src/main.ts', serviceEnv, 'projector consuming'),
-  ]);
+  [api, projector] = (await startServiceProcesses([
+    { entry: 'services/api/src/server.ts', env: { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port) }, readyLine: 'Server listening at' },
+    { entry: 'services/projector/src/main.ts', env: serviceEnv, readyLine: 'projector consuming' },
+  ])) as [ServiceProcess, ServiceProcess];
 });
 
 afterAll(async () => {
-  const [apiExit, projectorExit] = await Promise.all([api?.stop(), projector?.stop()]);
-  await env?.close();
+  if (api === undefined) return void (await env?.close());
+  const [apiExit, projectorExit] = await Promise.all([api.stop(), projector.stop()]);
+  await env.close();
   // Both drain and exit cleanly on SIGTERM.
   expect(apiExit).toBe(0);
   expect(projectorExit).toBe(0);
