@@ -32,6 +32,8 @@ export interface ConsumerSpec {
   partitionsConsumedConcurrently?: number;
   /** Retries of a retriable failure before giving up on the chunk. */
   retries?: number;
+  /** Called after each chunk is done (handled or dead-lettered): progress for rebuilds and lag. */
+  onChunkDone?: (progress: { topic: string; partition: number; lastOffset: number; count: number }) => void;
 }
 
 export interface RunningConsumer {
@@ -140,9 +142,11 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
             await handleOneByOne(records, byOffset, topic, partition);
           }
         }
-        payload.resolveOffset(chunk[chunk.length - 1]!.offset);
+        const lastOffset = chunk[chunk.length - 1]!.offset;
+        payload.resolveOffset(lastOffset);
         await payload.heartbeat();
         await payload.commitOffsetsIfNecessary();
+        spec.onChunkDone?.({ topic: logical, partition, lastOffset: Number(lastOffset), count: chunk.length });
       }
     },
   });

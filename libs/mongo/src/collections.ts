@@ -6,9 +6,11 @@ export const ADMIN_COLLECTIONS = {
   projects: 'projects',
   apiKeys: 'api_keys',
   idempotencyKeys: 'idempotency_keys',
+  /** Which version of each read model readers use (see read-models.ts). */
+  readModelVersions: 'read_model_versions',
 } as const;
 
-/** Read models rebuilt from Kafka by the projector. */
+/** Read models rebuilt from Kafka by the projector; logical names (see read-models.ts for versions). */
 export const READ_MODELS = {
   devices: 'devices',
   topics: 'topics',
@@ -24,6 +26,7 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
   [ADMIN_COLLECTIONS.idempotencyKeys]: [{ key: { project_id: 1, key: 1 }, name: 'by_project_key' }],
   [READ_MODELS.devices]: [
     { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
+    { key: { project_id: 1, identifier_values: 1 }, name: 'by_project_identifier' },
     { key: { project_id: 1, status: 1, created_at: 1, _id: 1 }, name: 'by_project_status_created' },
     { key: { project_id: 1, token: 1 }, name: 'by_project_token' },
     { key: { project_id: 1, topics: 1 }, name: 'by_project_topic' },
@@ -33,33 +36,38 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
     { key: { project_id: 1, name: 1 }, name: 'by_project_name' },
   ],
   [READ_MODELS.notifications]: [{ key: { project_id: 1, created_at: 1 }, name: 'by_project_created' }],
-  [READ_MODELS.receipts]: [{ key: { notification_id: 1, device_id: 1 }, name: 'by_notification_device' }],
+  [READ_MODELS.receipts]: [{ key: { notification_id: 1 }, name: 'by_notification' }],
 };
 
 /**
- * Creates the missing indexes of the named collections. Only missing ones:
- * FerretDB 1.24 panics (and drops the connection) on `createIndexes` for some
- * indexes that already exist. Each collection's indexes have one owner
- * (admin collections: the API and CLI; read models: the projector) so two
- * processes rarely race; if they do, the dropped connection is retried.
+ * Creates the missing indexes of a collection; `physical` is the collection's
+ * real name when it differs from the logical one (read-model versions).
+ * Only missing ones: FerretDB 1.24 panics (and drops the connection) on
+ * `createIndexes` for some indexes that already exist. Each collection's
+ * indexes have one owner (admin collections: the API and CLI; read models:
+ * the projector) so two processes rarely race; if they do, the dropped
+ * connection is retried.
  */
-export async function ensureIndexes(db: Db, names: readonly string[]): Promise<void> {
-  for (const name of names) {
-    const indexes = INDEXES[name];
-    if (indexes === undefined || indexes.length === 0) continue;
-    const collection = db.collection(name);
-    const createMissing = async () => {
-      // listIndexes fails on a collection that does not exist yet: then every index is missing.
-      const existing: Array<{ name?: unknown }> = await collection.listIndexes().toArray().catch(() => []);
-      const present = new Set(existing.map((index) => index.name));
-      const missing = indexes.filter((index) => !present.has(index.name));
-      if (missing.length > 0) await collection.createIndexes(missing);
-    };
-    await pRetry(createMissing, {
-      retries: 5,
-      minTimeout: 50,
-      randomize: true,
-      shouldRetry: ({ error }) => error instanceof MongoNetworkError,
-    });
-  }
+export async function ensureIndexes(db: Db, logical: string, physical = logical): Promise<void> {
+  const indexes = INDEXES[logical];
+  if (indexes === undefined || indexes.length === 0) return;
+  const collection = db.collection(physical);
+  const createMissing = async () => {
+    // listIndexes fails on a collection that does not exist yet: then every index is missing.
+    const existing: Array<{ name?: unknown }> = await collection.listIndexes().toArray().catch(() => []);
+    const present = new Set(existing.map((index) => index.name));
+    const missing = indexes.filter((index) => !present.has(index.name));
+    if (missing.length > 0) await collection.createIndexes(missing);
+  };
+  await pRetry(createMissing, {
+    retries: 5,
+    minTimeout: 50,
+    randomize: true,
+    shouldRetry: ({ error }) => error instanceof MongoNetworkError,
+  });
+}
+
+/** The indexes of the admin collections (projects, API keys, idempotency keys). */
+export async function ensureAdminIndexes(db: Db): Promise<void> {
+  for (const name of Object.values(ADMIN_COLLECTIONS)) await ensureIndexes(db, name);
 }

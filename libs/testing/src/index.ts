@@ -2,3 +2,4 @@ export * from './wait-for.ts';
 export * from './test-env.ts';
 export * from './service-process.ts';
 export * from './group-caught-up.ts';
+export * from './api-harness.ts';

@@ -1,19 +1,24 @@
 import type { AdminStore } from '@herald/admin';
 import type { EventProducer } from '@herald/kafka';
-import type { Db } from '@herald/mongo';
+import type { Db, ReadModelRegistry } from '@herald/mongo';
 import type { DeviceService } from './services/device-service.ts';
+import type { NotificationService } from './services/notification-service.ts';
+import type { TopicService } from './services/topic-service.ts';
 
 /** Everything the HTTP app needs, created by its owner (server.ts or a test) and passed in. */
 export interface AppDeps {
   producer: EventProducer;
   db: Db;
   admin: AdminStore;
+  readModels: ReadModelRegistry;
   /** Resolves to a list of problems; empty when Kafka and MongoDB answer. */
   checkReady: () => Promise<string[]>;
 }
 
 export interface AppServices {
   devices: DeviceService;
+  topics: TopicService;
+  notifications: NotificationService;
   admin: AdminStore;
   checkReady: () => Promise<string[]>;
 }

@@ -1,27 +1,14 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceIdFor } from '@herald/events';
-import { freePort } from '@herald/local-infra';
-import { createTestEnv, REPO_ROOT, startServiceProcesses, waitFor, type ServiceProcess, type TestEnv } from '@herald/testing';
+import { startApiHarness, waitFor, type ApiHarness, type RequestOptions } from '@herald/testing';
 
 /**
  * The walking skeleton end to end, each part its own process as in
  * production: HTTP register → Kafka → projector → MongoDB → HTTP list.
  */
-let env: TestEnv;
-let api: ServiceProcess;
-let projector: ServiceProcess;
-let baseUrl: string;
-let serviceEnv: Record<string, string>;
-
-async function herald(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['services/cli/src/main.ts', ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...serviceEnv },
-  });
-  return stdout;
-}
+let harness: ApiHarness;
+const request = (method: string, path: string, options?: RequestOptions) => harness.request(method, path, options);
+const herald = (...args: string[]) => harness.herald(...args);
 
 async function createProject(name: string): Promise<{ id: string; api_key: string }> {
   const stdout = await herald('projects', 'create', name, '--json');
@@ -29,38 +16,13 @@ async function createProject(name: string): Promise<{ id: string; api_key: strin
   return JSON.parse(stdout) as { id: string; api_key: string };
 }
 
-function request(method: string, path: string, options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
-  let body: string | undefined;
-  if (options.rawBody !== undefined || options.body !== undefined) {
-    headers['content-type'] ??= 'application/json';
-    body = options.rawBody ?? JSON.stringify(options.body);
-  }
-  return fetch(`${baseUrl}${path}`, { method, headers, body }).then(async (response) => ({
-    status: response.status,
-    body: response.status === 204 ? undefined : ((await response.json()) as Record<string, unknown>),
-  }));
-}
-
 beforeAll(async () => {
-  env = await createTestEnv('api');
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  serviceEnv = { KAFKA_BROKERS: env.kafkaBrokers, KAFKA_TOPIC_PREFIX: env.prefix, MONGO_URL: env.mongoUrl, KAFKA_PARTITIONS: '3', LOG_LEVEL: 'info' };
-  [api, projector] = (await startServiceProcesses([
-    { entry: 'services/api/src/server.ts', env: { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port) }, readyLine: 'Server listening at' },
-    { entry: 'services/projector/src/main.ts', env: serviceEnv, readyLine: 'projector consuming' },
-  ])) as [ServiceProcess, ServiceProcess];
+  harness = await startApiHarness('devices');
 });
 
 afterAll(async () => {
-  if (api === undefined) return void (await env?.close());
-  const [apiExit, projectorExit] = await Promise.all([api.stop(), projector.stop()]);
-  await env.close();
-  // Both drain and exit cleanly on SIGTERM.
-  expect(apiExit).toBe(0);
-  expect(projectorExit).toBe(0);
+  // Both services drain and exit cleanly on SIGTERM.
+  expect(await harness?.stop()).toEqual({ api: 0, projector: 0 });
 });
 
 describe('device registration and listing', () => {
@@ -195,5 +157,36 @@ describe('bad input never yields a 500', () => {
     const openapi = await request('GET', '/docs/json');
     expect(openapi.status).toBe(200);
     expect(Object.keys(openapi.body!.paths as object)).toEqual(expect.arrayContaining(['/api/v1/devices']));
+  });
+});
+
+describe('device lifecycle', () => {
+  it('re-registering an inactive device makes it active again; a token refresh keeps the id', async () => {
+    const project = await createProject('lifecycle');
+    const registered = await request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'old-token', platform: 'ios', metadata: { plan: 'pro' } } });
+    const deviceId = (registered.body as { data: { id: string } }).data.id;
+    const statusOf = async () => {
+      const list = await request('GET', '/api/v1/devices', { key: project.api_key });
+      return (list.body?.data as Array<{ id: string; status: string; token: string; metadata: Record<string, string> }>).find((d) => d.id === deviceId);
+    };
+    await waitFor('the device listed', statusOf);
+
+    // What the delivery pipeline emits when APNs says the token is invalid.
+    const { createEvent } = await import('@herald/events');
+    await harness.env.producer.publish([
+      createEvent('DeviceDeactivated', { device_id: deviceId, provider: 'apns', reason: 'BadDeviceToken' }, { project_id: project.id }),
+    ]);
+    await waitFor('the device to be inactive', async () => (await statusOf())?.status === 'inactive');
+    const inactive = await request('GET', '/api/v1/devices?status=inactive', { key: project.api_key });
+    expect((inactive.body!.data as Array<{ id: string }>).map((d) => d.id)).toEqual([deviceId]);
+
+    const again = await request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'old-token', platform: 'ios' } });
+    expect(again).toMatchObject({ status: 201, body: { data: { id: deviceId, status: 'active', metadata: { plan: 'pro' } } } });
+    await waitFor('the device to be active again', async () => (await statusOf())?.status === 'active');
+
+    const refreshed = await request('POST', '/api/v1/devices', { body: { project_id: project.id, device_id: deviceId, token: 'new-token', platform: 'ios' } });
+    expect(refreshed).toMatchObject({ status: 201, body: { data: { id: deviceId, token: 'new-token' } } });
+    const device = await waitFor('the refreshed token', async () => ((await statusOf())?.token === 'new-token' ? statusOf() : undefined));
+    expect(device).toMatchObject({ status: 'active', metadata: { plan: 'pro' } });
   });
 });

@@ -1,7 +1,7 @@
 import { loadConfig, redactConfig, runProcess } from '@herald/config';
 import { createLogger } from '@herald/log';
 import { createKafka, ensureTopics, EventProducer } from '@herald/kafka';
-import { ADMIN_COLLECTIONS, connectMongo, ensureIndexes } from '@herald/mongo';
+import { connectMongo, ensureAdminIndexes, ReadModelRegistry } from '@herald/mongo';
 import { AdminStore } from '@herald/admin';
 import { ApiConfig } from './config.ts';
 import { buildApp } from './build-app.ts';
@@ -15,12 +15,18 @@ await runProcess('api', async () => {
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, prefix: config.KAFKA_TOPIC_PREFIX, clientId: 'herald-api', logger });
   await ensureTopics(kafka, { partitions: config.KAFKA_PARTITIONS });
   const mongo = await connectMongo(config.MONGO_URL, 'herald-api');
-  await ensureIndexes(mongo.db, Object.values(ADMIN_COLLECTIONS));
+  await ensureAdminIndexes(mongo.db);
   const producer = new EventProducer(kafka);
   await producer.connect();
 
   const app = await buildApp(
-    { producer, db: mongo.db, admin: new AdminStore(mongo.db), checkReady: readinessCheck(kafka, mongo.db) },
+    {
+      producer,
+      db: mongo.db,
+      admin: new AdminStore(mongo.db),
+      readModels: new ReadModelRegistry(mongo.db),
+      checkReady: readinessCheck(kafka, mongo.db),
+    },
     logger,
   );
   await app.listen({ host: config.HOST, port: config.PORT });

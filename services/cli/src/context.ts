@@ -1,5 +1,5 @@
 import { loadConfig } from '@herald/config';
-import { ADMIN_COLLECTIONS, connectMongo, ensureIndexes, type MongoHandle } from '@herald/mongo';
+import { connectMongo, ensureAdminIndexes, type MongoHandle } from '@herald/mongo';
 import { AdminStore } from '@herald/admin';
 import { CliConfig } from './config.ts';
 
@@ -14,7 +14,7 @@ export async function withContext(env: Readonly<Record<string, string | undefine
   const config = loadConfig(CliConfig, env);
   const mongo = await connectMongo(config.MONGO_URL, 'herald-cli');
   try {
-    await ensureIndexes(mongo.db, Object.values(ADMIN_COLLECTIONS));
+    await ensureAdminIndexes(mongo.db);
     await run({ admin: new AdminStore(mongo.db), mongo, out: (line) => process.stdout.write(`${line}\n`) });
   } finally {
     await mongo.close();

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, topicIdFor, TOPICS } from '@herald/events';
 import { ensureTopics } from '@herald/kafka';
-import { READ_MODELS, type DeviceDocument, type TopicDocument } from '@herald/mongo';
+import { ReadModelRegistry, type DeviceDocument, type TopicDocument } from '@herald/mongo';
+import { devicesProjection, type AnyProjection } from '@herald/projections';
 import { createTestEnv, waitFor, waitForGroupCaughtUp, type TestEnv } from '@herald/testing';
-import { startProjector, type RunningProjector } from './start-projector.ts';
-import { devicesProjection } from './projections/devices.ts';
-import type { Projection, ProjectedDocument } from './projections/projection.ts';
+import { runProjection, startProjector, type RunningProjector } from './start-projector.ts';
 
 let env: TestEnv;
 let projector: RunningProjector;
@@ -22,7 +21,8 @@ afterAll(async () => {
   await env?.close();
 });
 
-const devices = () => env.mongo.db.collection<DeviceDocument>(READ_MODELS.devices);
+const readModels = () => new ReadModelRegistry(env.mongo.db);
+const devices = async () => readModels().collection<DeviceDocument>('devices');
 const context = { project_id };
 
 describe('projector', () => {
@@ -35,11 +35,12 @@ describe('projector', () => {
       createEvent('MetadataUpdated', { device_id, set: { plan: 'pro' }, unset: [] }, context),
     ]);
     const device = await waitFor('device tok-a with plan pro', async () => {
-      const doc = await devices().findOne({ _id: device_id });
+      const doc = await (await devices()).findOne({ _id: device_id });
       return doc?.metadata.plan === 'pro' ? doc : undefined;
     });
     expect(device).toMatchObject({ project_id, token: 'tok-a', platform: 'ios', status: 'active', topics: [topic_id] });
-    const topic = await waitFor('topic news', () => env.mongo.db.collection<TopicDocument>(READ_MODELS.topics).findOne({ _id: topic_id }).then((doc) => doc ?? undefined));
+    const topics = await readModels().collection<TopicDocument>('topics');
+    const topic = await waitFor('topic news', () => topics.findOne({ _id: topic_id }).then((doc) => doc ?? undefined));
     expect(topic).toMatchObject({ project_id, name: 'news' });
   });
 
@@ -49,21 +50,24 @@ describe('projector', () => {
       { topic: env.kafka.topic(TOPICS.deviceEvents), messages: [{ key: device_id, value: '{"type":"DeviceRegistered","data":{}}' }] },
     ]);
     await env.producer.publish([createEvent('DeviceRegistered', { device_id, token: 'tok-after-garbage', platform: 'android' }, context)]);
-    await waitFor('device registered after the malformed record', () => devices().findOne({ _id: device_id }).then((doc) => doc ?? undefined));
+    const collection = await devices();
+    await waitFor('device registered after the malformed record', () => collection.findOne({ _id: device_id }).then((doc) => doc ?? undefined));
   });
 
   it('replaying the topic from the beginning changes nothing', async () => {
-    const before = await devices().find({}).sort({ _id: 1 }).toArray();
+    const collection = await devices();
+    const before = await collection.find({}).sort({ _id: 1 }).toArray();
     expect(before.length).toBeGreaterThan(0);
     // A second consumer group over the same collection re-applies every event already applied.
-    const replay: Projection<ProjectedDocument> = { ...(devicesProjection as unknown as Projection<ProjectedDocument>), version: 99 };
-    const replayer = await startProjector({ kafka: env.kafka, producer: env.producer, db: env.mongo.db, logger: env.logger, projections: [replay] });
+    const active = await readModels().active('devices');
+    const replay = { ...active, group: 'herald.projector.devices.replay-check' };
+    const replayer = await runProjection({ ...env, db: env.mongo.db }, devicesProjection as unknown as AnyProjection, replay);
     try {
       await replayer.ready;
-      await waitForGroupCaughtUp(env.kafka, 'herald.projector.devices.v99', TOPICS.deviceEvents);
+      await waitForGroupCaughtUp(env.kafka, replay.group, TOPICS.deviceEvents);
     } finally {
       await replayer.stop();
     }
-    expect(await devices().find({}).sort({ _id: 1 }).toArray()).toEqual(before);
+    expect(await collection.find({}).sort({ _id: 1 }).toArray()).toEqual(before);
   });
 });

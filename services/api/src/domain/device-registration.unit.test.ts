@@ -37,6 +37,7 @@ describe('planRegistration', () => {
       status: 'inactive',
       metadata: { plan: 'pro' },
       identifiers: { user_id: 'u1' },
+      identifier_values: ['u1'],
       topics: ['t1'],
       created_at: '2025-01-01T00:00:00.000Z',
       updated_at: '2025-01-01T00:00:00.000Z',

@@ -23,7 +23,28 @@ export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
 };
 
-export const StringMap = Type.Record(Type.String(), Type.String());
+/** Keys may not contain '.' or start with '$' (they are stored and matched as document fields). */
+const MAP_KEY = '^[^.$][^.]{0,127}$';
+
+export const StringMap = Type.Record(Type.String({ pattern: MAP_KEY }), Type.String({ maxLength: 1024 }), {
+  additionalProperties: false,
+  maxProperties: 100,
+  description: "String values; keys up to 128 characters, without '.', not starting with '$'",
+});
+
+/** A metadata filter: at least one pair, all of which a device's metadata must contain. */
+export const MetadataFilter = Type.Record(Type.String({ pattern: MAP_KEY }), Type.String({ maxLength: 1024 }), {
+  additionalProperties: false,
+  minProperties: 1,
+  maxProperties: 100,
+});
+
+/** Metadata in a PATCH: a string sets the key, `null` removes it. */
+export const MetadataPatch = Type.Record(Type.String({ pattern: MAP_KEY }), Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]), {
+  additionalProperties: false,
+  maxProperties: 100,
+  description: "A string value sets the key; null removes it. Keys without '.', not starting with '$'",
+});
 
 /** Responses every bearer route can give besides its own. */
 export function errorResponses<const Codes extends readonly number[]>(...codes: Codes) {

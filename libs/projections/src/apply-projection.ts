@@ -2,11 +2,14 @@ import type { Collection, AnyBulkWriteOperation } from '@herald/mongo';
 import { wrapMongoError } from '@herald/mongo';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { Logger } from '@herald/log';
-import type { Projection, ProjectedDocument } from './projections/projection.ts';
+import type { Projection, ProjectedDocument } from './projection.ts';
 
 export interface ApplyResult {
+  /** (event, document) pairs that changed a document. */
   applied: number;
+  /** (event, document) pairs that changed nothing: replays, or events for documents never created. */
   skipped: number;
+  /** Documents written. */
   written: number;
 }
 
@@ -24,11 +27,8 @@ export async function applyProjection<Doc extends ProjectedDocument>(
   logger: Logger,
 ): Promise<ApplyResult> {
   const ids = new Set<string>();
-  for (const record of records) {
-    const id = projection.documentId(record);
-    if (id !== undefined) ids.add(id);
-  }
-  if (ids.size === 0) return { applied: 0, skipped: records.length, written: 0 };
+  for (const record of records) for (const id of projection.documentIds(record)) ids.add(id);
+  if (ids.size === 0) return { applied: 0, skipped: 0, written: 0 };
 
   const state = new Map<string, Doc>();
   try {
@@ -40,20 +40,22 @@ export async function applyProjection<Doc extends ProjectedDocument>(
 
   const changed = new Set<string>();
   let applied = 0;
+  let skipped = 0;
   for (const record of records) {
-    const id = projection.documentId(record);
-    if (id === undefined) continue;
-    const before = state.get(id);
-    const after = projection.evolve(before, record);
-    if (after === before) continue;
-    if (after === undefined) continue;
-    state.set(id, after);
-    changed.add(id);
-    applied += 1;
+    for (const id of projection.documentIds(record)) {
+      const before = state.get(id);
+      const after = projection.evolve(before, record, id);
+      if (after === before || after === undefined) {
+        skipped += 1;
+        continue;
+      }
+      state.set(id, after);
+      changed.add(id);
+      applied += 1;
+    }
   }
-  const skipped = records.length - applied;
   if (skipped > 0) {
-    logger.debug({ model: projection.name, skipped }, 'events left unapplied (already applied, irrelevant or for unknown documents)');
+    logger.debug({ model: projection.name, skipped }, 'event applications skipped (already applied, or for unknown documents)');
   }
   if (changed.size === 0) return { applied, skipped, written: 0 };
 

@@ -1,6 +1,6 @@
 import { TOPICS } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import { READ_MODELS, type TopicDocument } from '@herald/mongo';
+import type { TopicDocument } from '@herald/mongo';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 
 
@@ -19,9 +19,8 @@ export function evolveTopic(state: TopicDocument | undefined, record: ConsumedEv
 }
 
 export const topicsProjection: Projection<TopicDocument> = {
-  name: READ_MODELS.topics,
-  version: 1,
+  name: 'topics',
   topics: [TOPICS.topicEvents],
-  documentId: ({ event }) => (event.type === 'TopicCreated' ? event.data.topic_id : undefined),
+  documentIds: ({ event }) => (event.type === 'TopicCreated' ? [event.data.topic_id] : []),
   evolve: evolveTopic,
 };

@@ -1,9 +1,7 @@
 import { TOPICS } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import { READ_MODELS, type DeviceDocument } from '@herald/mongo';
+import type { DeviceDocument } from '@herald/mongo';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
-
-export type { DeviceDocument } from '@herald/mongo';
 
 export function evolveDevice(state: DeviceDocument | undefined, record: ConsumedEvent): DeviceDocument | undefined {
   const { event } = record;
@@ -21,6 +19,7 @@ export function evolveDevice(state: DeviceDocument | undefined, record: Consumed
         status: 'active',
         metadata: {},
         identifiers: {},
+        identifier_values: [],
         topics: [],
         created_at: event.occurred_at,
         updated_at: event.occurred_at,
@@ -35,6 +34,7 @@ export function evolveDevice(state: DeviceDocument | undefined, record: Consumed
         status: 'active',
         metadata: data.metadata ?? base.metadata,
         identifiers: data.identifiers ?? base.identifiers,
+        identifier_values: data.identifiers === undefined ? base.identifier_values : identifierValues(data.identifiers),
         topics: data.topic_ids ?? base.topics,
         updated_at: event.occurred_at,
         registered_at: event.occurred_at,
@@ -66,13 +66,17 @@ export function evolveDevice(state: DeviceDocument | undefined, record: Consumed
   }
 }
 
+/** Stored beside `identifiers` so "any identifier equals X" is an indexed array match. */
+function identifierValues(identifiers: Record<string, string>): string[] {
+  return [...new Set(Object.values(identifiers))];
+}
+
 export const devicesProjection: Projection<DeviceDocument> = {
-  name: READ_MODELS.devices,
-  version: 1,
+  name: 'devices',
   topics: [TOPICS.deviceEvents],
-  documentId: ({ event }) =>
+  documentIds: ({ event }) =>
     event.type === 'DeviceRegistered' || event.type === 'MetadataUpdated' || event.type === 'DeviceDeactivated'
-      ? event.data.device_id
-      : undefined,
+      ? [event.data.device_id]
+      : [],
   evolve: evolveDevice,
 };

@@ -1,0 +1,81 @@
+import type { Target } from '@herald/events';
+import type { DeviceDocument, Filter, TopicDocument } from '@herald/mongo';
+
+/** A notification's targets, split by kind. */
+export interface TargetSpec {
+  names: string[];
+  metadataFilters: Array<Record<string, string>>;
+}
+
+export function splitTargets(targets: readonly Target[]): TargetSpec {
+  const names: string[] = [];
+  const metadataFilters: Array<Record<string, string>> = [];
+  for (const target of targets) {
+    if (typeof target === 'string') names.push(target);
+    else metadataFilters.push(target.metadata);
+  }
+  return { names: [...new Set(names)], metadataFilters };
+}
+
+/**
+ * The audience once topics are known. Each target string is tried, within
+ * the project, as a topic id, then a topic name; strings that name no topic
+ * are tried as a device id, then a device token.
+ */
+export interface Audience {
+  projectId: string;
+  topicIds: string[];
+  deviceRefs: string[];
+  metadataFilters: Array<Record<string, string>>;
+}
+
+/** Which topics the target strings name: the query, and then the pure split. */
+export function topicLookupFilter(projectId: string, spec: TargetSpec): Filter<TopicDocument> {
+  return { project_id: projectId, $or: [{ _id: { $in: spec.names } }, { name: { $in: spec.names } }] };
+}
+
+export function resolveAudience(projectId: string, spec: TargetSpec, topics: ReadonlyArray<Pick<TopicDocument, '_id' | 'name'>>): Audience {
+  const topicIds = new Set<string>();
+  const named = new Set<string>();
+  for (const topic of topics) {
+    if (spec.names.includes(topic._id)) {
+      topicIds.add(topic._id);
+      named.add(topic._id);
+    }
+    if (spec.names.includes(topic.name)) {
+      topicIds.add(topic._id);
+      named.add(topic.name);
+    }
+  }
+  return {
+    projectId,
+    topicIds: [...topicIds],
+    deviceRefs: spec.names.filter((name) => !named.has(name)),
+    metadataFilters: spec.metadataFilters,
+  };
+}
+
+/** Devices of the audience; with `activeOnly`, only those that can receive pushes. */
+export function audienceFilter(audience: Audience, options: { activeOnly: boolean }): Filter<DeviceDocument> {
+  const anyOf: Array<Filter<DeviceDocument>> = [];
+  if (audience.topicIds.length > 0) anyOf.push({ topics: { $in: audience.topicIds } });
+  if (audience.deviceRefs.length > 0) {
+    anyOf.push({ _id: { $in: audience.deviceRefs } }, { token: { $in: audience.deviceRefs } });
+  }
+  for (const filter of audience.metadataFilters) {
+    const pairs: Record<string, string> = {};
+    for (const [key, value] of Object.entries(filter)) pairs[`metadata.${key}`] = value;
+    anyOf.push(pairs as Filter<DeviceDocument>);
+  }
+  // An audience that names nothing matches nothing (an empty $or is invalid).
+  if (anyOf.length === 0) return { project_id: audience.projectId, _id: { $in: [] } };
+  return { project_id: audience.projectId, ...(options.activeOnly ? { status: 'active' as const } : {}), $or: anyOf };
+}
+
+/** Whether one device belongs to the audience (the same rules as `audienceFilter`, in memory). */
+export function deviceInAudience(device: Pick<DeviceDocument, '_id' | 'project_id' | 'token' | 'topics' | 'metadata'>, audience: Audience): boolean {
+  if (device.project_id !== audience.projectId) return false;
+  if (device.topics.some((topic) => audience.topicIds.includes(topic))) return true;
+  if (audience.deviceRefs.includes(device._id) || audience.deviceRefs.includes(device.token)) return true;
+  return audience.metadataFilters.some((filter) => Object.entries(filter).every(([key, value]) => device.metadata[key] === value));
+}

@@ -1,0 +1,14 @@
+import type { ReadModelName } from '@herald/mongo';
+import type { AnyProjection } from './projection.ts';
+import { devicesProjection } from './devices.ts';
+import { topicsProjection } from './topics.ts';
+import { notificationsProjection } from './notifications.ts';
+import { receiptsProjection } from './receipts.ts';
+
+/** Every read model the projector maintains. */
+export const PROJECTIONS: Readonly<Record<ReadModelName, AnyProjection>> = {
+  devices: devicesProjection as unknown as AnyProjection,
+  topics: topicsProjection as unknown as AnyProjection,
+  notifications: notificationsProjection as unknown as AnyProjection,
+  receipts: receiptsProjection as unknown as AnyProjection,
+};

@@ -1,0 +1,29 @@
+import type { ConsumedEvent } from '@herald/kafka';
+import type { Position, ProjectedDocument, ReadModelName } from '@herald/mongo';
+
+export type { Position, ProjectedDocument } from '@herald/mongo';
+
+/**
+ * A read model built from events. `evolve` is pure and total: it returns the
+ * new document, or the same reference when the event changes nothing
+ * (already applied, not relevant, or unexpected — the runner counts those).
+ */
+export interface Projection<Doc extends ProjectedDocument> {
+  name: ReadModelName;
+  topics: readonly string[];
+  /** The documents an event touches (none when this read model ignores it). */
+  documentIds(record: ConsumedEvent): readonly string[];
+  evolve(state: Doc | undefined, record: ConsumedEvent, id: string): Doc | undefined;
+}
+
+/** Any projection, for code that runs them without caring about their document type. */
+export type AnyProjection = Projection<ProjectedDocument>;
+
+/** True when the record is at or below the position the document already reflects. */
+export function alreadyApplied(state: { position: Position } | undefined, record: Pick<ConsumedEvent, 'partition' | 'offset'>): boolean {
+  return state !== undefined && state.position.partition === record.partition && state.position.offset >= record.offset;
+}
+
+export function positionOf(record: Pick<ConsumedEvent, 'partition' | 'offset'>): Position {
+  return { partition: record.partition, offset: record.offset };
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { MetadataUpdatedV1 } from '@herald/events';
+import type { DeviceDocument } from '@herald/mongo';
+import { mergeMetadata, planMetadataUpdate } from './metadata-update.ts';
+
+describe('mergeMetadata', () => {
+  it('sets given keys, removes null ones and keeps the rest', () => {
+    expect(mergeMetadata({ plan: 'free', city: 'Oslo', lang: 'nb' }, { plan: 'pro', city: null, tier: 'gold' })).toEqual({
+      plan: 'pro',
+      lang: 'nb',
+      tier: 'gold',
+    });
+  });
+});
+
+describe('planMetadataUpdate', () => {
+  it('emits one event per device with the same set and unset', () => {
+    const device = (id: string) =>
+      ({
+        _id: id,
+        project_id: 'p',
+        token: `tok-${id}`,
+        platform: 'ios',
+        status: 'active',
+        metadata: { plan: 'free' },
+        identifiers: { user_id: 'u1' },
+        identifier_values: ['u1'],
+        topics: [],
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+        registered_at: '2026-01-01T00:00:00.000Z',
+        position: { partition: 0, offset: 1 },
+      }) as DeviceDocument;
+    const { events, devices } = planMetadataUpdate([device('a'), device('b')], { plan: 'pro', old: null }, 'req-1', new Date('2026-02-01T00:00:00.000Z'));
+    expect(events.map((event) => [event.stream_id, (event as MetadataUpdatedV1).data.set, (event as MetadataUpdatedV1).data.unset])).toEqual([
+      ['a', { plan: 'pro' }, ['old']],
+      ['b', { plan: 'pro' }, ['old']],
+    ]);
+    expect(devices.map((d) => d.metadata)).toEqual([{ plan: 'pro' }, { plan: 'pro' }]);
+  });
+});

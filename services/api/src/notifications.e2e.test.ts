@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+
+let harness: ApiHarness;
+let project: { id: string; api_key: string };
+let other: { id: string; api_key: string };
+
+beforeAll(async () => {
+  harness = await startApiHarness('notifications');
+  [project, other] = await Promise.all([harness.createProject('notifications'), harness.createProject('other')]);
+  await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'news-reader', platform: 'ios', topics: ['news'] } });
+  await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'pro-user', platform: 'android', metadata: { plan: 'pro' } } });
+  await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'bystander', platform: 'android' } });
+  await waitFor('three devices projected', async () => ((await harness.request('GET', '/api/v1/devices', { key: project.api_key })).body?.pagination as { count: number }).count === 3);
+});
+afterAll(async () => {
+  expect(await harness?.stop()).toEqual({ api: 0, projector: 0 });
+});
+
+const send = (notification: unknown, options: { key?: string; headers?: Record<string, string> } = {}) =>
+  harness.request('POST', '/api/v1/notifications', { key: options.key ?? project.api_key, body: { notification }, ...(options.headers ? { headers: options.headers } : {}) });
+const get = (id: string, key = project.api_key) => harness.request('GET', `/api/v1/notifications/${id}`, { key });
+const open = (id: string, body: unknown) => harness.request('PUT', `/api/v1/notifications/${id}/open`, { body });
+
+describe('POST /api/v1/notifications', () => {
+  it('accepts a notification and answers with its id and status', async () => {
+    const response = await send({ title: 'Hi', body: 'There', targets: ['news', { metadata: { plan: 'pro' } }], link_to: 'app://x', group: 'g' });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({
+      data: {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        title: 'Hi',
+        body: 'There',
+        targets: ['news', { metadata: { plan: 'pro' } }],
+        link_to: 'app://x',
+        group: 'g',
+        status: 'accepted',
+        created_at: expect.any(String),
+      },
+    });
+    const id = (response.body!.data as { id: string }).id;
+    const stored = await waitFor('the notification projected', async () => ((await get(id)).status === 200 ? get(id) : undefined));
+    expect(stored.body).toMatchObject({ data: { id, status: 'accepted', counts: { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, opened: 0 } } });
+  });
+
+  it('lists every problem at once with 422', async () => {
+    const response = await send({ title: 5, targets: [], link_to: 7, group: false });
+    expect(response.status).toBe(422);
+    expect((response.body as { errors: string[] }).errors.sort()).toEqual(
+      [
+        'notification.title must be a string',
+        'notification.body is required',
+        'notification.targets must contain at least 1 item',
+        'notification.link_to must be a string',
+        'notification.group must be a string',
+      ].sort(),
+    );
+  });
+
+  it.each([
+    ['a missing notification', {}, 'notification is required'],
+    ['a target that is neither string nor metadata filter', { notification: { title: 't', body: 'b', targets: [5] } }, 'notification.targets[0] does not match any allowed form'],
+    ['an empty target string', { notification: { title: 't', body: 'b', targets: [''] } }, 'notification.targets[0] does not match any allowed form'],
+    ['a metadata filter with a non-string value', { notification: { title: 't', body: 'b', targets: [{ metadata: { plan: 1 } }] } }, 'notification.targets[0] does not match any allowed form'],
+    ['a target object with more than metadata', { notification: { title: 't', body: 'b', targets: [{ metadata: { a: 'b' }, extra: 1 }] } }, 'notification.targets[0] does not match any allowed form'],
+    ['more than 10,000 targets', { notification: { title: 't', body: 'b', targets: Array.from({ length: 10_001 }, (_, i) => `t${i}`) } }, 'notification.targets must contain at most 10000 items'],
+    ['a payload over 4 KB', { notification: { title: 't', body: 'x'.repeat(4000), targets: ['news'] } }, expect.stringContaining('notification is too large')],
+  ])('422 for %s', async (_label, body, message) => {
+    const response = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ errors: [message] });
+  });
+
+  it('returns the first notification for a repeated Idempotency-Key and queues nothing new', async () => {
+    const headers = { 'idempotency-key': 'campaign-42' };
+    const notification = { title: 'Once', body: 'Only once', targets: ['news'] };
+    const [first, second] = await Promise.all([send(notification, { headers }), send(notification, { headers })].map((p) => p.catch(() => undefined)));
+    const statuses = [first?.status, second?.status].sort();
+    // Two concurrent repeats: one wins; the other waits for it or is told it is in progress.
+    expect(statuses.includes(201)).toBe(true);
+    const winner = (first?.status === 201 ? first : second)!;
+    const id = (winner.body!.data as { id: string }).id;
+    const third = await send(notification, { headers });
+    expect(third).toEqual({ status: 201, body: winner.body });
+    expect((await send({ ...notification, body: 'changed' }, { headers })).status).toBe(409);
+    // The same key in another project is another key.
+    expect((await send(notification, { key: other.api_key, headers })).body?.data).not.toEqual(winner.body!.data);
+    await waitFor('the notification projected', async () => (await get(id)).status === 200);
+  });
+
+  it('401 without a valid key', async () => {
+    expect((await send({ title: 't', body: 'b', targets: ['x'] }, { key: 'nope' })).status).toBe(401);
+  });
+});
+
+describe('GET /api/v1/notifications/{id}', () => {
+  it('404 for another project and 400 for a malformed id', async () => {
+    const sent = await send({ title: 'Mine', body: 'b', targets: ['news'] });
+    const id = (sent.body!.data as { id: string }).id;
+    await waitFor('projected', async () => (await get(id)).status === 200);
+    expect((await get(id, other.api_key)).status).toBe(404);
+    expect((await get('not-a-uuid')).status).toBe(400);
+  });
+});
+
+describe('PUT /api/v1/notifications/{id}/open', () => {
+  it('records one open per recipient; repeats change nothing; non-recipients get 404', async () => {
+    const sent = await send({ title: 'Open me', body: 'b', targets: ['news', { metadata: { plan: 'pro' } }] });
+    const id = (sent.body!.data as { id: string }).id;
+    await waitFor('projected', async () => (await get(id)).status === 200);
+
+    expect(await open(id, { project_id: project.id, token: 'news-reader' })).toEqual({ status: 204, body: undefined });
+    expect(await open(id, { project_id: project.id, token: 'news-reader' })).toEqual({ status: 204, body: undefined });
+    expect(await open(id, { project_id: project.id, token: 'pro-user' })).toEqual({ status: 204, body: undefined });
+    await waitFor('two opens counted', async () => ((await get(id)).body?.data as { counts: { opened: number } }).counts.opened === 2);
+
+    expect((await open(id, { project_id: project.id, token: 'bystander' })).status).toBe(404);
+    expect((await open(id, { project_id: project.id, token: 'unknown-token' })).status).toBe(404);
+    expect((await open(id, { project_id: other.id, token: 'news-reader' })).status).toBe(404);
+    expect((await open('01a1fe1a-0000-7000-8000-000000000000', { project_id: project.id, token: 'news-reader' })).status).toBe(404);
+    expect((await open('not-a-uuid', { project_id: project.id, token: 'news-reader' })).status).toBe(400);
+    expect(await open(id, { project_id: project.id })).toEqual({ status: 400, body: { errors: ['token is required'] } });
+    // Still two, after everything above.
+    expect(((await get(id)).body?.data as { counts: { opened: number } }).counts.opened).toBe(2);
+  });
+});

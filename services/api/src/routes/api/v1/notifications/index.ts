@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { validationMessages } from '@herald/errors';
+import { getNotificationSchema, openNotificationSchema, sendNotificationSchema } from '../../../../schemas/notifications.ts';
+import type { NotificationInput } from '../../../../domain/notification-request.ts';
+
+export default async function notifications(app: FastifyInstance): Promise<void> {
+  const fastify = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  // Validation is attached, not thrown, so the schema's problems and the
+  // payload-size check are reported together in one 422.
+  fastify.post('', { schema: sendNotificationSchema, attachValidation: true, config: { validationStatus: 422 } }, async (request, reply) => {
+    const schemaProblems = request.validationError?.validation === undefined ? [] : validationMessages(request.validationError.validation as never);
+    const body = request.body as { notification?: unknown } | null;
+    const input = (typeof body === 'object' && body !== null ? body.notification : undefined) as NotificationInput;
+    const notification = await fastify.services.notifications.send(request.projectId, input, schemaProblems, request.headers['idempotency-key'], request.id);
+    return reply.code(201).send({ data: notification });
+  });
+
+  fastify.get('/:id', { schema: getNotificationSchema }, async (request) => ({
+    data: await fastify.services.notifications.get(request.projectId, request.params.id),
+  }));
+
+  fastify.put('/:id/open', { schema: openNotificationSchema }, async (request, reply) => {
+    await fastify.services.notifications.open(request.params.id, request.body, request.id);
+    return reply.code(204).send(null);
+  });
+}

@@ -1,0 +1,18 @@
+import Type from 'typebox';
+import { errorResponses, MetadataPatch } from './common.ts';
+import { Device } from './devices.ts';
+
+export const updateMetadataSchema = {
+  summary: "Update a device's metadata (no bearer key; project and device in the query)",
+  description:
+    '`identifier` matches, within the project, a device id, a device token, or any value of a device\'s `identifiers`; ' +
+    'every matching device is updated. Merge semantics: given keys are set, keys sent as `null` are removed, others are kept. ' +
+    'Answers with the updated devices and their resulting metadata.',
+  tags: ['devices'],
+  querystring: Type.Object(
+    { project_id: Type.String({ minLength: 1 }), identifier: Type.String({ minLength: 1, maxLength: 4096 }) },
+    { additionalProperties: false },
+  ),
+  body: Type.Object({ metadata: MetadataPatch }, { additionalProperties: false }),
+  response: { 200: Type.Object({ data: Type.Array(Device) }), ...errorResponses(400, 404, 413, 415) },
+} as const;

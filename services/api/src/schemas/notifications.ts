@@ -1,0 +1,83 @@
+import Type from 'typebox';
+import { BEARER, errorResponses, MetadataFilter } from './common.ts';
+
+export const MAX_TARGETS = 10_000;
+
+const TargetSchema = Type.Union(
+  [
+    Type.String({ minLength: 1, maxLength: 4096, description: 'A topic id or name, a device id, or a device token' }),
+    Type.Object({ metadata: MetadataFilter }, { additionalProperties: false }),
+  ],
+  { description: 'A target string, or `{"metadata": {...}}` selecting active devices whose metadata contains every pair' },
+);
+
+export const NotificationRequest = Type.Object(
+  {
+    title: Type.String({ maxLength: 4096 }),
+    body: Type.String({ maxLength: 4096 }),
+    targets: Type.Array(TargetSchema, { minItems: 1, maxItems: MAX_TARGETS }),
+    link_to: Type.Optional(Type.String({ maxLength: 4096 })),
+    group: Type.Optional(Type.String({ maxLength: 256, description: 'Groups notifications on the device: APNs thread-id, Android notification tag' })),
+  },
+  { additionalProperties: false },
+);
+
+export const Counts = Type.Object({
+  targeted: Type.Integer(),
+  sent: Type.Integer(),
+  delivered: Type.Integer(),
+  failed: Type.Integer(),
+  invalid: Type.Integer(),
+  opened: Type.Integer(),
+});
+
+export const Notification = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    title: Type.String(),
+    body: Type.String(),
+    targets: Type.Array(TargetSchema),
+    link_to: Type.Union([Type.String(), Type.Null()]),
+    group: Type.Union([Type.String(), Type.Null()]),
+    status: Type.Enum(['accepted', 'dispatching', 'completed']),
+    created_at: Type.String({ format: 'date-time' }),
+    counts: Type.Optional(Counts),
+  },
+  { $id: 'Notification' },
+);
+
+export const sendNotificationSchema = {
+  summary: 'Send a notification',
+  description:
+    'Answers 201 once Kafka has acknowledged the request; delivery happens after. Every problem in the body is listed at once (422). ' +
+    'With an `Idempotency-Key` header, repeating the request within 24 h returns the first notification and queues nothing new.',
+  tags: ['notifications'],
+  security: BEARER,
+  headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }),
+  body: Type.Object({ notification: NotificationRequest }, { additionalProperties: false }),
+  response: { 201: Type.Object({ data: Notification }), ...errorResponses(400, 401, 409, 413, 415, 422) },
+} as const;
+
+const NotificationId = Type.Object({ id: Type.String({ format: 'uuid', description: 'The notification id' }) });
+
+export const getNotificationSchema = {
+  summary: 'A notification with its status and delivery counts',
+  tags: ['notifications'],
+  security: BEARER,
+  params: NotificationId,
+  response: { 200: Type.Object({ data: Notification }), ...errorResponses(400, 401, 404) },
+} as const;
+
+export const openNotificationSchema = {
+  summary: 'Record that a device opened a notification (called by the device; no bearer key)',
+  description:
+    'The device echoes `project_id` and its own token from the payload it received. 204 when the token belongs to a recipient; ' +
+    'repeating an open answers 204 and records nothing new.',
+  tags: ['notifications'],
+  params: NotificationId,
+  body: Type.Object(
+    { project_id: Type.String({ minLength: 1 }), token: Type.String({ minLength: 1, maxLength: 4096 }) },
+    { additionalProperties: false },
+  ),
+  response: { 204: Type.Null({ description: 'Recorded' }), ...errorResponses(400, 404, 413, 415) },
+} as const;

@@ -1,0 +1,95 @@
+import { createEvent, newId } from '@herald/events';
+import type { DeviceDocument, NotificationDocument, ReadModelRegistry, ReceiptDocument, TopicDocument } from '@herald/mongo';
+import type { EventProducer } from '@herald/kafka';
+import { requestHash, type IdempotencyStore } from '@herald/admin';
+import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
+import { deviceInAudience, resolveAudience, splitTargets, topicLookupFilter } from '@herald/audience';
+import { acceptedView, notificationView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
+
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const FOREVER = Number.POSITIVE_INFINITY;
+
+export class NotificationService {
+  readonly #producer: EventProducer;
+  readonly #readModels: ReadModelRegistry;
+  readonly #idempotency: IdempotencyStore;
+
+  constructor(deps: { producer: EventProducer; readModels: ReadModelRegistry; idempotency: IdempotencyStore }) {
+    this.#producer = deps.producer;
+    this.#readModels = deps.readModels;
+    this.#idempotency = deps.idempotency;
+  }
+
+  /** Validates what the schema cannot, then emits NotificationRequested; with a key, at most once per 24 h. */
+  async send(projectId: string, input: NotificationInput, schemaProblems: readonly string[], idempotencyKey: string | undefined, correlationId?: string): Promise<NotificationView> {
+    const notificationId = newId();
+    const problems = [...schemaProblems, ...sizeProblems(input, notificationId, projectId)];
+    if (problems.length > 0) throw new UnprocessableError(problems);
+    if (idempotencyKey === undefined) return this.#publish(projectId, input, notificationId, correlationId);
+
+    const claim = await this.#idempotency.claim<NotificationView>(`send:${projectId}:${idempotencyKey}`, requestHash(input), IDEMPOTENCY_WINDOW_MS);
+    switch (claim.kind) {
+      case 'done':
+        return claim.result;
+      case 'pending':
+        throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still in progress; retry shortly');
+      case 'claimed':
+        try {
+          const view = await this.#publish(projectId, input, notificationId, correlationId);
+          await this.#idempotency.complete(claim.id, view);
+          return view;
+        } catch (error) {
+          await this.#idempotency.release(claim.id);
+          throw error;
+        }
+    }
+  }
+
+  async #publish(projectId: string, input: NotificationInput, notificationId: string, correlationId: string | undefined): Promise<NotificationView> {
+    const event = requestedEvent(input, notificationId, projectId, correlationId, new Date());
+    await this.#producer.publish([event]);
+    return acceptedView(event);
+  }
+
+  async get(projectId: string, id: string): Promise<NotificationView> {
+    return notificationView(await this.#find(projectId, id));
+  }
+
+  async #find(projectId: string, id: string): Promise<NotificationDocument> {
+    const notifications = await this.#readModels.collection<NotificationDocument>('notifications');
+    const doc = await notifications.findOne({ _id: id, project_id: projectId });
+    if (doc === null) throw new NotFoundError(`notification ${id} does not exist in project ${projectId}`);
+    return doc;
+  }
+
+  /** Records one open per (notification, device); repeats succeed and record nothing. */
+  async open(id: string, body: { project_id: string; token: string }, correlationId?: string): Promise<void> {
+    const notification = await this.#find(body.project_id, id);
+    const devices = await this.#readModels.collection<DeviceDocument>('devices');
+    const device = await devices.findOne({ project_id: body.project_id, token: body.token });
+    if (device === null || !(await this.#isRecipient(notification, device))) {
+      throw new NotFoundError(`token is not a recipient of notification ${id}`);
+    }
+    const claim = await this.#idempotency.claim(`open:${id}:${device._id}`, 'open', FOREVER);
+    if (claim.kind !== 'claimed') return;
+    try {
+      await this.#producer.publish([
+        createEvent('NotificationOpened', { notification_id: id, device_id: device._id }, { project_id: body.project_id, correlation_id: correlationId }),
+      ]);
+      await this.#idempotency.complete(claim.id, null);
+    } catch (error) {
+      await this.#idempotency.release(claim.id);
+      throw error;
+    }
+  }
+
+  /** A recipient has a delivery receipt; before any receipt exists, a device the targets resolve to. */
+  async #isRecipient(notification: NotificationDocument, device: DeviceDocument): Promise<boolean> {
+    const receipts = await this.#readModels.collection<ReceiptDocument>('receipts');
+    if ((await receipts.countDocuments({ _id: `${notification._id}:${device._id}` }, { limit: 1 })) > 0) return true;
+    const spec = splitTargets(notification.targets);
+    const topics = await this.#readModels.collection<TopicDocument>('topics');
+    const named = spec.names.length === 0 ? [] : await topics.find(topicLookupFilter(notification.project_id, spec)).toArray();
+    return deviceInAudience(device, resolveAudience(notification.project_id, spec, named));
+  }
+}
