@@ -65,7 +65,7 @@ export function audienceFilter(audience: Audience, options: { activeOnly: boolea
   for (const filter of audience.metadataFilters) {
     const pairs: Record<string, string> = {};
     for (const [key, value] of Object.entries(filter)) pairs[`metadata.${key}`] = value;
-    anyOf.push(pairs as Filter<DeviceDocument>);
+    anyOf.push(pairs);
   }
   // An audience that names nothing matches nothing (an empty $or is invalid).
   if (anyOf.length === 0) return { project_id: audience.projectId, _id: { $in: [] } };

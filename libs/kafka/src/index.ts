@@ -3,3 +3,4 @@ export * from './ensure-topics.ts';
 export * from './event-producer.ts';
 export * from './dead-letter.ts';
 export * from './run-consumer.ts';
+export * from './offsets.ts';

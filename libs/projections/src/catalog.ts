@@ -7,8 +7,8 @@ import { receiptsProjection } from './receipts.ts';
 
 /** Every read model the projector maintains. */
 export const PROJECTIONS: Readonly<Record<ReadModelName, AnyProjection>> = {
-  devices: devicesProjection as unknown as AnyProjection,
-  topics: topicsProjection as unknown as AnyProjection,
-  notifications: notificationsProjection as unknown as AnyProjection,
-  receipts: receiptsProjection as unknown as AnyProjection,
+  devices: devicesProjection,
+  topics: topicsProjection,
+  notifications: notificationsProjection,
+  receipts: receiptsProjection,
 };

@@ -5,3 +5,5 @@ export * from './topics.ts';
 export * from './notifications.ts';
 export * from './receipts.ts';
 export * from './catalog.ts';
+export * from './run-projection.ts';
+export * from './rebuild.ts';

@@ -1,4 +1,8 @@
 import Type from 'typebox';
 import { CommonConfig } from '@herald/config';
 
-export const CliConfig = Type.Object({ ...CommonConfig.properties });
+export const CliConfig = Type.Object({
+  ...CommonConfig.properties,
+  // The CLI's own logs (kafkajs, progress) go to stderr; keep them quiet unless asked.
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'warn' }),
+});

@@ -3,11 +3,13 @@ import { isAppError } from '@herald/errors';
 import { withContext } from './context.ts';
 import { projectCommands } from './commands/projects.ts';
 import { keyCommands } from './commands/keys.ts';
+import { readModelCommands } from './commands/read-models.ts';
 
 const program = new Command('herald').description('Herald admin CLI').showHelpAfterError();
 const run = (action: Parameters<typeof withContext>[1]) => withContext(process.env, action);
 projectCommands(program, run);
 keyCommands(program, run);
+readModelCommands(program, run);
 
 try {
   await program.parseAsync(process.argv);

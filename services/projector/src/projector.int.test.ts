@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, topicIdFor, TOPICS } from '@herald/events';
 import { ensureTopics } from '@herald/kafka';
 import { ReadModelRegistry, type DeviceDocument, type TopicDocument } from '@herald/mongo';
-import { devicesProjection, type AnyProjection } from '@herald/projections';
+import { devicesProjection, runProjection } from '@herald/projections';
 import { createTestEnv, waitFor, waitForGroupCaughtUp, type TestEnv } from '@herald/testing';
-import { runProjection, startProjector, type RunningProjector } from './start-projector.ts';
+import { startProjector, type RunningProjector } from './start-projector.ts';
 
 let env: TestEnv;
 let projector: RunningProjector;
@@ -61,7 +61,7 @@ describe('projector', () => {
     // A second consumer group over the same collection re-applies every event already applied.
     const active = await readModels().active('devices');
     const replay = { ...active, group: 'herald.projector.devices.replay-check' };
-    const replayer = await runProjection({ ...env, db: env.mongo.db }, devicesProjection as unknown as AnyProjection, replay);
+    const replayer = await runProjection({ ...env, db: env.mongo.db }, devicesProjection, replay);
     try {
       await replayer.ready;
       await waitForGroupCaughtUp(env.kafka, replay.group, TOPICS.deviceEvents);

@@ -1,7 +1,7 @@
-import { ensureIndexes, ReadModelRegistry, type Db, type ReadModelName, type ReadModelVersion } from '@herald/mongo';
-import { runConsumer, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
+import { ReadModelRegistry, type Db, type ReadModelName, type ReadModelVersion } from '@herald/mongo';
+import type { EventProducer, HeraldKafka, RunningConsumer } from '@herald/kafka';
 import type { Logger } from '@herald/log';
-import { applyProjection, PROJECTIONS, type AnyProjection } from '@herald/projections';
+import { PROJECTIONS, runProjection } from '@herald/projections';
 
 export interface ProjectorDeps {
   kafka: HeraldKafka;
@@ -16,29 +16,6 @@ export interface ProjectorDeps {
 export interface RunningProjector {
   ready: Promise<void>;
   stop(): Promise<void>;
-}
-
-/** Runs one projection into one read-model version with its own consumer group. */
-export async function runProjection(
-  deps: Pick<ProjectorDeps, 'kafka' | 'producer' | 'db' | 'logger'>,
-  projection: AnyProjection,
-  version: ReadModelVersion,
-  options: { onChunkDone?: Parameters<typeof runConsumer>[0]['onChunkDone'] } = {},
-): Promise<RunningConsumer> {
-  const logger = deps.logger.child({ model: projection.name, version: version.version });
-  await ensureIndexes(deps.db, projection.name, version.collection);
-  const collection = deps.db.collection(version.collection);
-  return runConsumer({
-    kafka: deps.kafka,
-    producer: deps.producer,
-    groupId: version.group,
-    topics: projection.topics,
-    logger,
-    handle: async (records) => {
-      await applyProjection(projection, collection as never, records, logger);
-    },
-    ...(options.onChunkDone === undefined ? {} : { onChunkDone: options.onChunkDone }),
-  });
 }
 
 /**

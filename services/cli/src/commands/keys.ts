@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import type { CliContext } from '../context.ts';
-
-type Runner = (run: (context: CliContext) => Promise<void>) => Promise<void>;
+import type { Runner } from '../context.ts';
 
 export function keyCommands(program: Command, withContext: Runner): void {
   const keys = program.command('keys').description('issue, revoke and list API keys');
