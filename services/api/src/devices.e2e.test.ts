@@ -114,6 +114,11 @@ describe('bad input never yields a 500', () => {
     expect(unknownDevice.status).toBe(404);
   });
 
+  it('a body that is not JSON → 415', async () => {
+    const response = await request('POST', '/api/v1/devices', { rawBody: 'token=t', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(response).toEqual({ status: 415, body: { errors: ['Content-Type must be application/json'] } });
+  });
+
   it('a body over 1 MB → 413', async () => {
     const response = await request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'x'.repeat(1_100_000), platform: 'ios' } });
     expect(response).toEqual({ status: 413, body: { errors: ['body must not be larger than 1 MB'] } });
@@ -156,7 +161,19 @@ describe('bad input never yields a 500', () => {
     expect(await request('GET', '/readyz')).toEqual({ status: 200, body: { status: 'ready' } });
     const openapi = await request('GET', '/docs/json');
     expect(openapi.status).toBe(200);
-    expect(Object.keys(openapi.body!.paths as object)).toEqual(expect.arrayContaining(['/api/v1/devices']));
+    const paths = openapi.body!.paths as Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown }>>;
+    const documented = (path: string, method: string) => Object.keys(paths[path]?.[method]?.responses ?? {}).sort();
+    expect(documented('/api/v1/devices', 'get')).toEqual(['200', '400', '401']);
+    expect(documented('/api/v1/devices', 'post')).toEqual(['201', '400', '404', '413', '415', '503']);
+    expect(documented('/api/v1/topics', 'get')).toEqual(['200', '400', '401']);
+    expect(documented('/api/v1/topics', 'post')).toEqual(['201', '400', '401', '413', '415', '503']);
+    expect(documented('/api/v1/notifications', 'post')).toEqual(['201', '400', '401', '409', '413', '415', '422', '503']);
+    expect(documented('/api/v1/notifications/{id}', 'get')).toEqual(['200', '400', '401', '404']);
+    expect(documented('/api/v1/notifications/{id}/open', 'put')).toEqual(['204', '400', '404', '413', '415', '503']);
+    expect(documented('/api/v1/metadata', 'patch')).toEqual(['200', '400', '404', '413', '415', '503']);
+    // Bearer routes say so; device-facing routes do not.
+    expect(paths['/api/v1/devices']!.get!.security).toEqual([{ bearerAuth: [] }]);
+    expect(paths['/api/v1/metadata']!.patch!.security).toBeUndefined();
   });
 });
 

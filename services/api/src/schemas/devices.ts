@@ -41,7 +41,7 @@ export const registerDeviceSchema = {
     'Fields left out keep their current values; `topics`, when given, replaces the subscriptions.',
   tags: ['devices'],
   body: RegisterDeviceBody,
-  response: { 201: Type.Object({ data: Device }), ...errorResponses(400, 404, 413, 415) },
+  response: { 201: Type.Object({ data: Device }), ...errorResponses(400, 404, 413, 415, 503) },
 } as const;
 
 export const ListDevicesQuery = Type.Object(

@@ -14,5 +14,5 @@ export const updateMetadataSchema = {
     { additionalProperties: false },
   ),
   body: Type.Object({ metadata: MetadataPatch }, { additionalProperties: false }),
-  response: { 200: Type.Object({ data: Type.Array(Device) }), ...errorResponses(400, 404, 413, 415) },
+  response: { 200: Type.Object({ data: Type.Array(Device) }), ...errorResponses(400, 404, 413, 415, 503) },
 } as const;

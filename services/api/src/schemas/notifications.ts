@@ -55,7 +55,7 @@ export const sendNotificationSchema = {
   security: BEARER,
   headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }),
   body: Type.Object({ notification: NotificationRequest }, { additionalProperties: false }),
-  response: { 201: Type.Object({ data: Notification }), ...errorResponses(400, 401, 409, 413, 415, 422) },
+  response: { 201: Type.Object({ data: Notification }), ...errorResponses(400, 401, 409, 413, 415, 422, 503) },
 } as const;
 
 const NotificationId = Type.Object({ id: Type.String({ format: 'uuid', description: 'The notification id' }) });
@@ -79,5 +79,5 @@ export const openNotificationSchema = {
     { project_id: Type.String({ minLength: 1 }), token: Type.String({ minLength: 1, maxLength: 4096 }) },
     { additionalProperties: false },
   ),
-  response: { 204: Type.Null({ description: 'Recorded' }), ...errorResponses(400, 404, 413, 415) },
+  response: { 204: Type.Null({ description: 'Recorded' }), ...errorResponses(400, 404, 413, 415, 503) },
 } as const;

@@ -26,5 +26,5 @@ export const createTopicSchema = {
   tags: ['topics'],
   security: BEARER,
   body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
-  response: { 201: Type.Object({ data: Topic }), ...errorResponses(400, 401, 413, 415) },
+  response: { 201: Type.Object({ data: Topic }), ...errorResponses(400, 401, 413, 415, 503) },
 } as const;
