@@ -30,6 +30,8 @@ export function validationMessages(issues: readonly ValidationIssue[], prefix = 
   const messages: string[] = [];
   for (const issue of issues) {
     if (failedUnions.some((path) => issue.schemaPath.startsWith(`${path}/anyOf/`))) continue;
+    // A bad key is reported once, by the propertyNames issue of its object.
+    if (issue.schemaPath.endsWith('/propertyNames')) continue;
     const field = fieldName(issue.instancePath, prefix);
     const subject = field === '' ? 'body' : field;
     switch (issue.keyword) {
@@ -41,6 +43,11 @@ export function validationMessages(issues: readonly ValidationIssue[], prefix = 
       case 'additionalProperties': {
         const extra = (issue.params.additionalProperties ?? [issue.params.additionalProperty]) as unknown[];
         for (const name of Array.isArray(extra) ? extra : [extra]) messages.push(`${join(field, String(name))} is not an allowed field`);
+        break;
+      }
+      case 'propertyNames': {
+        const names = (issue.params.propertyNames ?? []) as unknown[];
+        for (const name of names) messages.push(`${subject} key ${JSON.stringify(name)} is not allowed`);
         break;
       }
       case 'boolean':

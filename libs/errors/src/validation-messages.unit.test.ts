@@ -33,6 +33,11 @@ describe('validationMessages', () => {
     expect(messages).toHaveLength(5);
   });
 
+  it('names a key that breaks propertyNames once', () => {
+    const Map = Type.Object({ metadata: Type.Record(Type.String(), Type.String(), { propertyNames: { pattern: '^[^.$]' } } as never) });
+    expect(validationMessages(Compile(Map).Errors({ metadata: { '$bad': 'x' } }))).toEqual(['metadata key "$bad" is not allowed']);
+  });
+
   it('folds a failed union into one message at its index', () => {
     expect(validationMessages(check.Errors({ project_id: 'p', platform: 'ios', targets: [5] }))).toEqual([
       'targets[0] does not match any allowed form',

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { validatorCompiler } from './validator-compiler.ts';
+import { clientErrorHandler } from './client-error.ts';
 import type { Logger } from '@herald/log';
 import { newId } from '@herald/events';
 import app from './app.ts';
@@ -20,6 +21,7 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<FastifyIn
     },
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler,
   });
   fastify.setValidatorCompiler(validatorCompiler);
   await fastify.register(app, deps);

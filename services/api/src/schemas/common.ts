@@ -19,31 +19,33 @@ export const Pagination = Type.Object(
 );
 
 export const PageQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, default: 20, description: 'Items per page; values above 100 are served as 100' })),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 20, description: 'Items per page; values above 100 are served as 100' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 1 })),
 };
 
-/** Keys may not contain '.' or start with '$' (they are stored and matched as document fields). */
-const MAP_KEY = '^[^.$][^.]{0,127}$';
+/**
+ * Keys are stored and matched as document fields, so they may not contain
+ * '.' or NUL, nor start with '$'; control characters and line separators are
+ * refused too (the response serializer matches keys with `^.*$`). Expressed
+ * as `propertyNames`, which the OpenAPI document keeps (it rewrites
+ * `patternProperties`).
+ */
+const MAP_KEYS = {
+  propertyNames: { pattern: '^[^.$\\u0000-\\u001f\\u2028\\u2029][^.\\u0000-\\u001f\\u2028\\u2029]{0,127}$' },
+  description: "Keys: 1–128 characters, without '.' or control characters, not starting with '$'",
+};
 
-export const StringMap = Type.Record(Type.String({ pattern: MAP_KEY }), Type.String({ maxLength: 1024 }), {
-  additionalProperties: false,
-  maxProperties: 100,
-  description: "String values; keys up to 128 characters, without '.', not starting with '$'",
-});
+/** String values by string keys, as metadata and identifiers are. */
+export const StringMap = Type.Record(Type.String(), Type.String({ maxLength: 1024 }), { ...MAP_KEYS, maxProperties: 100 });
 
 /** A metadata filter: at least one pair, all of which a device's metadata must contain. */
-export const MetadataFilter = Type.Record(Type.String({ pattern: MAP_KEY }), Type.String({ maxLength: 1024 }), {
-  additionalProperties: false,
-  minProperties: 1,
-  maxProperties: 100,
-});
+export const MetadataFilter = Type.Record(Type.String(), Type.String({ maxLength: 1024 }), { ...MAP_KEYS, minProperties: 1, maxProperties: 100 });
 
 /** Metadata in a PATCH: a string sets the key, `null` removes it. */
-export const MetadataPatch = Type.Record(Type.String({ pattern: MAP_KEY }), Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]), {
-  additionalProperties: false,
+export const MetadataPatch = Type.Record(Type.String(), Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]), {
+  ...MAP_KEYS,
   maxProperties: 100,
-  description: "A string value sets the key; null removes it. Keys without '.', not starting with '$'",
+  description: `A string value sets the key; null removes it. ${MAP_KEYS.description}`,
 });
 
 /** Responses every bearer route can give besides its own. */

@@ -4,6 +4,7 @@ import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
 import { deviceInAudience, resolveAudience, splitTargets, topicLookupFilter } from '@herald/audience';
+import type { Logger } from '@herald/log';
 import { acceptedView, notificationView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -13,11 +14,13 @@ export class NotificationService {
   readonly #producer: EventProducer;
   readonly #readModels: ReadModelRegistry;
   readonly #idempotency: IdempotencyStore;
+  readonly #logger: Logger;
 
-  constructor(deps: { producer: EventProducer; readModels: ReadModelRegistry; idempotency: IdempotencyStore }) {
+  constructor(deps: { producer: EventProducer; readModels: ReadModelRegistry; idempotency: IdempotencyStore; logger: Logger }) {
     this.#producer = deps.producer;
     this.#readModels = deps.readModels;
     this.#idempotency = deps.idempotency;
+    this.#logger = deps.logger;
   }
 
   /** Validates what the schema cannot, then emits NotificationRequested; with a key, at most once per 24 h. */
@@ -34,15 +37,28 @@ export class NotificationService {
       case 'pending':
         throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still in progress; retry shortly');
       case 'claimed':
-        try {
-          const view = await this.#publish(projectId, input, notificationId, correlationId);
-          await this.#idempotency.complete(claim.id, view);
-          return view;
-        } catch (error) {
-          await this.#idempotency.release(claim.id);
-          throw error;
-        }
+        return this.#once(claim.id, () => this.#publish(projectId, input, notificationId, correlationId));
     }
+  }
+
+  /**
+   * Runs `publish` for a claimed key: a failure releases the claim so a retry
+   * can go ahead; success records the result. Once Kafka has the event the
+   * client must hear success: if the result cannot be recorded the key stays
+   * pending (repeats are refused until it expires), which never duplicates.
+   */
+  async #once<T>(claimId: string, publish: () => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await publish();
+    } catch (error) {
+      await this.#idempotency.release(claimId);
+      throw error;
+    }
+    await this.#idempotency.complete(claimId, result).catch((error: unknown) => {
+      this.#logger.warn({ err: error, key: claimId }, 'could not record the idempotency key result');
+    });
+    return result;
   }
 
   async #publish(projectId: string, input: NotificationInput, notificationId: string, correlationId: string | undefined): Promise<NotificationView> {
@@ -72,15 +88,11 @@ export class NotificationService {
     }
     const claim = await this.#idempotency.claim(`open:${id}:${device._id}`, 'open', FOREVER);
     if (claim.kind !== 'claimed') return;
-    try {
-      await this.#producer.publish([
-        createEvent('NotificationOpened', { notification_id: id, device_id: device._id }, { project_id: body.project_id, correlation_id: correlationId }),
-      ]);
-      await this.#idempotency.complete(claim.id, null);
-    } catch (error) {
-      await this.#idempotency.release(claim.id);
-      throw error;
-    }
+    const opened = createEvent('NotificationOpened', { notification_id: id, device_id: device._id }, { project_id: body.project_id, correlation_id: correlationId });
+    await this.#once(claim.id, async () => {
+      await this.#producer.publish([opened]);
+      return null;
+    });
   }
 
   /** A recipient has a delivery receipt; before any receipt exists, a device the targets resolve to. */

@@ -21,6 +21,19 @@ export default fp(
       return reply.code(500).send({ errors: ['internal error'] });
     });
 
+    // A known path asked with a method it does not have is 405 (with Allow), not 404.
+    const routes: Array<{ pattern: RegExp; method: string }> = [];
+    fastify.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ pattern: routePattern(route.url ?? route.path), method });
+    });
+    fastify.addHook('onRequest', async (request, reply) => {
+      if (!request.is404) return;
+      const path = request.url.split('?')[0] ?? '';
+      const allowed = [...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))];
+      if (allowed.length === 0) return;
+      return reply.code(405).header('allow', allowed.join(', ')).send({ errors: [`${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`] });
+    });
+
     fastify.setNotFoundHandler((request, reply) => {
       return reply.code(404).send({ errors: [`${request.method} ${request.url.split('?')[0]} is not a known route`] });
     });
@@ -41,4 +54,13 @@ function clientMessage(error: FastifyError): string {
     default:
       return error.message;
   }
+}
+
+/** `/api/v1/notifications/:id/open` → a RegExp matching its concrete paths (trailing slash optional). */
+function routePattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source.replace(/\/$/, '')}/?$`);
 }

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../../app-deps.ts';
 import { IdempotencyStore } from '@herald/admin';
+import type { Logger } from '@herald/log';
 import { DeviceService } from '../../services/device-service.ts';
 import { NotificationService } from '../../services/notification-service.ts';
 import { TopicService } from '../../services/topic-service.ts';
@@ -11,7 +12,7 @@ export default fp<AppDeps>(
     fastify.decorate('services', {
       devices: new DeviceService(deps),
       topics: new TopicService(deps),
-      notifications: new NotificationService({ ...deps, idempotency: new IdempotencyStore(deps.db) }),
+      notifications: new NotificationService({ ...deps, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger }),
       admin: deps.admin,
       checkReady: deps.checkReady,
     });

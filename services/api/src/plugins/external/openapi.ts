@@ -10,12 +10,14 @@ export default fp(
     fastify.addSchema(Pagination);
     await fastify.register(swagger, {
       openapi: {
-        openapi: '3.0.3',
+        openapi: '3.1.0',
         info: {
           title: 'Herald push API',
           version: 'v1',
           description:
-            'Multi-tenant push notifications. Every error body is `{"errors": ["..."]}` with messages that name the field.',
+            'Multi-tenant push notifications. Every error body is `{"errors": ["..."]}` with messages that name the field. ' +
+            'Commands answer once Kafka has acknowledged them; the listings and `GET /api/v1/notifications/{id}` read models that ' +
+            'follow the event log within moments, so a resource created a moment ago may not be listed (or may answer 404) yet.',
         },
         components: {
           securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: "The project's API key" } },
