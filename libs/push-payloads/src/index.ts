@@ -1,1 +1,4 @@
-export * from './push-payloads.ts';
+export * from './push-message.ts';
+export * from './apns-payload.ts';
+export * from './fcm-payload.ts';
+export * from './provider-limits.ts';

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { createEvent, type NotificationRequestedV1 } from '@herald/events';
 import type { NotificationDocument } from '@herald/mongo';
-import { payloadProblems } from '@herald/push-payloads';
+import { fitsProviderLimits } from '@herald/push-payloads';
 import type { Notification, NotificationRequest } from '../schemas/notifications.ts';
 
 export type NotificationInput = Static<typeof NotificationRequest>;
@@ -13,7 +13,7 @@ export type NotificationView = Static<typeof Notification>;
  */
 export function sizeProblems(input: Partial<NotificationInput> | undefined, notificationId: string, projectId: string): string[] {
   if (typeof input?.title !== 'string' || typeof input.body !== 'string') return [];
-  return payloadProblems({
+  return fitsProviderLimits({
     notification_id: notificationId,
     project_id: projectId,
     title: input.title,

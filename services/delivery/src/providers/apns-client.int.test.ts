@@ -1,0 +1,172 @@
+import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '@herald/errors';
+import { createFakeTls, createTestApnsKey, startFakeApns, type FakeApns, type FakeTls, type TestApnsKey } from '@herald/fake-providers';
+import { createApnsClient, type ApnsClient, type ApnsClientOptions } from './apns-client.ts';
+import { buildApnsRequest } from '@herald/push-payloads';
+
+const BUNDLE = 'com.example.herald';
+const message = { notification_id: '0190b6a0-0000-7000-8000-000000000001', project_id: 'proj-1', title: 'Sale', body: 'Ends tonight', link_to: 'shop://sale', group: 'promos' };
+const devices = (...tokens: string[]) => tokens.map((token, index) => ({ device_id: `device-${index}`, token }));
+
+let tls: FakeTls;
+let key: TestApnsKey;
+let apns: FakeApns;
+let client: ApnsClient;
+const clients: ApnsClient[] = [];
+
+function clientFor(overrides: Partial<ApnsClientOptions> = {}): ApnsClient {
+  const created = createApnsClient({
+    credential: { keyPem: key.keyPem, keyId: key.keyId, teamId: key.teamId, bundleId: BUNDLE, sandbox: true },
+    endpoint: apns.url,
+    ca: tls.ca,
+    ...overrides,
+  });
+  clients.push(created);
+  return created;
+}
+
+beforeAll(async () => {
+  tls = await createFakeTls();
+  key = createTestApnsKey();
+  apns = await startFakeApns({
+    tls,
+    keys: [key],
+    topics: [BUNDLE],
+    rules: [
+      { prefix: 'gone-', status: 410, reason: 'Unregistered', timestamp: 1700000000000 },
+      { prefix: 'bad-', status: 400, reason: 'BadDeviceToken' },
+      { prefix: 'busy-', status: 429, reason: 'TooManyRequests', retryAfterSeconds: 5, times: 1 },
+    ],
+  });
+  client = clientFor();
+});
+afterAll(async () => {
+  await Promise.all(clients.map((each) => each.close()));
+  await apns.close();
+});
+beforeEach(() => {
+  apns.reset();
+  apns.setLatency(0);
+});
+
+describe('APNs client against the fake APNs', () => {
+  it('delivers the built payload with the project topic, as an alert, without a collapse id', async () => {
+    const request = buildApnsRequest(message);
+    const results = await client.send(devices('a1b2c3'), request);
+    expect(results).toEqual([{ device_id: 'device-0', outcome: 'delivered', providerMessageId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown }]);
+    const [delivery] = apns.deliveries;
+    expect(delivery?.payload).toEqual(request.payload);
+    expect(delivery?.headers).toMatchObject({ 'apns-topic': BUNDLE, 'apns-push-type': 'alert', 'apns-priority': '10' });
+    expect(delivery?.headers).not.toHaveProperty('apns-collapse-id');
+  });
+
+  it('sends apns-collapse-id when asked', async () => {
+    await client.send(devices('a1'), buildApnsRequest(message, { collapseId: 'sale' }));
+    expect(apns.deliveries[0]?.headers['apns-collapse-id']).toBe('sale');
+  });
+
+  it('reports per device, in order: 410 Unregistered with its timestamp, 400 BadDeviceToken', async () => {
+    const results = await client.send(devices('ok-1', 'gone-1', 'bad-1', 'ok-2'), buildApnsRequest(message));
+    expect(results.map(({ providerMessageId: _id, ...rest }) => rest)).toEqual([
+      { device_id: 'device-0', outcome: 'delivered' },
+      { device_id: 'device-1', outcome: 'token-invalid', reason: 'Unregistered', providerTimestamp: '2023-11-14T22:13:20.000Z' },
+      { device_id: 'device-2', outcome: 'token-invalid', reason: 'BadDeviceToken' },
+      { device_id: 'device-3', outcome: 'delivered' },
+    ]);
+  });
+
+  it('returns 429 as retryable without retrying it itself', async () => {
+    expect(await client.send(devices('busy-1'), buildApnsRequest(message))).toEqual([{ device_id: 'device-0', outcome: 'retryable', reason: 'TooManyRequests' }]);
+    expect(apns.stats.requests).toBe(1);
+    expect((await client.send(devices('busy-1'), buildApnsRequest(message)))[0]?.outcome).toBe('delivered');
+  });
+
+  it('is refused with InvalidProviderToken when its key is not the one Apple knows', async () => {
+    const impostor = createTestApnsKey({ keyId: key.keyId, teamId: key.teamId });
+    const results = await clientFor({ credential: { keyPem: impostor.keyPem, keyId: key.keyId, teamId: key.teamId, bundleId: BUNDLE, sandbox: true } }).send(
+      devices('ok-1', 'ok-2'),
+      buildApnsRequest(message),
+    );
+    expect(results.map((result) => [result.outcome, result.reason])).toEqual([
+      ['rejected', 'InvalidProviderToken'],
+      ['rejected', 'InvalidProviderToken'],
+    ]);
+  });
+
+  it('gets PayloadTooLarge for a payload over 4096 bytes', async () => {
+    const results = await client.send(devices('ok-1'), buildApnsRequest({ ...message, body: 'x'.repeat(4100) }));
+    expect(results).toEqual([{ device_id: 'device-0', outcome: 'rejected', reason: 'PayloadTooLarge' }]);
+  });
+
+  it('keeps at most maxInFlight requests open, whatever the latency', async () => {
+    apns.setLatency(30);
+    const bounded = clientFor({ maxInFlight: 3 });
+    const started = performance.now();
+    const results = await bounded.send(devices(...Array.from({ length: 12 }, (_, index) => `ok-${index}`)), buildApnsRequest(message));
+    expect(results.every((result) => result.outcome === 'delivered')).toBe(true);
+    expect(apns.stats.maxInFlight).toBe(3);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(4 * 30 - 5);
+  });
+
+  it('maps an expired provider token to retryable', async () => {
+    const future = await startFakeApns({ tls, keys: [key], now: () => Date.now() + 2 * 60 * 60 * 1000 });
+    try {
+      const results = await clientFor({ endpoint: future.url }).send(devices('ok-1'), buildApnsRequest(message));
+      expect(results).toEqual([{ device_id: 'device-0', outcome: 'retryable', reason: 'ExpiredProviderToken' }]);
+    } finally {
+      await future.close();
+    }
+  });
+
+  it('maps an unreachable endpoint to retryable, and still closes', async () => {
+    const gone = await startFakeApns({ tls, keys: [key] });
+    await gone.close();
+    const unreachable = createApnsClient({
+      credential: { keyPem: key.keyPem, keyId: key.keyId, teamId: key.teamId, bundleId: BUNDLE, sandbox: true },
+      endpoint: gone.url,
+      ca: tls.ca,
+      closeTimeoutMs: 200,
+    });
+    expect(await unreachable.send(devices('ok-1'), buildApnsRequest(message))).toEqual([{ device_id: 'device-0', outcome: 'retryable', reason: 'ConnectionError' }]);
+    await unreachable.close();
+  });
+
+  it('refuses a key that is not PEM and an endpoint that is not https', () => {
+    const credential = { keyPem: '/etc/keys/AuthKey.p8', keyId: key.keyId, teamId: key.teamId, bundleId: BUNDLE, sandbox: false };
+    expect(() => createApnsClient({ credential })).toThrow(ConfigError);
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    expect(() => createApnsClient({ credential: { ...credential, keyPem: rsa.privateKey } })).toThrow('APNs keyPem must be an EC P-256 key');
+    expect(() => createApnsClient({ credential: { ...credential, keyPem: key.keyPem }, endpoint: 'http://127.0.0.1:1' })).toThrow('APNS_ENDPOINT must use https');
+  });
+
+  it('trusts the fake through NODE_EXTRA_CA_CERTS alone, with no ca option', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'herald-apns-ca-'));
+    try {
+      const caFile = join(dir, 'ca.pem');
+      await writeFile(caFile, tls.ca);
+      const script = `import { createApnsClient } from '@herald/delivery';
+        import { buildApnsRequest } from '@herald/push-payloads';
+        const input = JSON.parse(process.env.TEST_INPUT);
+        const client = createApnsClient({ credential: input.credential, endpoint: input.endpoint });
+        console.log(JSON.stringify(await client.send([{ device_id: 'd', token: 'ok-env' }], buildApnsRequest(input.message))));
+        await client.close();`;
+      const input = { credential: { keyPem: key.keyPem, keyId: key.keyId, teamId: key.teamId, bundleId: BUNDLE, sandbox: true }, endpoint: apns.url, message };
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: join(import.meta.dirname, '..', '..'),
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile, TEST_INPUT: JSON.stringify(input) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      await new Promise((resolve) => child.once('close', resolve));
+      expect(JSON.parse(output.trim())).toEqual([{ device_id: 'd', outcome: 'delivered', providerMessageId: expect.any(String) as unknown }]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,123 @@
+import { createPrivateKey } from 'node:crypto';
+import apn from '@parse/node-apn';
+import { AppError, ConfigError } from '@herald/errors';
+import { setTimeout as delay } from 'node:timers/promises';
+import { apnsOutcome, apnsRawFromNodeApn } from './apns-outcome.ts';
+import type { ApnsRequest } from '@herald/push-payloads';
+import { createLimiter } from './concurrency.ts';
+import { parseEndpoint } from './endpoint.ts';
+import type { DeviceResult, DeviceTarget } from './push-message.ts';
+
+/** A project's APNs token-auth credential: the .p8 key, its ids, and the app it pushes to. */
+export interface ApnsCredential {
+  /** PKCS#8 PEM (`AuthKey_<keyId>.p8` contents). Never a path. */
+  keyPem: string;
+  keyId: string;
+  teamId: string;
+  /** Sent as `apns-topic`. */
+  bundleId: string;
+  /** Development builds register with the sandbox. */
+  sandbox: boolean;
+}
+
+export interface ApnsClientOptions {
+  credential: ApnsCredential;
+  /** Base URL overriding Apple's host (APNS_ENDPOINT), e.g. a fake: `https://127.0.0.1:8443`. */
+  endpoint?: string | undefined;
+  /** Extra trusted CAs (tests). Processes use NODE_EXTRA_CA_CERTS instead; TLS is always verified. */
+  ca?: string | readonly string[] | undefined;
+  /** Requests in flight at once for this credential (default 100). */
+  maxInFlight?: number;
+  /** Per request (default 5000 ms, node-apn's default). */
+  requestTimeoutMs?: number;
+  /** Longest wait for the HTTP/2 session to close on `close()` (default 1000 ms). */
+  closeTimeoutMs?: number;
+}
+
+export interface ApnsClient {
+  /** One result per device, in input order. Never throws for provider answers. */
+  send(devices: readonly DeviceTarget[], request: ApnsRequest): Promise<DeviceResult[]>;
+  close(): Promise<void>;
+}
+
+function checkCredential(credential: ApnsCredential): void {
+  const problems: string[] = [];
+  // node-apn treats a string without a PEM header as a file path and reads it: never let a credential do that.
+  if (!credential.keyPem.includes('-----BEGIN')) problems.push('APNs keyPem must be a PEM private key');
+  else {
+    try {
+      // Apple's token signing keys are P-256 EC keys; anything else cannot sign the ES256 provider token.
+      const details = createPrivateKey(credential.keyPem).asymmetricKeyDetails;
+      if (details?.namedCurve !== 'prime256v1') problems.push('APNs keyPem must be an EC P-256 key (an AuthKey .p8 file)');
+    } catch {
+      problems.push('APNs keyPem is not a readable private key');
+    }
+  }
+  for (const field of ['keyId', 'teamId', 'bundleId'] as const) if (credential[field] === '') problems.push(`APNs ${field} must not be empty`);
+  if (problems.length > 0) throw new ConfigError(problems);
+}
+
+/**
+ * One long-lived HTTP/2 connection per project credential, through
+ * @parse/node-apn with token auth.
+ *
+ * Provider token: node-apn signs one ES256 JWT per client and re-signs it
+ * once it is 55 minutes old (`isExpired(3300)` in lib/client.js) or when APNs
+ * answers 403 ExpiredProviderToken — inside Apple's window of "no more than
+ * once every 20 minutes, at least once every 60"
+ * (https://developer.apple.com/documentation/usernotifications/establishing-a-token-based-connection-to-apns).
+ *
+ * Retries are the sender's job, so node-apn's own are off
+ * (`connectionRetryLimit: 0`): it would otherwise resend 429/5xx answers at
+ * once. It also drops `Retry-After` (reads the header in the wrong case, then
+ * deletes it), so APNs outcomes never carry `retryAfterMs`; Apple does not
+ * document one for APNs anyway.
+ */
+export function createApnsClient(options: ApnsClientOptions): ApnsClient {
+  const { credential } = options;
+  checkCredential(credential);
+  const endpoint = options.endpoint === undefined ? undefined : parseEndpoint(options.endpoint, 'APNS_ENDPOINT');
+  const ca = options.ca === undefined ? undefined : typeof options.ca === 'string' ? [options.ca] : [...options.ca];
+  // node-apn hands this whole object to http2.connect, so `address` and `port` decide where it dials and which name TLS verifies.
+  let provider: apn.Provider;
+  try {
+    provider = new apn.Provider({
+      token: { key: credential.keyPem, keyId: credential.keyId, teamId: credential.teamId },
+      production: !credential.sandbox,
+      ...(endpoint === undefined ? {} : { address: endpoint.host, port: endpoint.port }),
+      ...(ca === undefined ? {} : { ca }),
+      connectionRetryLimit: 0,
+      requestTimeout: options.requestTimeoutMs ?? 5000,
+    });
+  } catch (error) {
+    // node-apn signs its first provider token in the constructor.
+    throw new AppError('INVALID_CONFIG', 'APNs key could not sign a provider token', { cause: error });
+  }
+  const limiter = createLimiter(options.maxInFlight ?? 100, 'APNs maxInFlight');
+
+  async function sendOne(device: DeviceTarget, notification: apn.Notification): Promise<DeviceResult> {
+    const { sent, failed } = await provider.send(notification, device.token);
+    const raw = apnsRawFromNodeApn(sent[0] ?? failed[0], sent.length > 0);
+    return { device_id: device.device_id, ...apnsOutcome(raw) };
+  }
+
+  return {
+    async send(devices, request) {
+      // One notification per batch: node-apn compiles the body once and reuses it for every token.
+      const notification = new apn.Notification();
+      notification.rawPayload = request.payload;
+      notification.topic = credential.bundleId;
+      notification.pushType = request.pushType;
+      notification.priority = request.priority;
+      if (request.collapseId !== undefined) notification.collapseId = request.collapseId;
+      return Promise.all(devices.map((device) => limiter.run(() => sendOne(device, notification))));
+    },
+    async close() {
+      // Provider.shutdown does not return the client's promise; its callback is the only completion signal. node-apn
+      // 8.1 never calls it when its session died without closing (e.g. the endpoint refused the connection): the
+      // session is already destroyed then, and its ping timers are unref'd, so after a short wait nothing is left.
+      const shutdown = new Promise<void>((resolve) => void provider.shutdown(resolve));
+      await Promise.race([shutdown, delay(options.closeTimeoutMs ?? 1000, undefined, { ref: false })]);
+    },
+  };
+}

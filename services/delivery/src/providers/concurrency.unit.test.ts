@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '@herald/errors';
+import { chunk, createLimiter } from './concurrency.ts';
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+describe('createLimiter', () => {
+  it('never runs more than max tasks, and starts waiters in order', async () => {
+    const limiter = createLimiter(2);
+    const gates = [deferred(), deferred(), deferred(), deferred()];
+    const started: number[] = [];
+    let peak = 0;
+    const runs = gates.map((gate, index) =>
+      limiter.run(async () => {
+        started.push(index);
+        peak = Math.max(peak, limiter.active);
+        await gate.promise;
+        return index;
+      }),
+    );
+    await Promise.resolve();
+    expect(started).toEqual([0, 1]);
+    expect(limiter.waiting).toBe(2);
+    gates[1]!.resolve();
+    await runs[1];
+    // A caller arriving right as a slot frees must not overtake a waiter.
+    const late = limiter.run(async () => 'late');
+    gates[0]!.resolve();
+    gates[2]!.resolve();
+    gates[3]!.resolve();
+    expect(await Promise.all([...runs, late])).toEqual([0, 1, 2, 3, 'late']);
+    expect(started).toEqual([0, 1, 2, 3]);
+    expect(peak).toBe(2);
+    expect(limiter.active).toBe(0);
+  });
+
+  it('frees the slot when a task fails', async () => {
+    const limiter = createLimiter(1);
+    await expect(limiter.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await limiter.run(async () => 'next')).toBe('next');
+  });
+
+  it('refuses a limit below one', () => {
+    expect(() => createLimiter(0, 'APNs maxInFlight')).toThrow(ConfigError);
+  });
+});
+
+describe('chunk', () => {
+  it('cuts into pieces of at most size, in order', () => {
+    expect(chunk([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+    expect(chunk([], 500)).toEqual([]);
+  });
+});
