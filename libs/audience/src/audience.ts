@@ -71,11 +71,3 @@ export function audienceFilter(audience: Audience, options: { activeOnly: boolea
   if (anyOf.length === 0) return { project_id: audience.projectId, _id: { $in: [] } };
   return { project_id: audience.projectId, ...(options.activeOnly ? { status: 'active' as const } : {}), $or: anyOf };
 }
-
-/** Whether one device belongs to the audience (the same rules as `audienceFilter`, in memory). */
-export function deviceInAudience(device: Pick<DeviceDocument, '_id' | 'project_id' | 'token' | 'topics' | 'metadata'>, audience: Audience): boolean {
-  if (device.project_id !== audience.projectId) return false;
-  if (device.topics.some((topic) => audience.topicIds.includes(topic))) return true;
-  if (audience.deviceRefs.includes(device._id) || audience.deviceRefs.includes(device.token)) return true;
-  return audience.metadataFilters.some((filter) => Object.entries(filter).every(([key, value]) => device.metadata[key] === value));
-}

@@ -11,6 +11,14 @@ export const CommonConfig = Type.Object({
 });
 export type CommonConfig = Static<typeof CommonConfig>;
 
+/** Where a process without its own HTTP API serves `/metrics` (0: any free port). */
+export function metricsSettings(defaultPort: number) {
+  return {
+    METRICS_HOST: Type.String({ default: '127.0.0.1' }),
+    METRICS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: defaultPort, description: 'Prometheus /metrics port' }),
+  };
+}
+
 /** Names of settings that hold secrets: never printed, even at start-up. */
 export const SECRET_SETTINGS = new Set(['HERALD_SECRET_KEY', 'MONGO_URL']);
 

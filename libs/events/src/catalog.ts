@@ -54,7 +54,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry(NotificationDispatchedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(DeliveryReportedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationOpenedV1, TOPICS.notificationEvents, 'notification_id'),
-  entry(DeliveryBatchV1, TOPICS.deliveriesApns, 'notification_id'),
+  // Keyed by batch, not notification: one campaign's batches spread over every partition and sender.
+  entry(DeliveryBatchV1, TOPICS.deliveriesApns, 'batch_id'),
 ];
 
 const LATEST = new Map<EventType, CatalogEntry>();

@@ -10,12 +10,22 @@ export interface KafkaSettings {
   logger: Logger;
   /** Prepended to every topic and consumer group name (KAFKA_TOPIC_PREFIX): one cluster, several installations or test files. */
   prefix?: string;
+  observer?: KafkaObserver;
+}
+
+/** Hooks for metrics; names are logical (without the prefix). */
+export interface KafkaObserver {
+  produced?: (topic: string, type: string, count: number) => void;
+  consumed?: (group: string, topic: string, type: string, count: number) => void;
+  deadLettered?: (group: string, topic: string, count: number) => void;
+  lag?: (group: string, topic: string, partition: number, lag: number) => void;
 }
 
 /** A kafkajs client plus the naming rule: code uses logical names, Kafka sees prefixed ones. */
 export interface HeraldKafka {
   client: Kafka;
   prefix: string;
+  observer: KafkaObserver;
   topic(logical: string): string;
   group(logical: string): string;
 }
@@ -48,5 +58,5 @@ export function createKafka(settings: KafkaSettings): HeraldKafka {
     logCreator: pinoLogCreator(settings.logger.child({ component: 'kafkajs' })),
     retry: { initialRetryTime: 100, retries: 8 },
   });
-  return { client, prefix, topic: (logical) => prefix + logical, group: (logical) => prefix + logical };
+  return { client, prefix, observer: settings.observer ?? {}, topic: (logical) => prefix + logical, group: (logical) => prefix + logical };
 }

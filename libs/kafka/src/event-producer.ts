@@ -68,13 +68,28 @@ export class EventProducer {
     });
   }
 
+  #observe(topicMessages: readonly TopicMessages[]): void {
+    const { produced } = this.#kafka.observer;
+    if (produced === undefined) return;
+    for (const { topic, messages } of topicMessages) {
+      const byType = new Map<string, number>();
+      for (const message of messages) {
+        const type = headerText(message.headers?.['dlq.group'] === undefined ? message.headers?.type : 'DeadLetter');
+        byType.set(type, (byType.get(type) ?? 0) + 1);
+      }
+      for (const [type, count] of byType) produced(topic.slice(this.#kafka.prefix.length), type, count);
+    }
+  }
+
   async #drain(): Promise<void> {
     this.#sending = true;
     try {
       while (this.#queue.length > 0) {
         const batch = takeBatch(this.#queue);
         try {
-          await this.#producer.sendBatch({ acks: -1, topicMessages: mergeTopics(batch) });
+          const topicMessages = mergeTopics(batch);
+          await this.#producer.sendBatch({ acks: -1, topicMessages });
+          this.#observe(topicMessages);
           for (const item of batch) item.resolve();
         } catch (cause) {
           const error = new InfrastructureError('KAFKA_UNAVAILABLE', 'Kafka did not acknowledge the records', { cause });
@@ -85,6 +100,10 @@ export class EventProducer {
       this.#sending = false;
     }
   }
+}
+
+function headerText(value: unknown): string {
+  return typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : 'unknown';
 }
 
 function takeBatch(queue: Pending[]): Pending[] {

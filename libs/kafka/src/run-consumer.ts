@@ -24,16 +24,26 @@ export interface ConsumerSpec {
   /** Logical group id and topics; the installation prefix is added here. */
   groupId: string;
   topics: readonly string[];
-  /** Handles a chunk of events from one partition, in order. Must be idempotent: a chunk may be redelivered. */
-  handle: (records: ConsumedEvent[]) => Promise<void>;
+  /**
+   * Handles a chunk of events from one partition, in order. Must be
+   * idempotent: a chunk may be redelivered. Long work calls `heartbeat`
+   * now and then so the group does not think this consumer died.
+   */
+  handle: (records: ConsumedEvent[], context: HandlerContext) => Promise<void>;
   logger: Logger;
   fromBeginning?: boolean;
   maxChunkSize?: number;
   partitionsConsumedConcurrently?: number;
   /** Retries of a retriable failure before giving up on the chunk. */
   retries?: number;
+  /** Session timeout; handlers that run long must heartbeat within it. */
+  sessionTimeoutMs?: number;
   /** Called after each chunk is done (handled or dead-lettered): progress for rebuilds and lag. */
   onChunkDone?: (progress: { topic: string; partition: number; lastOffset: number; count: number }) => void;
+}
+
+export interface HandlerContext {
+  heartbeat: () => Promise<void>;
 }
 
 export interface RunningConsumer {
@@ -61,7 +71,7 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
 
   const consumer: Consumer = kafka.client.consumer({
     groupId,
-    sessionTimeout: 15_000,
+    sessionTimeout: spec.sessionTimeoutMs ?? 15_000,
     heartbeatInterval: 1_000,
     maxWaitTimeInMs: 100,
   });
@@ -73,8 +83,8 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
   });
 
   const retryOptions = { retries: spec.retries ?? 5, minTimeout: 100, maxTimeout: 5_000, randomize: true };
-  const handleWithRetry = (records: ConsumedEvent[]) =>
-    pRetry(() => spec.handle(records), {
+  const handleWithRetry = (records: ConsumedEvent[], context: HandlerContext) =>
+    pRetry(() => spec.handle(records, context), {
       ...retryOptions,
       shouldRetry: ({ error }) => isRetriable(error),
       onFailedAttempt: ({ error, attemptNumber }) => {
@@ -94,18 +104,29 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
     }
     const topicMessages: TopicMessages[] = [{ topic: target.topic, messages: letters.map((letter) => letter.message) }];
     await spec.producer.publishRaw(topicMessages);
+    kafka.observer.deadLettered?.(spec.groupId, logicalTopic.get(topic) ?? topic, messages.length);
   };
 
   /** A chunk failed for a reason that is not retriable: find the culprits one by one. */
-  const handleOneByOne = async (records: ConsumedEvent[], messages: Map<number, KafkaMessage>, topic: string, partition: number) => {
+  const handleOneByOne = async (records: ConsumedEvent[], messages: Map<number, KafkaMessage>, topic: string, partition: number, context: HandlerContext) => {
     for (const record of records) {
       try {
-        await handleWithRetry([record]);
+        await handleWithRetry([record], context);
       } catch (error) {
         if (isRetriable(error)) throw error;
         await deadLetter([{ message: messages.get(record.offset)!, error }], topic, partition);
       }
     }
+  };
+
+  const observeChunk = (records: readonly ConsumedEvent[], topic: string, partition: number, lag: number) => {
+    const { consumed, lag: reportLag } = kafka.observer;
+    if (consumed !== undefined) {
+      const byType = new Map<string, number>();
+      for (const { event } of records) byType.set(event.type, (byType.get(event.type) ?? 0) + 1);
+      for (const [type, count] of byType) consumed(spec.groupId, topic, type, count);
+    }
+    reportLag?.(spec.groupId, topic, partition, Math.max(0, lag));
   };
 
   await consumer.connect();
@@ -115,6 +136,7 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
     partitionsConsumedConcurrently: spec.partitionsConsumedConcurrently ?? 1,
     eachBatch: async (payload) => {
       const { batch } = payload;
+      const context: HandlerContext = { heartbeat: () => payload.heartbeat() };
       const { topic, partition } = batch;
       const logical = logicalTopic.get(topic) ?? topic;
       for (let start = 0; start < batch.messages.length; start += maxChunk) {
@@ -135,15 +157,16 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
         await deadLetter(undecodable, topic, partition);
         if (records.length > 0) {
           try {
-            await handleWithRetry(records);
+            await handleWithRetry(records, context);
           } catch (error) {
             if (isRetriable(error)) throw error;
             logger.warn({ err: error, topic, partition, size: records.length }, 'chunk failed, handling records one by one');
-            await handleOneByOne(records, byOffset, topic, partition);
+            await handleOneByOne(records, byOffset, topic, partition, context);
           }
         }
         const lastOffset = chunk[chunk.length - 1]!.offset;
         payload.resolveOffset(lastOffset);
+        observeChunk(records, logical, partition, Number(batch.highWatermark) - 1 - Number(lastOffset));
         await payload.heartbeat();
         await payload.commitOffsetsIfNecessary();
         spec.onChunkDone?.({ topic: logical, partition, lastOffset: Number(lastOffset), count: chunk.length });

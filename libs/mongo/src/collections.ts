@@ -6,6 +6,7 @@ export const ADMIN_COLLECTIONS = {
   projects: 'projects',
   apiKeys: 'api_keys',
   idempotencyKeys: 'idempotency_keys',
+  providerCredentials: 'provider_credentials',
   /** Which version of each read model readers use (see read-models.ts). */
   readModelVersions: 'read_model_versions',
 } as const;

@@ -60,6 +60,8 @@ export interface NotificationDocument extends ProjectedDocument {
   group?: string;
   status: 'accepted' | 'dispatching' | 'completed';
   counts: DeliveryCounts;
+  /** Batches already counted: a batch re-sent after a sender crash is reported twice but counted once. */
+  reported_batches: string[];
   created_at: string;
   updated_at: string;
 }

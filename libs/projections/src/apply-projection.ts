@@ -31,9 +31,13 @@ export async function applyProjection<Doc extends ProjectedDocument>(
   if (ids.size === 0) return { applied: 0, skipped: 0, written: 0 };
 
   const state = new Map<string, Doc>();
+  const existing = new Set<string>();
   try {
     const found = await collection.find({ _id: { $in: [...ids] } } as never).toArray();
-    for (const doc of found) state.set(doc._id, doc as Doc);
+    for (const doc of found) {
+      state.set(doc._id, doc as Doc);
+      existing.add(doc._id);
+    }
   } catch (error) {
     throw wrapMongoError(error);
   }
@@ -59,13 +63,30 @@ export async function applyProjection<Doc extends ProjectedDocument>(
   }
   if (changed.size === 0) return { applied, skipped, written: 0 };
 
-  const operations = [...changed].map(
-    (id) => ({ replaceOne: { filter: { _id: id }, replacement: state.get(id)!, upsert: true } }) as unknown as AnyBulkWriteOperation<Doc>,
-  );
   try {
-    await collection.bulkWrite(operations, { ordered: false });
+    await writeDocuments(collection, [...changed].map((id) => state.get(id)!), existing);
   } catch (error) {
     throw wrapMongoError(error);
   }
   return { applied, skipped, written: changed.size };
+}
+
+/**
+ * FerretDB 1.24 hangs on an `update` command of 100 or more updates that
+ * match existing documents, and its updates are slow (a read-modify-write
+ * each) while inserts are fast. So new documents are inserted in one go and
+ * existing ones replaced in slices well below that limit.
+ */
+const REPLACE_SLICE = 50;
+
+async function writeDocuments<Doc extends ProjectedDocument>(collection: Collection<Doc>, docs: readonly Doc[], existing: ReadonlySet<string>): Promise<void> {
+  const fresh = docs.filter((doc) => !existing.has(doc._id));
+  const known = docs.filter((doc) => existing.has(doc._id));
+  if (fresh.length > 0) await collection.insertMany(fresh as never, { ordered: false });
+  for (let start = 0; start < known.length; start += REPLACE_SLICE) {
+    const operations = known
+      .slice(start, start + REPLACE_SLICE)
+      .map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } }) as unknown as AnyBulkWriteOperation<Doc>);
+    await collection.bulkWrite(operations, { ordered: false });
+  }
 }

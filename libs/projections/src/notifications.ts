@@ -30,6 +30,7 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
         ...(data.group === undefined ? {} : { group: data.group }),
         status: 'accepted',
         counts: { ...ZERO },
+        reported_batches: [],
         created_at: event.occurred_at,
         updated_at: event.occurred_at,
         position,
@@ -42,12 +43,14 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
     }
     case 'DeliveryReported': {
       if (state === undefined) return state;
+      const reported = state.reported_batches ?? [];
+      if (reported.includes(event.data.batch_id)) return { ...state, position };
       const counts = { ...state.counts };
       for (const result of event.data.results) {
         counts.sent += 1;
         counts[result.outcome] += 1;
       }
-      return withStatus({ ...state, counts, updated_at: event.occurred_at, position });
+      return withStatus({ ...state, counts, reported_batches: [...reported, event.data.batch_id], updated_at: event.occurred_at, position });
     }
     case 'NotificationOpened': {
       if (state === undefined) return state;

@@ -1,6 +1,21 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '@herald/local-infra';
+import { CredentialStore, generateSecretKey, parseSecretKey } from '@herald/admin';
+import {
+  createFakeTls,
+  createTestApnsKey,
+  createTestServiceAccount,
+  startFakeApns,
+  startFakeFcm,
+  type ApnsRule,
+  type FakeApns,
+  type FakeFcm,
+  type FcmRule,
+} from '@herald/fake-providers';
 import { startServiceProcesses, REPO_ROOT, type ServiceProcess } from './service-process.ts';
 import { createTestEnv, type TestEnv } from './test-env.ts';
 
@@ -25,8 +40,61 @@ export interface ApiHarness {
   /** Runs `herald …` (the CLI) as its own process; resolves with its stdout. */
   herald(...args: string[]): Promise<string>;
   createProject(name: string): Promise<{ id: string; api_key: string }>;
+  /** With `delivery: true`: the fakes the delivery process sends to, and a way to give a project credentials for them. */
+  fakes?: { apns: FakeApns; fcm: FakeFcm; configure(projectId: string): Promise<void> };
+  /** `/metrics` of each service process. */
+  metricsUrls: Record<string, string>;
+  /** Restarts the delivery process (for crash tests): `signal` ends the running one first. */
+  restartDelivery?(signal: NodeJS.Signals): Promise<void>;
   /** Stops the services (asserting nothing); resolves with their exit codes. */
-  stop(): Promise<{ api: number | null; projector: number | null }>;
+  stop(): Promise<Record<string, number | null>>;
+}
+
+export interface HarnessOptions {
+  /** Also run the delivery process (all roles) against fake APNs and FCM. */
+  delivery?: boolean;
+  deliveryEnv?: Record<string, string>;
+  apnsRules?: readonly ApnsRule[];
+  fcmRules?: readonly FcmRule[];
+}
+
+const DELIVERY_READY = 'delivery consuming';
+
+interface DeliveryFixture {
+  env: Record<string, string>;
+  fakes: NonNullable<ApiHarness['fakes']>;
+  close(): Promise<void>;
+}
+
+/** Fake APNs and FCM sharing one CA, written where the delivery process trusts it via NODE_EXTRA_CA_CERTS. */
+async function startDeliveryFixture(env: TestEnv, options: HarnessOptions): Promise<DeliveryFixture> {
+  const tls = await createFakeTls();
+  const dir = await mkdtemp(join(tmpdir(), 'herald-fakes-'));
+  const caFile = join(dir, 'ca.pem');
+  await writeFile(caFile, tls.ca);
+  const apns = await startFakeApns({ tls, rules: options.apnsRules ?? [] });
+  const fcm = await startFakeFcm({ tls, rules: options.fcmRules ?? [] });
+  const secret = generateSecretKey();
+  const credentials = new CredentialStore(env.mongo.db, parseSecretKey(secret));
+  return {
+    env: { HERALD_SECRET_KEY: secret, APNS_ENDPOINT: apns.url, FCM_ENDPOINT: fcm.url, NODE_EXTRA_CA_CERTS: caFile, DELIVERY_RETRY_DEADLINE_MS: '10000', ...options.deliveryEnv },
+    fakes: {
+      apns,
+      fcm,
+      configure: async (projectId) => {
+        const key = createTestApnsKey();
+        apns.registerKey({ keyId: key.keyId, teamId: key.teamId, publicKeyPem: key.publicKeyPem });
+        await credentials.setApns(projectId, { keyPem: key.keyPem, keyId: key.keyId, teamId: key.teamId, bundleId: 'com.example.herald', sandbox: true });
+        const account = createTestServiceAccount();
+        fcm.registerAccount({ clientEmail: account.clientEmail, projectId: account.projectId, publicKeyPem: account.publicKeyPem });
+        await credentials.setFcm(projectId, { serviceAccount: { ...account.serviceAccount } });
+      },
+    },
+    close: async () => {
+      await Promise.all([apns.close(), fcm.close()]);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
@@ -34,7 +102,7 @@ export interface ApiHarness {
  * production: the API and the projector against the test infrastructure,
  * under a namespace (topic prefix, database) of this test file's own.
  */
-export async function startApiHarness(name: string): Promise<ApiHarness> {
+export async function startApiHarness(name: string, options: HarnessOptions = {}): Promise<ApiHarness> {
   const env = await createTestEnv(name);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -45,14 +113,28 @@ export async function startApiHarness(name: string): Promise<ApiHarness> {
     KAFKA_PARTITIONS: '3',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
   };
-  let api: ServiceProcess;
-  let projector: ServiceProcess;
+  const fixture = options.delivery === true ? await startDeliveryFixture(env, options) : undefined;
+  const metricsPorts = { projector: await freePort(), delivery: await freePort() };
+  const metricsUrls: Record<string, string> = {
+    api: `${baseUrl}/metrics`,
+    projector: `http://127.0.0.1:${metricsPorts.projector}/metrics`,
+    ...(fixture === undefined ? {} : { delivery: `http://127.0.0.1:${metricsPorts.delivery}/metrics` }),
+  };
+  const deliverySpec = {
+    entry: 'services/delivery/src/main.ts',
+    env: { ...serviceEnv, ...fixture?.env, METRICS_PORT: String(metricsPorts.delivery) },
+    readyLine: DELIVERY_READY,
+  };
+  let processes: Record<string, ServiceProcess>;
   try {
-    [api, projector] = (await startServiceProcesses([
+    const started = await startServiceProcesses([
       { entry: 'services/api/src/server.ts', env: { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port) }, readyLine: 'Server listening at' },
-      { entry: 'services/projector/src/main.ts', env: serviceEnv, readyLine: 'projector consuming' },
-    ])) as [ServiceProcess, ServiceProcess];
+      { entry: 'services/projector/src/main.ts', env: { ...serviceEnv, METRICS_PORT: String(metricsPorts.projector) }, readyLine: 'projector consuming' },
+      ...(fixture === undefined ? [] : [deliverySpec]),
+    ]);
+    processes = { api: started[0]!, projector: started[1]!, ...(started[2] === undefined ? {} : { delivery: started[2] }) };
   } catch (error) {
+    await fixture?.close();
     await env.close();
     throw error;
   }
@@ -69,6 +151,7 @@ export async function startApiHarness(name: string): Promise<ApiHarness> {
     env,
     baseUrl,
     serviceEnv,
+    metricsUrls,
     herald,
     createProject: async (projectName) => JSON.parse(await herald('projects', 'create', projectName, '--json')) as { id: string; api_key: string },
     request: async (method, path, options = {}) => {
@@ -83,10 +166,22 @@ export async function startApiHarness(name: string): Promise<ApiHarness> {
       const text = await response.text();
       return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
     },
+    ...(fixture === undefined
+      ? {}
+      : {
+          fakes: fixture.fakes,
+          restartDelivery: async (signal: NodeJS.Signals) => {
+            await processes.delivery?.stop(signal);
+            const [delivery] = await startServiceProcesses([deliverySpec]);
+            processes.delivery = delivery!;
+          },
+        }),
     stop: async () => {
-      const [apiExit, projectorExit] = await Promise.all([api.stop(), projector.stop()]);
+      const names = Object.keys(processes);
+      const codes = await Promise.all(names.map((processName) => processes[processName]!.stop()));
+      await fixture?.close();
       await env.close();
-      return { api: apiExit, projector: projectorExit };
+      return Object.fromEntries(names.map((processName, index) => [processName, codes[index] ?? null]));
     },
   };
 }

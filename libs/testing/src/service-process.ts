@@ -8,7 +8,8 @@ export interface ServiceProcess {
   child: ChildProcess;
   /** Everything it printed so far, for assertions and for failure messages. */
   output(): string;
-  stop(): Promise<number | null>;
+  /** Sends `signal` (SIGTERM: a clean stop; SIGKILL: a crash) and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /**
@@ -43,9 +44,9 @@ export async function startServiceProcess(entry: string, env: Record<string, str
   return {
     child,
     output: () => output,
-    stop: async () => {
-      if (child.exitCode !== null) return child.exitCode;
-      child.kill('SIGTERM');
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
       return exited;
     },
   };

@@ -1,6 +1,7 @@
 import type { AdminStore } from '@herald/admin';
 import type { EventProducer } from '@herald/kafka';
 import type { Db, ReadModelRegistry } from '@herald/mongo';
+import type { Metrics } from '@herald/metrics';
 import type { DeviceService } from './services/device-service.ts';
 import type { NotificationService } from './services/notification-service.ts';
 import type { TopicService } from './services/topic-service.ts';
@@ -11,6 +12,7 @@ export interface AppDeps {
   db: Db;
   admin: AdminStore;
   readModels: ReadModelRegistry;
+  metrics: Metrics;
   /** Resolves to a list of problems; empty when Kafka and MongoDB answer. */
   checkReady: () => Promise<string[]>;
 }

@@ -20,7 +20,6 @@ afterAll(async () => {
 const send = (notification: unknown, options: { key?: string; headers?: Record<string, string> } = {}) =>
   harness.request('POST', '/api/v1/notifications', { key: options.key ?? project.api_key, body: { notification }, ...(options.headers ? { headers: options.headers } : {}) });
 const get = (id: string, key = project.api_key) => harness.request('GET', `/api/v1/notifications/${id}`, { key });
-const open = (id: string, body: unknown) => harness.request('PUT', `/api/v1/notifications/${id}/open`, { body });
 
 describe('POST /api/v1/notifications', () => {
   it('accepts a notification and answers with its id and status', async () => {
@@ -109,27 +108,5 @@ describe('GET /api/v1/notifications/{id}', () => {
     await waitFor('projected', async () => (await get(id)).status === 200);
     expect((await get(id, other.api_key)).status).toBe(404);
     expect((await get('not-a-uuid')).status).toBe(400);
-  });
-});
-
-describe('PUT /api/v1/notifications/{id}/open', () => {
-  it('records one open per recipient; repeats change nothing; non-recipients get 404', async () => {
-    const sent = await send({ title: 'Open me', body: 'b', targets: ['news', { metadata: { plan: 'pro' } }] });
-    const id = (sent.body!.data as { id: string }).id;
-    await waitFor('projected', async () => (await get(id)).status === 200);
-
-    expect(await open(id, { project_id: project.id, token: 'news-reader' })).toEqual({ status: 204, body: undefined });
-    expect(await open(id, { project_id: project.id, token: 'news-reader' })).toEqual({ status: 204, body: undefined });
-    expect(await open(id, { project_id: project.id, token: 'pro-user' })).toEqual({ status: 204, body: undefined });
-    await waitFor('two opens counted', async () => ((await get(id)).body?.data as { counts: { opened: number } }).counts.opened === 2);
-
-    expect((await open(id, { project_id: project.id, token: 'bystander' })).status).toBe(404);
-    expect((await open(id, { project_id: project.id, token: 'unknown-token' })).status).toBe(404);
-    expect((await open(id, { project_id: other.id, token: 'news-reader' })).status).toBe(404);
-    expect((await open('01a1fe1a-0000-7000-8000-000000000000', { project_id: project.id, token: 'news-reader' })).status).toBe(404);
-    expect((await open('not-a-uuid', { project_id: project.id, token: 'news-reader' })).status).toBe(400);
-    expect(await open(id, { project_id: project.id })).toEqual({ status: 400, body: { errors: ['token is required'] } });
-    // Still two, after everything above.
-    expect(((await get(id)).body?.data as { counts: { opened: number } }).counts.opened).toBe(2);
   });
 });

@@ -3,6 +3,7 @@ import { createLogger } from '@herald/log';
 import { createKafka, ensureTopics, EventProducer } from '@herald/kafka';
 import { connectMongo, ensureAdminIndexes, ReadModelRegistry } from '@herald/mongo';
 import { AdminStore } from '@herald/admin';
+import { createMetrics, kafkaObserver } from '@herald/metrics';
 import { ApiConfig } from './config.ts';
 import { buildApp } from './build-app.ts';
 import { readinessCheck } from './readiness.ts';
@@ -12,7 +13,8 @@ await runProcess('api', async () => {
   const logger = createLogger({ name: 'api', level: config.LOG_LEVEL });
   logger.info({ config: redactConfig(config) }, 'starting api');
 
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, prefix: config.KAFKA_TOPIC_PREFIX, clientId: 'herald-api', logger });
+  const metrics = createMetrics('api');
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, prefix: config.KAFKA_TOPIC_PREFIX, clientId: 'herald-api', logger, observer: kafkaObserver(metrics) });
   await ensureTopics(kafka, { partitions: config.KAFKA_PARTITIONS });
   const mongo = await connectMongo(config.MONGO_URL, 'herald-api');
   await ensureAdminIndexes(mongo.db);
@@ -25,6 +27,7 @@ await runProcess('api', async () => {
       db: mongo.db,
       admin: new AdminStore(mongo.db),
       readModels: new ReadModelRegistry(mongo.db),
+      metrics,
       checkReady: readinessCheck(kafka, mongo.db),
     },
     logger,

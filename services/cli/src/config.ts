@@ -5,4 +5,5 @@ export const CliConfig = Type.Object({
   ...CommonConfig.properties,
   // The CLI's own logs (kafkajs, progress) go to stderr; keep them quiet unless asked.
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'warn' }),
+  HERALD_SECRET_KEY: Type.Optional(Type.String({ description: 'encrypts provider credentials at rest; only `herald providers` needs it' })),
 });

@@ -4,12 +4,14 @@ import { withContext } from './context.ts';
 import { projectCommands } from './commands/projects.ts';
 import { keyCommands } from './commands/keys.ts';
 import { readModelCommands } from './commands/read-models.ts';
+import { providerCommands } from './commands/providers.ts';
 
 const program = new Command('herald').description('Herald admin CLI').showHelpAfterError();
 const run = (action: Parameters<typeof withContext>[1]) => withContext(process.env, action);
 projectCommands(program, run);
 keyCommands(program, run);
 readModelCommands(program, run);
+providerCommands(program, run, process.env);
 
 try {
   await program.parseAsync(process.argv);

@@ -29,7 +29,9 @@ export function pageRequest(query: { page?: number | undefined; limit?: number |
  * positions of the first and last item on this page (0 when it is empty);
  * `pages` = `last` = the number of pages, at least 1.
  */
-export function pagination(request: PageRequest, count: number, itemsOnPage: number): Pagination {
+export function pagination(request: PageRequest, countedBefore: number, itemsOnPage: number): Pagination {
+  // The count and the page are two queries while projections keep writing: never report fewer items than were served.
+  const count = Math.max(countedBefore, itemsOnPage === 0 ? 0 : request.skip + itemsOnPage);
   const pages = Math.max(1, Math.ceil(count / request.limit));
   const from = itemsOnPage === 0 ? 0 : request.skip + 1;
   const to = itemsOnPage === 0 ? 0 : request.skip + itemsOnPage;

@@ -20,6 +20,10 @@ describe('pagination', () => {
   it('describes an empty list as one empty page', () => {
     expect(pagination(pageRequest({}), 0, 0)).toEqual({ count: 0, page: 1, pages: 1, from: 0, to: 0, last: 1 });
   });
+  it('never counts fewer items than the page shows (a document projected between the two queries)', () => {
+    expect(pagination(pageRequest({}), 0, 1)).toEqual({ count: 1, page: 1, pages: 1, from: 1, to: 1, last: 1 });
+  });
+
   it('describes a page past the end as empty', () => {
     expect(pagination(pageRequest({ page: 9, limit: 10 }), 25, 0)).toEqual({ count: 25, page: 9, pages: 3, from: 0, to: 0, last: 3 });
   });

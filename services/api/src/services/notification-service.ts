@@ -1,9 +1,8 @@
 import { createEvent, newId } from '@herald/events';
-import type { DeviceDocument, NotificationDocument, ReadModelRegistry, ReceiptDocument, TopicDocument } from '@herald/mongo';
+import type { DeviceDocument, NotificationDocument, ReadModelRegistry, ReceiptDocument } from '@herald/mongo';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
-import { deviceInAudience, resolveAudience, splitTargets, topicLookupFilter } from '@herald/audience';
 import type { Logger } from '@herald/log';
 import { acceptedView, notificationView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
 
@@ -95,13 +94,9 @@ export class NotificationService {
     });
   }
 
-  /** A recipient has a delivery receipt; before any receipt exists, a device the targets resolve to. */
+  /** A recipient is a device the notification was delivered to: its receipt says so. */
   async #isRecipient(notification: NotificationDocument, device: DeviceDocument): Promise<boolean> {
     const receipts = await this.#readModels.collection<ReceiptDocument>('receipts');
-    if ((await receipts.countDocuments({ _id: `${notification._id}:${device._id}` }, { limit: 1 })) > 0) return true;
-    const spec = splitTargets(notification.targets);
-    const topics = await this.#readModels.collection<TopicDocument>('topics');
-    const named = spec.names.length === 0 ? [] : await topics.find(topicLookupFilter(notification.project_id, spec)).toArray();
-    return deviceInAudience(device, resolveAudience(notification.project_id, spec, named));
+    return (await receipts.countDocuments({ _id: `${notification._id}:${device._id}`, outcome: 'delivered' }, { limit: 1 })) > 0;
   }
 }

@@ -1,0 +1,68 @@
+import { createServer, type Server } from 'node:http';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * Herald's Prometheus metrics, one registry per process (no globals). Every
+ * service exposes the same families; each fills the ones it has.
+ */
+export function createMetrics(service: string) {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry, prefix: 'herald_' });
+  const registers = [registry];
+  return {
+    registry,
+    httpRequests: new Counter({ name: 'herald_http_requests_total', help: 'HTTP requests answered', labelNames: ['method', 'route', 'status'], registers }),
+    httpDuration: new Histogram({
+      name: 'herald_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request',
+      labelNames: ['method', 'route'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    }),
+    eventsProduced: new Counter({ name: 'herald_events_produced_total', help: 'Records acknowledged by Kafka', labelNames: ['topic', 'type'], registers }),
+    eventsConsumed: new Counter({ name: 'herald_events_consumed_total', help: 'Records handled by a consumer group', labelNames: ['group', 'topic', 'type'], registers }),
+    deadLetters: new Counter({ name: 'herald_dead_letters_total', help: 'Records a consumer group dead-lettered', labelNames: ['group', 'topic'], registers }),
+    consumerLag: new Gauge({ name: 'herald_consumer_lag', help: 'Records behind the end of the partition, at the last batch', labelNames: ['group', 'topic', 'partition'], registers }),
+    deliveries: new Counter({ name: 'herald_deliveries_total', help: 'Per-device delivery outcomes', labelNames: ['provider', 'outcome'], registers }),
+    providerLatency: new Histogram({
+      name: 'herald_provider_send_duration_seconds',
+      help: 'Time for one provider send call (a batch of up to 500 devices)',
+      labelNames: ['provider'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** `/metrics` for processes without an HTTP API of their own (projector, delivery). */
+export async function startMetricsServer(registry: Registry, host: string, port: number): Promise<{ port: number; close(): Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    if (request.url !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: ['only /metrics is served here'] }));
+      return;
+    }
+    registry.metrics().then(
+      (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      () => response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: ['metrics unavailable'] })),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address !== null ? address.port : port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Feeds the Kafka library's hooks into the metrics (structurally a KafkaObserver). */
+export function kafkaObserver(metrics: Metrics) {
+  return {
+    produced: (topic: string, type: string, count: number) => metrics.eventsProduced.inc({ topic, type }, count),
+    consumed: (group: string, topic: string, type: string, count: number) => metrics.eventsConsumed.inc({ group, topic, type }, count),
+    deadLettered: (group: string, topic: string, count: number) => metrics.deadLetters.inc({ group, topic }, count),
+    lag: (group: string, topic: string, partition: number, lag: number) => metrics.consumerLag.set({ group, topic, partition: String(partition) }, lag),
+  };
+}

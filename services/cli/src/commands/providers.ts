@@ -1,0 +1,109 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { loadConfig } from '@herald/config';
+import { ConfigError, ValidationError } from '@herald/errors';
+import {
+  CredentialStore,
+  formatCredentialsDescription,
+  parseSecretKey,
+  validateApnsCredential,
+  validateFcmServiceAccount,
+  type ApnsLabels,
+} from '@herald/admin';
+import type { Runner } from '../context.ts';
+import { CliConfig } from '../config.ts';
+
+/** Problems with an APNs credential name the flag that supplied it. */
+const APNS_FLAGS: ApnsLabels = { keyPem: '--key-file', keyId: '--key-id', teamId: '--team-id', bundleId: '--bundle-id', sandbox: '--sandbox' };
+/** An AuthKey .p8 is ~250 bytes and a service-account file ~2.5 KiB; anything far larger is the wrong file. */
+const MAX_INPUT_BYTES = 64 * 1024;
+
+/** The credential-encryption key; the command is refused, before anything is read or stored, when it is unset or malformed. */
+function secretKey(env: Readonly<Record<string, string | undefined>>, command: string): Buffer {
+  const value = loadConfig(CliConfig, env).HERALD_SECRET_KEY;
+  if (value === undefined) {
+    throw new ConfigError([
+      `HERALD_SECRET_KEY is not set: \`herald ${command}\` needs the key that encrypts provider credentials (the same value the delivery service runs with; \`openssl rand -base64 32\` makes a new one)`,
+    ]);
+  }
+  return parseSecretKey(value);
+}
+
+/** A small text file given on the command line; problems name the flag and the path (never the contents). */
+async function readInputFile(path: string, flag: string): Promise<string> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new ValidationError([`${flag} ${path} is not a file`]);
+    if (info.size > MAX_INPUT_BYTES) throw new ValidationError([`${flag} ${path} is larger than ${MAX_INPUT_BYTES / 1024} KiB; it is not a key file`]);
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (error instanceof ValidationError) throw error;
+    const code = (error as { code?: unknown }).code;
+    const reason = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be read (permission denied)' : `cannot be read (${String(code ?? error)})`;
+    throw new ValidationError([`${flag} ${path} ${reason}`], { cause: error });
+  }
+}
+
+function parseJsonFile(text: string, path: string, flag: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // JSON.parse's own message quotes the text, which may be a private key: not shown.
+    throw new ValidationError([`${flag} ${path} is not valid JSON; expected a Google service-account key file`]);
+  }
+}
+
+export function providerCommands(program: Command, withContext: Runner, env: Readonly<Record<string, string | undefined>>): void {
+  const providers = program.command('providers').description("set and show a project's APNs and FCM credentials (stored encrypted with HERALD_SECRET_KEY)");
+
+  providers
+    .command('apns <project-id>')
+    .description("set a project's APNs token-auth key (replaces the previous one)")
+    .requiredOption('--key-file <path>', 'the AuthKey_<key id>.p8 file from Apple (EC P-256 private key, PEM)')
+    .requiredOption('--key-id <id>', "the key's Key ID: 10 upper-case letters or digits")
+    .requiredOption('--team-id <id>', 'your Apple Team ID: 10 upper-case letters or digits')
+    .requiredOption('--bundle-id <topic>', "the app's bundle id, sent as apns-topic (e.g. com.example.app)")
+    .option('--sandbox', 'push through the APNs sandbox (development builds)')
+    .action(async (projectId: string, options: { keyFile: string; keyId: string; teamId: string; bundleId: string; sandbox?: boolean }) => {
+      const key = secretKey(env, 'providers apns');
+      const keyPem = await readInputFile(options.keyFile, '--key-file');
+      const credential = validateApnsCredential(
+        { keyPem, keyId: options.keyId, teamId: options.teamId, bundleId: options.bundleId, sandbox: options.sandbox === true },
+        APNS_FLAGS,
+      );
+      await withContext(async ({ mongo, out }) => {
+        const set = await new CredentialStore(mongo.db, key).setApns(projectId, credential);
+        out(`APNs credentials set for project ${projectId}: key ${set.keyId}, team ${set.teamId}, topic ${set.bundleId}, ${set.sandbox ? 'sandbox' : 'production'}`);
+      });
+    });
+
+  providers
+    .command('fcm <project-id>')
+    .description("set a project's FCM service account (replaces the previous one)")
+    .requiredOption('--service-account <file.json>', 'the Google service-account key file (JSON) of the Firebase project')
+    .action(async (projectId: string, options: { serviceAccount: string }) => {
+      const key = secretKey(env, 'providers fcm');
+      const text = await readInputFile(options.serviceAccount, '--service-account');
+      const credential = validateFcmServiceAccount(parseJsonFile(text, options.serviceAccount, '--service-account'), '--service-account');
+      await withContext(async ({ mongo, out }) => {
+        const set = await new CredentialStore(mongo.db, key).setFcm(projectId, credential);
+        out(`FCM credentials set for project ${projectId}: Firebase project ${set.project_id}, ${set.client_email}`);
+      });
+    });
+
+  providers
+    .command('show <project-id>')
+    .description("show which provider credentials a project has (identifiers only, never keys) and check they decrypt")
+    .option('--json', 'print {"project_id", "apns", "fcm"} (null when not configured)')
+    .action(async (projectId: string, options: { json?: boolean }) => {
+      const key = secretKey(env, 'providers show');
+      await withContext(async ({ mongo, out }) => {
+        const store = new CredentialStore(mongo.db, key);
+        const description = await store.describe(projectId);
+        if (options.json === true) out(JSON.stringify({ project_id: projectId, apns: description.apns ?? null, fcm: description.fcm ?? null }));
+        else for (const line of formatCredentialsDescription(projectId, description)) out(line);
+        // Decrypting (and discarding) proves this HERALD_SECRET_KEY opens them; a mismatch exits 1 after the summary.
+        await store.get(projectId);
+      });
+    });
+}

@@ -1,0 +1,22 @@
+import Type from 'typebox';
+import { CommonConfig, metricsSettings } from '@herald/config';
+
+export const DeliveryConfig = Type.Object({
+  ...CommonConfig.properties,
+  ...metricsSettings(9102),
+  DELIVERY_ROLES: Type.String({ default: 'fanout,apns,fcm', pattern: '^(fanout|apns|fcm)(,(fanout|apns|fcm))*$', description: 'which delivery roles this process runs' }),
+  APNS_ENDPOINT: Type.Optional(Type.String({ pattern: '^https://', description: "overrides Apple's APNs host (staging, fakes)" })),
+  FCM_ENDPOINT: Type.Optional(Type.String({ pattern: '^https://', description: 'overrides every Google endpoint firebase-admin calls' })),
+  HERALD_SECRET_KEY: Type.Optional(Type.String({ minLength: 1, description: 'decrypts provider credentials; required by the apns and fcm roles' })),
+  DELIVERY_RETRY_DEADLINE_MS: Type.Integer({ minimum: 0, default: 30_000, description: 'how long a batch keeps retrying 429/5xx/timeouts before reporting them failed' }),
+  DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 8, description: 'batches each sender sends at once' }),
+  APNS_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 100, description: 'APNs requests in flight per project credential' }),
+  FCM_MAX_CONCURRENT_CHUNKS: Type.Integer({ minimum: 1, default: 2, description: 'FCM sendEach calls (of ≤500) in flight per project credential' }),
+  KAFKA_PARTITIONS: Type.Integer({ minimum: 1, default: 6, description: 'partitions for topics Herald creates' }),
+});
+
+export type Role = 'fanout' | 'apns' | 'fcm';
+
+export function rolesOf(value: string): Role[] {
+  return [...new Set(value.split(','))] as Role[];
+}

@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from '@herald/log';
+import { createApnsClient, type ApnsClient, type ApnsCredential } from '../providers/apns-client.ts';
+import { createFcmClient, type FcmClient, type FcmServiceAccount } from '../providers/fcm-client.ts';
+
+export interface ProjectCredentials {
+  apns?: ApnsCredential | undefined;
+  fcm?: { serviceAccount: FcmServiceAccount } | undefined;
+}
+
+/** Where a sender finds a project's credentials (the encrypted store, in production). */
+export interface CredentialSource {
+  get(projectId: string): Promise<ProjectCredentials>;
+}
+
+export interface ProviderClientSettings {
+  credentials: CredentialSource;
+  logger: Logger;
+  apnsEndpoint?: string | undefined;
+  fcmEndpoint?: string | undefined;
+  /** Extra trusted CAs for tests; processes use NODE_EXTRA_CA_CERTS. */
+  ca?: string | undefined;
+  apnsMaxInFlight?: number;
+  fcmMaxConcurrentChunks?: number;
+  /** How often a cached client re-reads its credential, to pick up a replaced key. */
+  refreshMs?: number;
+}
+
+interface Cached<C> {
+  client: C | undefined;
+  fingerprint: string;
+  checkedAt: number;
+}
+
+type Client = ApnsClient | FcmClient;
+
+function fingerprint(value: unknown): string {
+  return value === undefined ? '' : createHash('sha256').update(JSON.stringify(value)).digest('hex');
+}
+
+/**
+ * One long-lived client per project credential and provider (HTTP/2
+ * sessions and provider tokens are reused across batches). A credential
+ * that is replaced is noticed within `refreshMs`; the old client is closed.
+ */
+export class ProviderClients {
+  readonly #settings: ProviderClientSettings;
+  readonly #cache = new Map<string, Cached<Client>>();
+
+  constructor(settings: ProviderClientSettings) {
+    this.#settings = settings;
+  }
+
+  async apns(projectId: string): Promise<ApnsClient | undefined> {
+    return this.#get(`apns:${projectId}`, async () => (await this.#settings.credentials.get(projectId)).apns, (credential) =>
+      createApnsClient({
+        credential,
+        endpoint: this.#settings.apnsEndpoint,
+        ca: this.#settings.ca,
+        ...(this.#settings.apnsMaxInFlight === undefined ? {} : { maxInFlight: this.#settings.apnsMaxInFlight }),
+      }),
+    ) as Promise<ApnsClient | undefined>;
+  }
+
+  async fcm(projectId: string): Promise<FcmClient | undefined> {
+    return this.#get(`fcm:${projectId}`, async () => (await this.#settings.credentials.get(projectId)).fcm, (credential) =>
+      createFcmClient({
+        serviceAccount: credential.serviceAccount,
+        endpoint: this.#settings.fcmEndpoint,
+        ca: this.#settings.ca,
+        ...(this.#settings.fcmMaxConcurrentChunks === undefined ? {} : { maxConcurrentChunks: this.#settings.fcmMaxConcurrentChunks }),
+      }),
+    ) as Promise<FcmClient | undefined>;
+  }
+
+  async #get<Credential>(key: string, load: () => Promise<Credential | undefined>, create: (credential: Credential) => Client): Promise<Client | undefined> {
+    const cached = this.#cache.get(key);
+    const now = Date.now();
+    if (cached !== undefined && now - cached.checkedAt < (this.#settings.refreshMs ?? 60_000)) return cached.client;
+    const credential = await load();
+    const print = fingerprint(credential);
+    if (cached !== undefined && cached.fingerprint === print) {
+      cached.checkedAt = now;
+      return cached.client;
+    }
+    await cached?.client?.close();
+    let client: Client | undefined;
+    if (credential !== undefined) {
+      try {
+        client = create(credential);
+      } catch (error) {
+        this.#settings.logger.error({ err: error, key }, 'provider credential cannot be used');
+      }
+    }
+    this.#cache.set(key, { client, fingerprint: print, checkedAt: now });
+    return client;
+  }
+
+  async closeAll(): Promise<void> {
+    const clients = [...this.#cache.values()].flatMap((entry) => (entry.client === undefined ? [] : [entry.client]));
+    this.#cache.clear();
+    await Promise.all(clients.map((client) => client.close()));
+  }
+}

@@ -1,0 +1,48 @@
+import { createEvent, type DeliveryBatchV1, type DeliveryReportedV1, type DeviceDeactivatedV1 } from '@herald/events';
+import type { AttemptedResult } from './deliver-with-retry.ts';
+
+/**
+ * The events a finished batch produces: one DeliveryReported with every
+ * device's outcome, and a DeviceDeactivated per token the provider said is
+ * dead. Still-retryable devices (deadline passed) are reported failed.
+ */
+export function batchReport(batch: DeliveryBatchV1, results: readonly AttemptedResult[], now = new Date()): { reported: DeliveryReportedV1; deactivated: DeviceDeactivatedV1[] } {
+  const { data } = batch;
+  const context = { project_id: batch.project_id, correlation_id: batch.correlation_id, now };
+  const reported = createEvent(
+    'DeliveryReported',
+    {
+      notification_id: data.notification_id,
+      batch_id: data.batch_id,
+      provider: data.provider,
+      results: results.map((result) => ({
+        device_id: result.device_id,
+        outcome: result.outcome === 'delivered' ? 'delivered' : result.outcome === 'token-invalid' ? 'invalid' : 'failed',
+        ...(result.outcome === 'delivered' ? {} : { reason: result.reason ?? (result.outcome === 'retryable' ? 'RetryDeadlineExceeded' : 'Rejected') }),
+        attempts: result.attempts,
+      })),
+    },
+    context,
+  );
+  const deactivated = results
+    .filter((result) => result.outcome === 'token-invalid')
+    .map((result) =>
+      createEvent(
+        'DeviceDeactivated',
+        {
+          device_id: result.device_id,
+          provider: data.provider,
+          reason: result.reason ?? 'InvalidToken',
+          notification_id: data.notification_id,
+          ...(result.providerTimestamp === undefined ? {} : { provider_timestamp: result.providerTimestamp }),
+        },
+        context,
+      ),
+    );
+  return { reported, deactivated };
+}
+
+/** Every device failed for one reason (no credentials, a client that cannot start). */
+export function allFailed(batch: DeliveryBatchV1, reason: string): AttemptedResult[] {
+  return batch.data.devices.map((device) => ({ device_id: device.device_id, outcome: 'rejected', reason, attempts: 1 }));
+}

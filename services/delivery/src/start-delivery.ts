@@ -1,0 +1,93 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TOPICS } from '@herald/events';
+import { runConsumer, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
+import { ReadModelRegistry, type Db } from '@herald/mongo';
+import { IdempotencyStore } from '@herald/admin';
+import type { Logger } from '@herald/log';
+import type { Role } from './config.ts';
+import { fanoutHandler } from './fanout/fanout.ts';
+import { senderHandler, type SenderObserver } from './sender/sender.ts';
+import { ProviderClients, type CredentialSource } from './sender/provider-clients.ts';
+import type { RetryPolicy } from './sender/deliver-with-retry.ts';
+
+export interface DeliveryDeps {
+  kafka: HeraldKafka;
+  producer: EventProducer;
+  db: Db;
+  logger: Logger;
+  roles: readonly Role[];
+  credentials: CredentialSource;
+  apnsEndpoint?: string | undefined;
+  fcmEndpoint?: string | undefined;
+  /** Extra trusted CA for in-process tests; processes use NODE_EXTRA_CA_CERTS. */
+  ca?: string | undefined;
+  retryDeadlineMs?: number;
+  concurrency?: number;
+  apnsMaxInFlight?: number;
+  fcmMaxConcurrentChunks?: number;
+  observer?: SenderObserver;
+}
+
+export interface RunningDelivery {
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const DELIVERY_GROUPS = { fanout: 'herald.fanout', apns: 'herald.apns', fcm: 'herald.fcm' } as const;
+
+/** Starts the chosen roles, each its own consumer group so each scales with partitions on its own. */
+export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery> {
+  const consumers: RunningConsumer[] = [];
+  const clients = new ProviderClients({
+    credentials: deps.credentials,
+    logger: deps.logger.child({ component: 'provider-clients' }),
+    apnsEndpoint: deps.apnsEndpoint,
+    fcmEndpoint: deps.fcmEndpoint,
+    ca: deps.ca,
+    ...(deps.apnsMaxInFlight === undefined ? {} : { apnsMaxInFlight: deps.apnsMaxInFlight }),
+    ...(deps.fcmMaxConcurrentChunks === undefined ? {} : { fcmMaxConcurrentChunks: deps.fcmMaxConcurrentChunks }),
+  });
+  const policy: RetryPolicy = { deadlineMs: deps.retryDeadlineMs ?? 30_000, baseDelayMs: 200, maxDelayMs: 10_000 };
+  const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms).then(() => undefined), random: Math.random };
+  const ledger = new IdempotencyStore(deps.db);
+
+  if (deps.roles.includes('fanout')) {
+    const logger = deps.logger.child({ role: 'fanout' });
+    consumers.push(
+      await runConsumer({
+        kafka: deps.kafka,
+        producer: deps.producer,
+        groupId: DELIVERY_GROUPS.fanout,
+        topics: [TOPICS.notificationEvents],
+        logger,
+        sessionTimeoutMs: 30_000,
+        handle: fanoutHandler({ producer: deps.producer, readModels: new ReadModelRegistry(deps.db), logger }),
+      }),
+    );
+  }
+  for (const provider of ['apns', 'fcm'] as const) {
+    if (!deps.roles.includes(provider)) continue;
+    const logger = deps.logger.child({ role: provider });
+    consumers.push(
+      await runConsumer({
+        kafka: deps.kafka,
+        producer: deps.producer,
+        groupId: DELIVERY_GROUPS[provider],
+        topics: [provider === 'apns' ? TOPICS.deliveriesApns : TOPICS.deliveriesFcm],
+        logger,
+        sessionTimeoutMs: 30_000,
+        // A chunk of batches is sent concurrently; keep it small enough to finish well within the session.
+        maxChunkSize: 32,
+        partitionsConsumedConcurrently: 3,
+        handle: senderHandler({ provider, clients, producer: deps.producer, ledger, policy, clock, logger, concurrency: deps.concurrency ?? 8, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
+      }),
+    );
+  }
+  return {
+    ready: Promise.all(consumers.map((consumer) => consumer.ready)).then(() => undefined),
+    stop: async () => {
+      await Promise.all(consumers.map((consumer) => consumer.stop()));
+      await clients.closeAll();
+    },
+  };
+}
