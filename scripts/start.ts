@@ -1,6 +1,7 @@
 // `npm start`: Herald in one terminal. Starts local Kafka + FerretDB when
-// KAFKA_BROKERS / MONGO_URL are unset, then the API and the projector with
-// prefixed, readable logs; creates a demo project on first run. Ctrl-C stops
+// KAFKA_BROKERS / MONGO_URL are unset (and fake APNs/FCM when their endpoints
+// are unset), then the API, the projector and delivery with prefixed,
+// readable logs; creates a demo project on first run. Ctrl-C stops
 // everything it started.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -11,6 +12,8 @@ import { prettyFactory } from 'pino-pretty';
 import { AdminStore } from '@herald/admin';
 import { connectMongo } from '@herald/mongo';
 import { DEFAULT_PORTS, startLocalInfra, type LocalInfra } from '@herald/local-infra';
+import { startLocalProviders, type LocalProviders } from './local/local-providers.ts';
+import { localSecretKey } from './local/secret-key.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const stateDir = join(root, '.herald');
@@ -20,9 +23,11 @@ const say = (line: string) => process.stdout.write(`[herald] ${line}\n`);
 const SERVICES = [
   { name: 'api', entry: 'services/api/src/server.ts', ready: 'Server listening at' },
   { name: 'projector', entry: 'services/projector/src/main.ts', ready: 'projector consuming' },
+  { name: 'delivery', entry: 'services/delivery/src/main.ts', ready: 'delivery consuming' },
 ] as const;
 
 let infra: LocalInfra | undefined;
+let providers: LocalProviders | undefined;
 const children: ChildProcess[] = [];
 let stopping: Promise<void> | undefined;
 
@@ -42,6 +47,7 @@ function stopAll(code: number): void {
           }),
       ),
     );
+    await providers?.close();
     if (infra !== undefined) {
       say('stopping local Kafka and FerretDB');
       await infra.stop().catch((error: unknown) => say(`could not stop local infrastructure: ${String(error)}`));
@@ -66,6 +72,12 @@ if (env.KAFKA_BROKERS === undefined || env.MONGO_URL === undefined) {
   }
   env.KAFKA_BROKERS ??= infra.kafkaBrokers;
   env.MONGO_URL ??= `${infra.mongoUrl.replace(/\/$/, '')}/herald`;
+}
+env.HERALD_SECRET_KEY ??= await localSecretKey(stateDir);
+if (env.APNS_ENDPOINT === undefined && env.FCM_ENDPOINT === undefined) {
+  providers = await startLocalProviders(stateDir, (line) => process.stdout.write(`[providers] ${line}\n`));
+  Object.assign(env, providers.env);
+  say(`APNS_ENDPOINT / FCM_ENDPOINT unset: fake APNs at ${providers.env.APNS_ENDPOINT}, fake FCM at ${providers.env.FCM_ENDPOINT}`);
 }
 
 function startService(service: (typeof SERVICES)[number]): Promise<void> {
@@ -104,13 +116,17 @@ async function demoProject(): Promise<{ id: string; api_key: string }> {
   try {
     const admin = new AdminStore(mongo.db);
     const saved = await readFile(file, 'utf8').then((text) => JSON.parse(text) as { id: string; api_key: string }, () => undefined);
-    if (saved !== undefined && (await admin.projectForKey(saved.api_key)) === saved.id) return saved;
-    const { project, apiKey } = await admin.createProject('demo');
-    const created = { id: project._id, api_key: apiKey };
-    await mkdir(stateDir, { recursive: true });
-    await writeFile(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
-    say('created the demo project');
-    return created;
+    let demo = saved;
+    if (demo === undefined || (await admin.projectForKey(demo.api_key)) !== demo.id) {
+      const { project, apiKey } = await admin.createProject('demo');
+      demo = { id: project._id, api_key: apiKey };
+      await mkdir(stateDir, { recursive: true });
+      await writeFile(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+      say('created the demo project');
+    }
+    // The fakes are new each start: give the demo project credentials they accept.
+    await providers?.configure(mongo.db, env.HERALD_SECRET_KEY!, demo.id);
+    return demo;
   } finally {
     await mongo.close();
   }
@@ -127,9 +143,10 @@ const demo = await demoProject();
 const base = `http://${env.HOST ?? '127.0.0.1'}:${env.PORT ?? '3000'}`;
 say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s — API ${base}, OpenAPI ${base}/docs`);
 say(`demo project ${demo.id}, API key ${demo.api_key}`);
-say('register a device, then list devices:');
+say('register a device, list devices, then send it a notification:');
 process.stdout.write(
   `  curl -s -X POST ${base}/api/v1/devices -H 'content-type: application/json' -d '{"project_id":"${demo.id}","token":"demo-token-1","platform":"ios"}'\n` +
-    `  curl -s ${base}/api/v1/devices -H 'Authorization: Bearer ${demo.api_key}'\n`,
+    `  curl -s ${base}/api/v1/devices -H 'Authorization: Bearer ${demo.api_key}'\n` +
+    `  curl -s -X POST ${base}/api/v1/notifications -H 'Authorization: Bearer ${demo.api_key}' -H 'content-type: application/json' -d '{"notification":{"title":"Hello","body":"from Herald","targets":["demo-token-1"]}}'\n`,
 );
 say('Ctrl-C stops everything.');

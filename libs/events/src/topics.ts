@@ -29,6 +29,13 @@ export function topicConfig(spec: TopicSpec): Record<string, string> {
   return { 'retention.ms': spec.kind === 'event' ? '-1' : String(SEVEN_DAYS_MS) };
 }
 
+/** Delivery's consumer groups and what they consume (projector groups are per read-model version). */
+export const DELIVERY_CONSUMERS = {
+  fanout: { group: 'herald.fanout', topics: [TOPICS.notificationEvents] },
+  apns: { group: 'herald.apns', topics: [TOPICS.deliveriesApns] },
+  fcm: { group: 'herald.fcm', topics: [TOPICS.deliveriesFcm] },
+} as const;
+
 /** Where a consumer group puts the records it could not handle, keyed as the original. */
 export function deadLetterTopic(sourceTopic: string, groupId: string): string {
   return `${sourceTopic}.dlq.${groupId}`;

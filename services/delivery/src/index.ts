@@ -1,2 +1,2 @@
 export * from './providers/index.ts';
-export { startDelivery, DELIVERY_GROUPS, type DeliveryDeps, type RunningDelivery } from './start-delivery.ts';
+export { startDelivery, type DeliveryDeps, type RunningDelivery } from './start-delivery.ts';

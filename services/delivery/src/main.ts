@@ -36,6 +36,7 @@ await runProcess('delivery', async () => {
     apnsEndpoint: config.APNS_ENDPOINT,
     fcmEndpoint: config.FCM_ENDPOINT,
     retryDeadlineMs: config.DELIVERY_RETRY_DEADLINE_MS,
+    maxAgeMs: config.DELIVERY_MAX_AGE_MS,
     concurrency: config.DELIVERY_CONCURRENCY,
     apnsMaxInFlight: config.APNS_MAX_IN_FLIGHT,
     fcmMaxConcurrentChunks: config.FCM_MAX_CONCURRENT_CHUNKS,

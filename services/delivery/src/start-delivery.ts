@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TOPICS } from '@herald/events';
+import { DELIVERY_CONSUMERS } from '@herald/events';
 import { runConsumer, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
 import { ReadModelRegistry, type Db } from '@herald/mongo';
 import { IdempotencyStore } from '@herald/admin';
@@ -22,6 +22,8 @@ export interface DeliveryDeps {
   /** Extra trusted CA for in-process tests; processes use NODE_EXTRA_CA_CERTS. */
   ca?: string | undefined;
   retryDeadlineMs?: number;
+  /** Notifications requested longer ago than this are not sent (a consumer group reset must not replay old campaigns). */
+  maxAgeMs?: number;
   concurrency?: number;
   apnsMaxInFlight?: number;
   fcmMaxConcurrentChunks?: number;
@@ -33,7 +35,6 @@ export interface RunningDelivery {
   stop(): Promise<void>;
 }
 
-export const DELIVERY_GROUPS = { fanout: 'herald.fanout', apns: 'herald.apns', fcm: 'herald.fcm' } as const;
 
 /** Starts the chosen roles, each its own consumer group so each scales with partitions on its own. */
 export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery> {
@@ -57,11 +58,11 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
       await runConsumer({
         kafka: deps.kafka,
         producer: deps.producer,
-        groupId: DELIVERY_GROUPS.fanout,
-        topics: [TOPICS.notificationEvents],
+        groupId: DELIVERY_CONSUMERS.fanout.group,
+        topics: DELIVERY_CONSUMERS.fanout.topics,
         logger,
         sessionTimeoutMs: 30_000,
-        handle: fanoutHandler({ producer: deps.producer, readModels: new ReadModelRegistry(deps.db), logger }),
+        handle: fanoutHandler({ producer: deps.producer, readModels: new ReadModelRegistry(deps.db), logger, maxAgeMs: deps.maxAgeMs ?? 24 * 60 * 60 * 1000 }),
       }),
     );
   }
@@ -72,8 +73,8 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
       await runConsumer({
         kafka: deps.kafka,
         producer: deps.producer,
-        groupId: DELIVERY_GROUPS[provider],
-        topics: [provider === 'apns' ? TOPICS.deliveriesApns : TOPICS.deliveriesFcm],
+        groupId: DELIVERY_CONSUMERS[provider].group,
+        topics: DELIVERY_CONSUMERS[provider].topics,
         logger,
         sessionTimeoutMs: 30_000,
         // A chunk of batches is sent concurrently; keep it small enough to finish well within the session.

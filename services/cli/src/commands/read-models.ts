@@ -4,6 +4,7 @@ import { READ_MODELS, ReadModelRegistry, type ReadModelName } from '@herald/mong
 import { consumerGroupLag } from '@herald/kafka';
 import { planRebuild, PROJECTIONS, rebuildReadModel } from '@herald/projections';
 import { ValidationError } from '@herald/errors';
+import { DELIVERY_CONSUMERS } from '@herald/events';
 import type { Runner } from '../context.ts';
 
 /** How long the projector may take to follow a switch (it polls every 2 s) before an old version is dropped. */
@@ -69,7 +70,7 @@ export function readModelCommands(program: Command, withContext: Runner): void {
     .action(async (options: { json?: boolean }) =>
       withContext(async ({ mongo, out, kafka }) => {
         const registry = new ReadModelRegistry(mongo.db, { cacheMs: 0 });
-        const known = [];
+        const known: Array<{ group: string; topics: readonly string[] }> = Object.values(DELIVERY_CONSUMERS);
         for (const [model, projection] of Object.entries(PROJECTIONS)) {
           known.push({ group: (await registry.active(model as ReadModelName)).group, topics: projection.topics });
         }

@@ -12,6 +12,13 @@ export interface FanoutDeps {
   logger: Logger;
   /** Batches written per Kafka request while streaming the audience. */
   publishEvery?: number;
+  /** Older requests are dispatched to nobody: a push hours late is worse than none, and a reset group must not resend history. */
+  maxAgeMs?: number;
+}
+
+/** Whether a request is too old to send (pure, for the handler and its tests). */
+export function isExpired(event: Pick<NotificationRequestedV1, 'occurred_at'>, maxAgeMs: number | undefined, now: number): boolean {
+  return maxAgeMs !== undefined && now - Date.parse(event.occurred_at) > maxAgeMs;
 }
 
 export const WORK_TOPIC = { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm } as const;
@@ -25,6 +32,14 @@ export const WORK_TOPIC = { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesF
 export async function fanOut(deps: FanoutDeps, event: NotificationRequestedV1, heartbeat: () => Promise<void> = async () => undefined): Promise<{ apns: number; fcm: number }> {
   const { data } = event;
   const projectId = event.project_id;
+  if (isExpired(event, deps.maxAgeMs, Date.now())) {
+    deps.logger.warn({ notification_id: data.notification_id, requested_at: event.occurred_at }, 'notification too old to send; dispatched to nobody');
+    const none = { apns: 0, fcm: 0 };
+    await deps.producer.publish([
+      createEvent('NotificationDispatched', { notification_id: data.notification_id, targeted: none, batches: none }, { project_id: projectId, correlation_id: event.correlation_id }),
+    ]);
+    return none;
+  }
   const spec = splitTargets(data.targets);
   const topics = await deps.readModels.collection<TopicDocument>('topics');
   const devices = await deps.readModels.collection<DeviceDocument>('devices');

@@ -1,0 +1,48 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CredentialStore, parseSecretKey } from '@herald/admin';
+import type { Db } from '@herald/mongo';
+import { createFakeTls, createTestApnsKey, createTestServiceAccount, startFakeApns, startFakeFcm } from '@herald/fake-providers';
+
+export interface LocalProviders {
+  /** What the delivery process needs to use them: endpoints, and trust of their CA. */
+  env: { APNS_ENDPOINT: string; FCM_ENDPOINT: string; NODE_EXTRA_CA_CERTS: string };
+  /** Gives a project fresh credentials that these fakes accept. */
+  configure(db: Db, secretKey: string, projectId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Fake APNs and FCM (real protocols, on loopback) standing in for Apple and
+ * Google in local mode, so the demo delivers end to end with no internet.
+ * Each accepted push is printed, so a developer sees it arrive.
+ */
+export async function startLocalProviders(stateDir: string, print: (line: string) => void): Promise<LocalProviders> {
+  const tls = await createFakeTls();
+  const caFile = join(stateDir, 'fake-providers-ca.pem');
+  await writeFile(caFile, tls.ca);
+  const [apns, fcm] = await Promise.all([startFakeApns({ tls, record: false }), startFakeFcm({ tls, record: false })]);
+  apns.onDelivery((delivery) => {
+    const alert = (delivery.payload as { aps?: { alert?: { title?: string } } }).aps?.alert;
+    print(`APNs accepted a push for token ${delivery.token}: "${alert?.title ?? ''}"`);
+  });
+  fcm.onDelivery((delivery) => {
+    const notification = delivery.message.notification as { title?: string } | undefined;
+    print(`FCM accepted a push for token ${delivery.token}: "${notification?.title ?? ''}"`);
+  });
+  return {
+    env: { APNS_ENDPOINT: apns.url, FCM_ENDPOINT: fcm.url, NODE_EXTRA_CA_CERTS: caFile },
+    configure: async (db, secretKey, projectId) => {
+      const credentials = new CredentialStore(db, parseSecretKey(secretKey));
+      const key = createTestApnsKey();
+      apns.registerKey({ keyId: key.keyId, teamId: key.teamId, publicKeyPem: key.publicKeyPem });
+      await credentials.setApns(projectId, { keyPem: key.keyPem, keyId: key.keyId, teamId: key.teamId, bundleId: 'com.example.herald.demo', sandbox: true });
+      const account = createTestServiceAccount();
+      fcm.registerAccount({ clientEmail: account.clientEmail, projectId: account.projectId, publicKeyPem: account.publicKeyPem });
+      await credentials.setFcm(projectId, { serviceAccount: { ...account.serviceAccount } });
+    },
+    close: async () => {
+      await Promise.all([apns.close(), fcm.close()]);
+    },
+  };
+}
