@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CredentialStore, parseSecretKey } from '@herald/admin';
 import type { Db } from '@herald/mongo';
-import { createFakeTls, createTestApnsKey, createTestServiceAccount, startFakeApns, startFakeFcm } from '@herald/fake-providers';
+import { configureTestCredentials, createFakeTls, startFakeApns, startFakeFcm } from '@herald/fake-providers';
 
 export interface LocalProviders {
   /** What the delivery process needs to use them: endpoints, and trust of their CA. */
@@ -32,15 +32,7 @@ export async function startLocalProviders(stateDir: string, print: (line: string
   });
   return {
     env: { APNS_ENDPOINT: apns.url, FCM_ENDPOINT: fcm.url, NODE_EXTRA_CA_CERTS: caFile },
-    configure: async (db, secretKey, projectId) => {
-      const credentials = new CredentialStore(db, parseSecretKey(secretKey));
-      const key = createTestApnsKey();
-      apns.registerKey({ keyId: key.keyId, teamId: key.teamId, publicKeyPem: key.publicKeyPem });
-      await credentials.setApns(projectId, { keyPem: key.keyPem, keyId: key.keyId, teamId: key.teamId, bundleId: 'com.example.herald.demo', sandbox: true });
-      const account = createTestServiceAccount();
-      fcm.registerAccount({ clientEmail: account.clientEmail, projectId: account.projectId, publicKeyPem: account.publicKeyPem });
-      await credentials.setFcm(projectId, { serviceAccount: { ...account.serviceAccount } });
-    },
+    configure: (db, secretKey, projectId) => configureTestCredentials({ apns, fcm }, new CredentialStore(db, parseSecretKey(secretKey)), projectId),
     close: async () => {
       await Promise.all([apns.close(), fcm.close()]);
     },

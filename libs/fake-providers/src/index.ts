@@ -7,3 +7,4 @@ export type { FcmAccountRegistration, FcmErrorCode, FcmRule } from './fcm-checks
 export { FCM_MAX_PAYLOAD_BYTES } from './fcm-checks.ts';
 export type { FakeStats } from './recorder.ts';
 export type { TokenRuleBase } from './rules.ts';
+export * from './test-credentials.ts';

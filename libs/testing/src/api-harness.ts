@@ -6,9 +6,8 @@ import { promisify } from 'node:util';
 import { freePort } from '@herald/local-infra';
 import { CredentialStore, generateSecretKey, parseSecretKey } from '@herald/admin';
 import {
+  configureTestCredentials,
   createFakeTls,
-  createTestApnsKey,
-  createTestServiceAccount,
   startFakeApns,
   startFakeFcm,
   type ApnsRule,
@@ -81,14 +80,7 @@ async function startDeliveryFixture(env: TestEnv, options: HarnessOptions): Prom
     fakes: {
       apns,
       fcm,
-      configure: async (projectId) => {
-        const key = createTestApnsKey();
-        apns.registerKey({ keyId: key.keyId, teamId: key.teamId, publicKeyPem: key.publicKeyPem });
-        await credentials.setApns(projectId, { keyPem: key.keyPem, keyId: key.keyId, teamId: key.teamId, bundleId: 'com.example.herald', sandbox: true });
-        const account = createTestServiceAccount();
-        fcm.registerAccount({ clientEmail: account.clientEmail, projectId: account.projectId, publicKeyPem: account.publicKeyPem });
-        await credentials.setFcm(projectId, { serviceAccount: { ...account.serviceAccount } });
-      },
+      configure: (projectId) => configureTestCredentials({ apns, fcm }, credentials, projectId),
     },
     close: async () => {
       await Promise.all([apns.close(), fcm.close()]);

@@ -38,21 +38,15 @@ export function requestedEvent(input: NotificationInput, notificationId: string,
   );
 }
 
+/** As the client sees it right after 201: accepted, counts not yet known. */
 export function acceptedView(event: NotificationRequestedV1): NotificationView {
-  const { data } = event;
-  return {
-    id: data.notification_id,
-    title: data.title,
-    body: data.body,
-    targets: data.targets,
-    link_to: data.link_to ?? null,
-    group: data.group ?? null,
-    status: 'accepted',
-    created_at: event.occurred_at,
-  };
+  const { counts: _notYet, ...view } = notificationView({ ...event.data, _id: event.data.notification_id, status: 'accepted', created_at: event.occurred_at });
+  return view;
 }
 
-export function notificationView(doc: NotificationDocument): NotificationView {
+export function notificationView(
+  doc: Pick<NotificationDocument, '_id' | 'title' | 'body' | 'targets' | 'link_to' | 'group' | 'status' | 'created_at'> & { counts?: NotificationDocument['counts'] },
+): NotificationView {
   return {
     id: doc._id,
     title: doc.title,
@@ -62,6 +56,6 @@ export function notificationView(doc: NotificationDocument): NotificationView {
     group: doc.group ?? null,
     status: doc.status,
     created_at: doc.created_at,
-    counts: doc.counts,
+    ...(doc.counts === undefined ? {} : { counts: doc.counts }),
   };
 }

@@ -1,5 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import apn from '@parse/node-apn';
+import type { ApnsCredential } from '@herald/admin';
 import { AppError, ConfigError } from '@herald/errors';
 import { setTimeout as delay } from 'node:timers/promises';
 import { apnsOutcome, apnsRawFromNodeApn } from './apns-outcome.ts';
@@ -8,17 +9,7 @@ import { createLimiter } from './concurrency.ts';
 import { parseEndpoint } from './endpoint.ts';
 import type { DeviceResult, DeviceTarget } from './push-message.ts';
 
-/** A project's APNs token-auth credential: the .p8 key, its ids, and the app it pushes to. */
-export interface ApnsCredential {
-  /** PKCS#8 PEM (`AuthKey_<keyId>.p8` contents). Never a path. */
-  keyPem: string;
-  keyId: string;
-  teamId: string;
-  /** Sent as `apns-topic`. */
-  bundleId: string;
-  /** Development builds register with the sandbox. */
-  sandbox: boolean;
-}
+export type { ApnsCredential } from '@herald/admin';
 
 export interface ApnsClientOptions {
   credential: ApnsCredential;

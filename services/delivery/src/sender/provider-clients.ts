@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '@herald/log';
-import { createApnsClient, type ApnsClient, type ApnsCredential } from '../providers/apns-client.ts';
-import { createFcmClient, type FcmClient, type FcmServiceAccount } from '../providers/fcm-client.ts';
+import type { ApnsCredential, FcmCredential } from '@herald/admin';
+import { createApnsClient, type ApnsClient } from '../providers/apns-client.ts';
+import { createFcmClient, type FcmClient } from '../providers/fcm-client.ts';
 
 export interface ProjectCredentials {
   apns?: ApnsCredential | undefined;
-  fcm?: { serviceAccount: FcmServiceAccount } | undefined;
+  fcm?: FcmCredential | undefined;
 }
 
 /** Where a sender finds a project's credentials (the encrypted store, in production). */
