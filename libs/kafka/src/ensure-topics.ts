@@ -1,4 +1,5 @@
 import type { HeraldKafka } from './create-kafka.ts';
+import pRetry from 'p-retry';
 import { TOPIC_SPECS, topicConfig, type TopicSpec } from '@herald/events';
 
 export interface TopicPlan {
@@ -8,8 +9,27 @@ export interface TopicPlan {
   replicationFactor?: number;
 }
 
+/**
+ * Several processes start at once and each ensures the topics: a topic
+ * another process is still creating can answer "does not host this
+ * topic-partition" for a moment, which kafkajs marks retriable. Retry those.
+ */
+function retryingCreation<T>(create: () => Promise<T>): Promise<T> {
+  return pRetry(create, {
+    retries: 8,
+    minTimeout: 100,
+    maxTimeout: 2_000,
+    randomize: true,
+    shouldRetry: ({ error }) => (error as { retriable?: unknown }).retriable === true,
+  });
+}
+
 /** Creates the topics that do not exist yet; safe to call from every process at start. */
-export async function ensureTopics(kafka: HeraldKafka, plan: TopicPlan): Promise<void> {
+export function ensureTopics(kafka: HeraldKafka, plan: TopicPlan): Promise<void> {
+  return retryingCreation(() => createMissingTopics(kafka, plan));
+}
+
+async function createMissingTopics(kafka: HeraldKafka, plan: TopicPlan): Promise<void> {
   const admin = kafka.client.admin();
   await admin.connect();
   try {
@@ -31,7 +51,11 @@ export async function ensureTopics(kafka: HeraldKafka, plan: TopicPlan): Promise
 }
 
 /** Creates plain topics (dead-letter topics) that do not exist yet; names are physical (already prefixed). */
-export async function ensurePlainTopics(kafka: HeraldKafka, names: readonly string[]): Promise<void> {
+export function ensurePlainTopics(kafka: HeraldKafka, names: readonly string[]): Promise<void> {
+  return retryingCreation(() => createMissingPlainTopics(kafka, names));
+}
+
+async function createMissingPlainTopics(kafka: HeraldKafka, names: readonly string[]): Promise<void> {
   const admin = kafka.client.admin();
   await admin.connect();
   try {

@@ -109,7 +109,11 @@ describe('delivery', () => {
     const result = await completed(id);
     expect(result.counts).toMatchObject({ targeted: 1, delivered: 1, failed: 0 });
     expect(fakes().fcm.stats.byReason.QUOTA_EXCEEDED).toBe(1);
-    const receipts = await harness.env.mongo.db.collection('receipts_v1').find({ notification_id: id }).toArray();
+    // Receipts are their own read model: completed counts do not mean receipts are projected yet.
+    const receipts = await waitFor('the receipt projected', async () => {
+      const found = await harness.env.mongo.db.collection('receipts_v1').find({ notification_id: id }).toArray();
+      return found.length > 0 ? found : undefined;
+    });
     expect(receipts).toMatchObject([{ outcome: 'delivered' }]);
     // The accepted push came at least Retry-After (1 s) after the request that was refused.
     const created = Date.parse(((await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body!.data as { created_at: string }).created_at);
