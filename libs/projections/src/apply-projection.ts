@@ -1,24 +1,55 @@
-import type { Collection, AnyBulkWriteOperation } from '@herald/mongo';
+import type { AnyBulkWriteOperation, Collection } from '@herald/mongo';
 import { wrapMongoError } from '@herald/mongo';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import type { Projection, ProjectedDocument } from './projection.ts';
 
 export interface ApplyResult {
-  /** (event, document) pairs that changed a document. */
-  applied: number;
-  /** (event, document) pairs that changed nothing: replays, or events for documents never created. */
-  skipped: number;
-  /** Documents written. */
-  written: number;
+  /** Documents created by the first, insert-only attempt. */
+  inserted: number;
+  /** Documents that already existed (or might) and were read, folded and replaced. */
+  replaced: number;
 }
 
 /**
- * Applies a chunk of events to a read model: loads the documents they touch,
- * folds the events in order with the pure `evolve`, and writes each changed
- * document once, in one bulkWrite. Each document has a single writer (its
- * events share a Kafka key, so one partition, so one consumer), which is why
- * read-modify-write is safe here, on MongoDB and on FerretDB alike.
+ * Folds the records, in order, into the documents they touch, starting from
+ * the given states (absent documents start undefined). Pure: returns only the
+ * documents that changed.
+ */
+export function foldRecords<Doc extends ProjectedDocument>(
+  projection: Projection<Doc>,
+  records: readonly ConsumedEvent[],
+  start: ReadonlyMap<string, Doc>,
+  only?: ReadonlySet<string>,
+): Map<string, Doc> {
+  const state = new Map(start);
+  const changed = new Map<string, Doc>();
+  for (const record of records) {
+    for (const id of projection.documentIds(record)) {
+      if (only !== undefined && !only.has(id)) continue;
+      const before = state.get(id);
+      const after = projection.evolve(before, record, id);
+      if (after === before || after === undefined) continue;
+      state.set(id, after);
+      changed.set(id, after);
+    }
+  }
+  return changed;
+}
+
+/**
+ * Applies a chunk of events to a read model. Each document has a single
+ * writer (its events share a Kafka key, so one partition, so one consumer),
+ * so read-modify-write is safe.
+ *
+ * Insert first, read only when needed: most events create documents
+ * (registrations, requests, receipts), and on FerretDB 1.24 an insert is
+ * ~100× cheaper than a lookup (`$in` scans the collection). So the chunk is
+ * first folded as if every document were new and inserted; documents that
+ * turn out to exist (duplicate key), and those the fold could not create
+ * (an update for a document not seen here), are then read one by one by
+ * `_id`, folded from their real state, and replaced. The position guard in
+ * `evolve` makes the second fold skip what a document already reflects.
  */
 export async function applyProjection<Doc extends ProjectedDocument>(
   projection: Projection<Doc>,
@@ -26,65 +57,65 @@ export async function applyProjection<Doc extends ProjectedDocument>(
   records: readonly ConsumedEvent[],
   logger: Logger,
 ): Promise<ApplyResult> {
-  const ids = new Set<string>();
-  for (const record of records) for (const id of projection.documentIds(record)) ids.add(id);
-  if (ids.size === 0) return { applied: 0, skipped: 0, written: 0 };
+  const touched = new Set<string>();
+  for (const record of records) for (const id of projection.documentIds(record)) touched.add(id);
+  if (touched.size === 0) return { inserted: 0, replaced: 0 };
 
-  const state = new Map<string, Doc>();
-  const existing = new Set<string>();
   try {
-    const found = await collection.find({ _id: { $in: [...ids] } } as never).toArray();
-    for (const doc of found) {
-      state.set(doc._id, doc as Doc);
-      existing.add(doc._id);
-    }
+    const assumedNew = foldRecords(projection, records, new Map());
+    const duplicates = await insertNew(collection, [...assumedNew.values()]);
+    const toRead = new Set([...touched].filter((id) => !assumedNew.has(id) || duplicates.has(id)));
+    if (toRead.size === 0) return { inserted: assumedNew.size, replaced: 0 };
+
+    const current = await readByIds(collection, [...toRead]);
+    const changed = foldRecords(projection, records, current, toRead);
+    await replaceExisting(collection, [...changed.values()]);
+    const inserted = assumedNew.size - duplicates.size;
+    if (toRead.size > changed.size) logger.debug({ model: projection.name, unchanged: toRead.size - changed.size }, 'documents already up to date or never created');
+    return { inserted, replaced: changed.size };
   } catch (error) {
     throw wrapMongoError(error);
   }
+}
 
-  const changed = new Set<string>();
-  let applied = 0;
-  let skipped = 0;
-  for (const record of records) {
-    for (const id of projection.documentIds(record)) {
-      const before = state.get(id);
-      const after = projection.evolve(before, record, id);
-      if (after === before || after === undefined) {
-        skipped += 1;
-        continue;
+/** Inserts documents; returns the ids that already existed (duplicate key), which were not written. */
+async function insertNew<Doc extends ProjectedDocument>(collection: Collection<Doc>, docs: readonly Doc[]): Promise<Set<string>> {
+  if (docs.length === 0) return new Set();
+  try {
+    await collection.insertMany(docs as never, { ordered: false });
+    return new Set();
+  } catch (error) {
+    const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
+    const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors === undefined ? [] : [writeErrors]) as Array<{ index: number; code: number }>;
+    if (list.length === 0 || list.some((item) => item.code !== 11000)) throw error;
+    return new Set(list.map((item) => docs[item.index]!._id));
+  }
+}
+
+/** Lookups by `_id` equality, a few at a time: on FerretDB far cheaper than one `$in`, which scans the collection. */
+async function readByIds<Doc extends ProjectedDocument>(collection: Collection<Doc>, ids: readonly string[]): Promise<Map<string, Doc>> {
+  const found = new Map<string, Doc>();
+  const lanes = 2;
+  await Promise.all(
+    Array.from({ length: lanes }, async (_, lane) => {
+      for (let index = lane; index < ids.length; index += lanes) {
+        const doc = await collection.findOne({ _id: ids[index] } as never);
+        if (doc !== null) found.set(doc._id, doc as Doc);
       }
-      state.set(id, after);
-      changed.add(id);
-      applied += 1;
-    }
-  }
-  if (skipped > 0) {
-    logger.debug({ model: projection.name, skipped }, 'event applications skipped (already applied, or for unknown documents)');
-  }
-  if (changed.size === 0) return { applied, skipped, written: 0 };
-
-  try {
-    await writeDocuments(collection, [...changed].map((id) => state.get(id)!), existing);
-  } catch (error) {
-    throw wrapMongoError(error);
-  }
-  return { applied, skipped, written: changed.size };
+    }),
+  );
+  return found;
 }
 
 /**
  * FerretDB 1.24 hangs on an `update` command of 100 or more updates that
- * match existing documents, and its updates are slow (a read-modify-write
- * each) while inserts are fast. So new documents are inserted in one go and
- * existing ones replaced in slices well below that limit.
+ * match existing documents: replace in slices well below that.
  */
 const REPLACE_SLICE = 50;
 
-async function writeDocuments<Doc extends ProjectedDocument>(collection: Collection<Doc>, docs: readonly Doc[], existing: ReadonlySet<string>): Promise<void> {
-  const fresh = docs.filter((doc) => !existing.has(doc._id));
-  const known = docs.filter((doc) => existing.has(doc._id));
-  if (fresh.length > 0) await collection.insertMany(fresh as never, { ordered: false });
-  for (let start = 0; start < known.length; start += REPLACE_SLICE) {
-    const operations = known
+async function replaceExisting<Doc extends ProjectedDocument>(collection: Collection<Doc>, docs: readonly Doc[]): Promise<void> {
+  for (let start = 0; start < docs.length; start += REPLACE_SLICE) {
+    const operations = docs
       .slice(start, start + REPLACE_SLICE)
       .map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } }) as unknown as AnyBulkWriteOperation<Doc>);
     await collection.bulkWrite(operations, { ordered: false });
