@@ -41,6 +41,12 @@ export interface ApnsCheckContext {
   topics: ReadonlySet<string> | undefined;
   rules: RuleBook<ApnsRule>;
   now: number;
+  /**
+   * Provider tokens whose signature already checked out. A provider reuses
+   * one token for up to an hour, so like APNs the fake verifies each token
+   * once, not on every push; its age is still checked every time.
+   */
+  verifiedTokens?: Set<string>;
 }
 
 const PUSH_TYPES = new Set(['alert', 'background', 'location', 'voip', 'complication', 'fileprovider', 'mdm', 'liveactivity', 'pushtotalk', 'widgets']);
@@ -58,7 +64,15 @@ function authProblem(authorization: string | undefined, context: ApnsCheckContex
   const jwt = match?.[1] === undefined ? undefined : decodeJwt(match[1]);
   if (jwt === undefined) return 'InvalidProviderToken';
   const key = typeof jwt.header.kid === 'string' ? context.keys.get(jwt.header.kid) : undefined;
-  if (key === undefined || jwt.payload.iss !== key.teamId || !verifyJwtSignature(jwt, 'ES256', key.publicKeyPem)) return 'InvalidProviderToken';
+  if (key === undefined || jwt.payload.iss !== key.teamId) return 'InvalidProviderToken';
+  const token = match![1]!;
+  if (context.verifiedTokens?.has(token) !== true) {
+    if (!verifyJwtSignature(jwt, 'ES256', key.publicKeyPem)) return 'InvalidProviderToken';
+    if (context.verifiedTokens !== undefined) {
+      if (context.verifiedTokens.size > 10_000) context.verifiedTokens.clear();
+      context.verifiedTokens.add(token);
+    }
+  }
   const issuedAt = jwt.payload.iat;
   if (typeof issuedAt !== 'number') return 'InvalidProviderToken';
   if (context.now / 1000 - issuedAt > TOKEN_MAX_AGE_SECONDS) return 'ExpiredProviderToken';

@@ -70,6 +70,7 @@ function parsePayload(body: Buffer): unknown {
 export async function startFakeApns(options: FakeApnsOptions = {}): Promise<FakeApns> {
   const tls = options.tls ?? (await createFakeTls());
   const keys = new Map((options.keys ?? []).map((key) => [key.keyId, key]));
+  const verifiedTokens = new Set<string>();
   const topics = options.topics === undefined ? undefined : new Set(options.topics);
   const rules = createRuleBook(options.rules);
   const recorder = createRecorder<ApnsDelivery>({ record: options.record ?? true, name: 'fake APNs' });
@@ -81,7 +82,7 @@ export async function startFakeApns(options: FakeApnsOptions = {}): Promise<Fake
     try {
       const headers = plainHeaders(request.headers);
       const body = await readBody(request);
-      const answer = checkApnsRequest({ method: request.method, path: request.url, headers, body }, { keys, topics, rules, now: now() });
+      const answer = checkApnsRequest({ method: request.method, path: request.url, headers, body }, { keys, topics, rules, now: now(), verifiedTokens });
       if (latencyMs > 0) await delay(latencyMs);
       if (answer.kind === 'accepted') {
         const { authorization: _authorization, ...kept } = headers;
@@ -124,6 +125,7 @@ export async function startFakeApns(options: FakeApnsOptions = {}): Promise<Fake
     },
     registerKey(key) {
       keys.set(key.keyId, key);
+      verifiedTokens.clear();
     },
     setRules(next) {
       rules.replace(next);
