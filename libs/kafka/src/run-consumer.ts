@@ -42,6 +42,8 @@ export interface ConsumerSpec {
   onChunkDone?: (progress: { topic: string; partition: number; lastOffset: number; count: number }) => void;
 }
 
+const HEARTBEAT_WHILE_HANDLING_MS = 3_000;
+
 export interface HandlerContext {
   heartbeat: () => Promise<void>;
 }
@@ -156,12 +158,17 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
         }
         await deadLetter(undecodable, topic, partition);
         if (records.length > 0) {
+          // A handler may wait a long time on one query (a million-device audience): keep the
+          // group membership alive meanwhile, or the group evicts this consumer and the work restarts.
+          const keepAlive = setInterval(() => void payload.heartbeat().catch(() => undefined), HEARTBEAT_WHILE_HANDLING_MS);
           try {
             await handleWithRetry(records, context);
           } catch (error) {
             if (isRetriable(error)) throw error;
             logger.warn({ err: error, topic, partition, size: records.length }, 'chunk failed, handling records one by one');
             await handleOneByOne(records, byOffset, topic, partition, context);
+          } finally {
+            clearInterval(keepAlive);
           }
         }
         const lastOffset = chunk[chunk.length - 1]!.offset;

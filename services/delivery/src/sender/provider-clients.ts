@@ -47,6 +47,7 @@ function fingerprint(value: unknown): string {
 export class ProviderClients {
   readonly #settings: ProviderClientSettings;
   readonly #cache = new Map<string, Cached<Client>>();
+  readonly #pending = new Map<string, Promise<Client | undefined>>();
 
   constructor(settings: ProviderClientSettings) {
     this.#settings = settings;
@@ -74,10 +75,23 @@ export class ProviderClients {
     ) as Promise<FcmClient | undefined>;
   }
 
-  async #get<Credential>(key: string, load: () => Promise<Credential | undefined>, create: (credential: Credential) => Client): Promise<Client | undefined> {
+  /**
+   * The cached client, re-checked against its credential every `refreshMs`.
+   * Concurrent batches of a cold project share one lookup (the promise is
+   * cached), so they share one client and its in-flight bound.
+   */
+  #get<Credential>(key: string, load: () => Promise<Credential | undefined>, create: (credential: Credential) => Client): Promise<Client | undefined> {
     const cached = this.#cache.get(key);
+    if (cached !== undefined && Date.now() - cached.checkedAt < (this.#settings.refreshMs ?? 60_000)) return Promise.resolve(cached.client);
+    const pending = this.#pending.get(key);
+    if (pending !== undefined) return pending;
+    const lookup = this.#refresh(key, cached, load, create).finally(() => this.#pending.delete(key));
+    this.#pending.set(key, lookup);
+    return lookup;
+  }
+
+  async #refresh<Credential>(key: string, cached: Cached<Client> | undefined, load: () => Promise<Credential | undefined>, create: (credential: Credential) => Client): Promise<Client | undefined> {
     const now = Date.now();
-    if (cached !== undefined && now - cached.checkedAt < (this.#settings.refreshMs ?? 60_000)) return cached.client;
     const credential = await load();
     const print = fingerprint(credential);
     if (cached !== undefined && cached.fingerprint === print) {

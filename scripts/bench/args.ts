@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util';
+
+export interface BenchArgs {
+  devices: number;
+  iosShare: number;
+  latencyMs: number;
+  timeoutS: number;
+  keep: boolean;
+  /** Raw HTTP/2 ceiling: requests to send (stops earlier at `ceilingSeconds`). */
+  ceilingRequests: number;
+  ceilingSeconds: number;
+  partitions: number;
+}
+
+const USAGE = `usage: npm run bench:campaign -- [options]
+  --devices N           devices registered and targeted (default 100000)
+  --ios-share F         share of iOS devices, 0..1 (default 0.5)
+  --latency-ms MS       latency the fake APNs/FCM add to every answer (default 0)
+  --timeout-s S         bound on the whole run (default: max(180, 600 per million devices);
+                        more on the local FerretDB, see README.md)
+  --ceiling-requests N  raw HTTP/2 requests for the ceiling (default 200000)
+  --ceiling-s S         raw HTTP/2 ceiling time bound (default 10)
+  --partitions N        KAFKA_PARTITIONS for the run's topics (default 6)
+  --keep                leave data (temp dir, or database + topics on external infra)
+Uses KAFKA_BROKERS / MONGO_URL when set; starts local Kafka + FerretDB when either is unset
+(and uses the local server only for the one that is unset).`;
+
+function number(value: string | undefined, name: string, fallback: number, check: (n: number) => boolean): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value.replace(/_/g, ''));
+  if (!Number.isFinite(parsed) || !check(parsed)) throw new Error(`--${name}: invalid value '${value}'\n${USAGE}`);
+  return parsed;
+}
+
+/**
+ * 600 s per million devices (at least 180 s) against real servers; on the
+ * local FerretDB (1.24 over SQLite), whose counts and fan-out query scan and
+ * sort the whole collection, 1800 s per million (at least 300 s).
+ */
+export function defaultTimeoutS(devices: number, localFerretDb = process.env.MONGO_URL === undefined): number {
+  return localFerretDb ? Math.max(300, Math.ceil((devices / 1_000_000) * 1800)) : Math.max(180, Math.ceil((devices / 1_000_000) * 600));
+}
+
+export function parseBenchArgs(argv: readonly string[]): BenchArgs {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      devices: { type: 'string' },
+      'ios-share': { type: 'string' },
+      'latency-ms': { type: 'string' },
+      'timeout-s': { type: 'string' },
+      'ceiling-requests': { type: 'string' },
+      'ceiling-s': { type: 'string' },
+      partitions: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const devices = number(values.devices, 'devices', 100_000, (n) => Number.isInteger(n) && n >= 1 && n <= 10_000_000);
+  return {
+    devices,
+    iosShare: number(values['ios-share'], 'ios-share', 0.5, (n) => n >= 0 && n <= 1),
+    latencyMs: number(values['latency-ms'], 'latency-ms', 0, (n) => Number.isInteger(n) && n >= 0 && n <= 10_000),
+    timeoutS: number(values['timeout-s'], 'timeout-s', defaultTimeoutS(devices), (n) => n > 0),
+    ceilingRequests: number(values['ceiling-requests'], 'ceiling-requests', 200_000, (n) => Number.isInteger(n) && n >= 0),
+    ceilingSeconds: number(values['ceiling-s'], 'ceiling-s', 10, (n) => n > 0 && n <= 120),
+    partitions: number(values.partitions, 'partitions', 6, (n) => Number.isInteger(n) && n >= 1 && n <= 64),
+    keep: values.keep,
+  };
+}

@@ -1,0 +1,180 @@
+// `npm run bench:campaign -- --devices 100000`: registers N devices through
+// Kafka, sends one notification to a topic holding all of them through the
+// HTTP API, and prints notifications/s end to end against zero-latency fake
+// APNs/FCM, next to the raw HTTP/2 rate this machine reaches against the same
+// fake. Figures only: nothing here asserts on time. See README.md beside it.
+import { parseBenchArgs } from './args.ts';
+import { measureCeiling, startBareH2 } from './ceiling.ts';
+import { Deadline, DeadlineExceeded } from './deadline.ts';
+import { setUpInfra, type BenchInfra } from './infra.ts';
+import { PositionReader } from './offsets.ts';
+import { ProcessWatch } from './proc.ts';
+import { publishDevices, waitForProjection } from './register.ts';
+import { formatTable, formatTimeline, machineInfo, parseDeliveryMetrics, type BenchResult } from './report.ts';
+import { runCampaign } from './send.ts';
+import { BUNDLE_ID, startSystem, type BenchSystem } from './system.ts';
+
+const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const BATCH = 500;
+
+const args = (() => {
+  try {
+    return parseBenchArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+})();
+const deadline = new Deadline(args.timeoutS);
+const iosCount = Math.round(args.devices * args.iosShare);
+const watch = new ProcessWatch();
+watch.add('bench', process.pid);
+watch.start();
+
+const result: BenchResult = {
+  status: 'ok',
+  devices: args.devices,
+  ios: iosCount,
+  android: args.devices - iosCount,
+  latencyMs: args.latencyMs,
+  partitions: args.partitions,
+  infra: 'none',
+  machine: machineInfo(),
+  campaign: {
+    distinct: 0,
+    duplicates: 0,
+    rejected: 0,
+    maxInFlight: { apns: 0, fcm: 0 },
+    expectedBatches: Math.ceil(iosCount / BATCH) + Math.ceil((args.devices - iosCount) / BATCH),
+    timeline: [],
+  },
+  peakRssMB: {},
+  phases: [],
+};
+
+let infra: BenchInfra | undefined;
+let system: BenchSystem | undefined;
+let positions: PositionReader | undefined;
+let finishing: Promise<void> | undefined;
+
+/** Figures first (peak RSS and metrics while the processes still live), then a clean shutdown. */
+function finish(): Promise<void> {
+  finishing ??= (async () => {
+    watch.mark('end');
+    watch.stop();
+    result.phases = watch.phases();
+    result.peakRssMB = Object.fromEntries(Object.entries(watch.peaks()).map(([name, bytes]) => [name, bytes === null ? null : bytes / 1024 / 1024]));
+    const c = result.campaign;
+    if (system !== undefined && c.notificationId !== undefined) {
+      // Read here too: a run stopped mid-campaign prints before the campaign's own finally runs.
+      c.rejected = system.apns.stats.rejected + system.fcm.stats.rejected;
+      c.maxInFlight = { apns: system.apns.stats.maxInFlight, fcm: system.fcm.stats.maxInFlight };
+    }
+    if (c.lastDeliveryS !== undefined) result.notificationsPerSecond = args.devices / c.lastDeliveryS;
+    if (result.notificationsPerSecond !== undefined && result.ceiling !== undefined && result.ceiling.rate > 0) {
+      result.fractionOfCeiling = result.notificationsPerSecond / result.ceiling.rate;
+    }
+    if (system !== undefined) {
+      const text = await fetch(system.metricsUrls.delivery, { signal: AbortSignal.timeout(5000) }).then((response) => response.text(), () => '');
+      if (text !== '') result.deliveryMetrics = parseDeliveryMetrics(text);
+    }
+    process.stdout.write(`\nHerald campaign benchmark\n${formatTable(result)}\n${formatTimeline(result)}\nBENCH_JSON ${JSON.stringify(result)}\n`);
+
+    say('shutting down');
+    await positions?.disconnect().catch(() => undefined);
+    await system?.close().catch((error: unknown) => say(`stopping services: ${String(error)}`));
+    await infra?.close(args.keep).catch((error: unknown) => say(`stopping infra: ${String(error)}`));
+  })();
+  return finishing;
+}
+
+/** What the phase under way has reached, for a run that ends early. */
+const progress = (text: string) => {
+  result.reached = `${phase}: ${text}`;
+};
+
+// A phase that hangs without reaching a deadline check (a stuck connection) still ends the run.
+let phase = 'start-up';
+const watchdog = setTimeout(() => {
+  if (finishing !== undefined) return;
+  result.status = 'timeout';
+  result.error = `timed out after ${args.timeoutS} s while ${phase} (watchdog)`;
+  say(result.error);
+  void finish().then(() => process.exit(1));
+}, args.timeoutS * 1000 + 15_000);
+watchdog.unref();
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    result.status = 'interrupted';
+    result.error = `${signal} received`;
+    void finish().then(() => process.exit(130));
+  });
+}
+
+try {
+  watch.mark('start-up');
+  infra = await setUpInfra({ partitions: args.partitions, say });
+  result.infra = `${infra.kind.kafka} + ${infra.kind.mongo}`;
+  watch.add('kafka', infra.pids.kafka);
+  watch.add('ferretdb', infra.pids.ferretdb);
+  system = await startSystem(infra, { latencyMs: args.latencyMs, partitions: args.partitions });
+  for (const [name, child] of Object.entries(system.children)) watch.add(name, child.pid);
+  positions = new PositionReader(infra.kafka);
+  await positions.connect();
+  say(`services up; project ${system.project.id}; prefix ${infra.prefix}`);
+
+  if (args.ceilingRequests > 0) {
+    watch.mark((phase = 'ceiling'));
+    const seconds = Math.max(1, Math.min(args.ceilingSeconds, deadline.remainingMs() / 1000 - 5));
+    say(`raw HTTP/2 ceiling: up to ${args.ceilingRequests} requests or ${seconds} s, 4 sessions × 100 streams`);
+    const ceiling = { ca: system.tls.ca, key: system.apnsKey, topic: BUNDLE_ID, projectId: system.project.id, count: args.ceilingRequests, seconds };
+    result.ceiling = await measureCeiling({ ...ceiling, url: system.apns.url });
+    say(`ceiling against the fake APNs: ${Math.round(result.ceiling.rate)} requests/s`);
+    const bare = await startBareH2(system.tls);
+    try {
+      result.bareCeiling = await measureCeiling({ ...ceiling, url: bare.url, seconds: Math.min(seconds, 5) });
+    } finally {
+      await bare.close();
+    }
+    say(`ceiling against a bare HTTP/2 server (no checks): ${Math.round(result.bareCeiling.rate)} requests/s`);
+  }
+
+  watch.mark((phase = 'publish'));
+  say(`registering ${args.devices} devices through Kafka (${iosCount} iOS)`);
+  const published = await publishDevices(infra.producer, { projectId: system.project.id, devices: args.devices, iosCount, deadline, progress });
+  result.publish = { seconds: published.seconds, rate: args.devices / published.seconds };
+
+  watch.mark((phase = 'projection'));
+  const projected = await waitForProjection(infra.mongo.db, positions, { devices: args.devices, deadline, progress });
+  // Projection runs while devices are published: its rate counts from the first publish to the last commit.
+  const projectionSeconds = published.seconds + projected.caughtUpS;
+  result.projection = { seconds: projectionSeconds, rate: args.devices / projectionSeconds, tailAfterPublishS: projected.caughtUpS, countS: projected.countS };
+
+  watch.mark((phase = 'to-first'));
+  say('sending one notification to all of them');
+  await runCampaign({
+    baseUrl: system.baseUrl,
+    apiKey: system.project.apiKey,
+    apns: system.apns,
+    fcm: system.fcm,
+    devices: args.devices,
+    positions,
+    deadline,
+    figures: result.campaign,
+    progress,
+    onFirstDelivery: () => watch.mark((phase = 'sending')),
+    onAllDelivered: () => watch.mark((phase = 'completing')),
+  });
+} catch (error) {
+  // After a signal or the watchdog, the shutdown under way makes things fail here: that is not the story.
+  if (finishing === undefined) {
+    result.status = error instanceof DeadlineExceeded ? 'timeout' : 'error';
+    result.error = error instanceof Error ? error.message : String(error);
+    say(result.error);
+  }
+}
+if (finishing === undefined) {
+  await finish();
+  process.exit(result.status === 'ok' ? 0 : 1);
+}

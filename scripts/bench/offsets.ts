@@ -1,0 +1,66 @@
+import { DELIVERY_CONSUMERS, TOPICS } from '@herald/events';
+import type { HeraldKafka } from '@herald/kafka';
+import { readModelVersion } from '@herald/mongo';
+
+type Admin = ReturnType<HeraldKafka['client']['admin']>;
+
+/** Kafka positions that show where a campaign is: batches queued by fan-out, batches done by senders, projection lag. */
+export interface Positions {
+  /** DeliveryBatch records written (fan-out progress). */
+  batchesQueued: number;
+  /** DeliveryBatch records committed by the sender groups. */
+  batchesDone: number;
+  /** notification-events records not yet applied by the notifications / receipts projections. */
+  notificationsLag: number;
+  receiptsLag: number;
+}
+
+/** Reads positions through one admin connection for the whole campaign. */
+export class PositionReader {
+  readonly #kafka: HeraldKafka;
+  readonly #admin: Admin;
+
+  constructor(kafka: HeraldKafka) {
+    this.#kafka = kafka;
+    this.#admin = kafka.client.admin();
+  }
+
+  async connect(): Promise<void> {
+    await this.#admin.connect();
+  }
+
+  async disconnect(): Promise<void> {
+    await this.#admin.disconnect();
+  }
+
+  async #ends(logicalTopic: string): Promise<Map<number, number>> {
+    const offsets = await this.#admin.fetchTopicOffsets(this.#kafka.topic(logicalTopic));
+    return new Map(offsets.map((item) => [item.partition, Number(item.high)]));
+  }
+
+  async #committed(logicalGroup: string, logicalTopic: string): Promise<Map<number, number>> {
+    const [topic] = await this.#admin.fetchOffsets({ groupId: this.#kafka.group(logicalGroup), topics: [this.#kafka.topic(logicalTopic)] });
+    return new Map((topic?.partitions ?? []).map((item) => [item.partition, Math.max(0, Number(item.offset))]));
+  }
+
+  /** Records of `logicalTopic` the group has not committed yet. */
+  async lag(logicalGroup: string, logicalTopic: string): Promise<number> {
+    const [ends, committed] = await Promise.all([this.#ends(logicalTopic), this.#committed(logicalGroup, logicalTopic)]);
+    let lag = 0;
+    for (const [partition, end] of ends) lag += Math.max(0, end - (committed.get(partition) ?? 0));
+    return lag;
+  }
+
+  async read(): Promise<Positions> {
+    const sum = (map: Map<number, number>) => [...map.values()].reduce((total, value) => total + value, 0);
+    const [apnsEnds, fcmEnds, apnsDone, fcmDone, notificationsLag, receiptsLag] = await Promise.all([
+      this.#ends(TOPICS.deliveriesApns),
+      this.#ends(TOPICS.deliveriesFcm),
+      this.#committed(DELIVERY_CONSUMERS.apns.group, TOPICS.deliveriesApns),
+      this.#committed(DELIVERY_CONSUMERS.fcm.group, TOPICS.deliveriesFcm),
+      this.lag(readModelVersion('notifications', 1).group, TOPICS.notificationEvents),
+      this.lag(readModelVersion('receipts', 1).group, TOPICS.notificationEvents),
+    ]);
+    return { batchesQueued: sum(apnsEnds) + sum(fcmEnds), batchesDone: sum(apnsDone) + sum(fcmDone), notificationsLag, receiptsLag };
+  }
+}

@@ -1,0 +1,128 @@
+import cliProgress from 'cli-progress';
+import { createEvent, deviceIdFor, topicIdFor, TOPICS, type HeraldEvent } from '@herald/events';
+import type { EventProducer } from '@herald/kafka';
+import { ReadModelRegistry, type Db } from '@herald/mongo';
+import type { Deadline } from './deadline.ts';
+import type { PositionReader } from './offsets.ts';
+
+export const TOPIC_NAME = 'bench-all';
+const CHUNK = 5_000;
+const IN_FLIGHT = 4;
+
+/**
+ * Token of device `index`. Both encode the index, so a delivery's token tells
+ * which device it was (a bit set counts distinct deliveries without keeping them).
+ * iOS: 64 hex digits, like a real APNs token; Android: 152 characters, about an FCM token's length.
+ */
+export function tokenFor(index: number, platform: 'ios' | 'android'): string {
+  return platform === 'ios' ? index.toString(16).padStart(64, '0') : `bench:${index.toString(10).padStart(146, '0')}`;
+}
+
+export function indexOfToken(token: string): number {
+  return token.startsWith('bench:') ? Number.parseInt(token.slice(6), 10) : Number.parseInt(token, 16);
+}
+
+export function platformOf(index: number, iosCount: number): 'ios' | 'android' {
+  return index < iosCount ? 'ios' : 'android';
+}
+
+function progressBar(label: string, total: number) {
+  const bar = new cliProgress.SingleBar(
+    {
+      format: `  ${label.padEnd(10)} {bar} {value}/{total} | {rate}/s | {duration_formatted}`,
+      etaBuffer: 20,
+      noTTYOutput: true,
+      notTTYSchedule: 5_000,
+      stream: process.stderr,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const started = performance.now();
+  bar.start(total, 0, { rate: 0 });
+  return {
+    update: (value: number) => bar.update(value, { rate: Math.round(value / Math.max((performance.now() - started) / 1000, 0.001)) }),
+    stop: () => bar.stop(),
+  };
+}
+
+/** Publishes TopicCreated and one DeviceRegistered per device, in chunks with a few publishes in flight; resolves with the seconds it took. */
+export async function publishDevices(
+  producer: EventProducer,
+  options: { projectId: string; devices: number; iosCount: number; deadline: Deadline; progress: (text: string) => void },
+): Promise<{ seconds: number; topicId: string }> {
+  const { projectId, devices, iosCount, deadline } = options;
+  const context = { project_id: projectId };
+  const topicId = topicIdFor(projectId, TOPIC_NAME);
+  const started = performance.now();
+  await producer.publish([createEvent('TopicCreated', { topic_id: topicId, name: TOPIC_NAME }, context)]);
+  const bar = progressBar('published', devices);
+  let next = 0;
+  let done = 0;
+  const chunkAt = (from: number): HeraldEvent[] => {
+    const events: HeraldEvent[] = [];
+    for (let index = from; index < Math.min(from + CHUNK, devices); index += 1) {
+      const platform = platformOf(index, iosCount);
+      const token = tokenFor(index, platform);
+      events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(projectId, token), token, platform, topic_ids: [topicId] }, context));
+    }
+    return events;
+  };
+  const worker = async () => {
+    while (next < devices) {
+      deadline.check('publishing devices', `${done}/${devices} published`);
+      const events = chunkAt(next);
+      next += events.length;
+      await producer.publish(events);
+      done += events.length;
+      bar.update(done);
+      options.progress(`${done}/${devices} published`);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  } finally {
+    bar.stop();
+  }
+  return { seconds: (performance.now() - started) / 1000, topicId };
+}
+
+/**
+ * Waits until the devices read model holds `devices` documents. Progress
+ * comes from the projection group's committed offsets (cheap); the document
+ * count itself is a scan on FerretDB/SQLite that would compete with the
+ * projector, so it is taken once the group has caught up (and repeated until
+ * it shows every device).
+ */
+export async function waitForProjection(
+  db: Db,
+  positions: PositionReader,
+  options: { devices: number; deadline: Deadline; progress: (text: string) => void },
+): Promise<{ seconds: number; caughtUpS: number; countS: number }> {
+  const registry = new ReadModelRegistry(db, { cacheMs: 0 });
+  const { group } = await registry.active('devices');
+  const started = performance.now();
+  const bar = progressBar('projected', options.devices);
+  try {
+    // The topic holds exactly the run's DeviceRegistered events, so lag counts the devices still to project.
+    for (;;) {
+      const lag = await positions.lag(group, TOPICS.deviceEvents);
+      bar.update(options.devices - lag);
+      options.progress(`${options.devices - lag}/${options.devices} projected (committed offsets), ${((performance.now() - started) / 1000).toFixed(0)} s after publishing`);
+      if (lag === 0) break;
+      options.deadline.check('projecting devices', `${options.devices - lag}/${options.devices} projected (by committed offsets)`);
+      await new Promise((done) => setTimeout(done, 250));
+    }
+    const caughtUpS = (performance.now() - started) / 1000;
+    for (;;) {
+      const before = performance.now();
+      const count = await (await registry.collection('devices')).countDocuments({});
+      const countS = (performance.now() - before) / 1000;
+      options.progress(`group caught up; countDocuments = ${count}`);
+      if (count >= options.devices) return { seconds: (performance.now() - started) / 1000, caughtUpS, countS };
+      options.deadline.check('counting projected devices', `${count}/${options.devices} documents`);
+      await new Promise((done) => setTimeout(done, 250));
+    }
+  } finally {
+    bar.stop();
+  }
+}
