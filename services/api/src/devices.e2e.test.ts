@@ -152,6 +152,13 @@ describe('bad input never yields a 500', () => {
     expect(await request('GET', `/api/v1/devices?${query}`, { key: project.api_key })).toEqual({ status: 400, body: { errors: [message] } });
   });
 
+  it('a known path with a method it does not have → 405 with Allow', async () => {
+    const response = await fetch(`${harness.baseUrl}/api/v1/devices`, { method: 'DELETE' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST, GET');
+    expect(await response.json()).toEqual({ errors: ['DELETE is not allowed on /api/v1/devices; allowed: POST, GET'] });
+  });
+
   it('an unknown route → 404 in the same error shape', async () => {
     expect(await request('GET', '/api/v1/nothing')).toEqual({ status: 404, body: { errors: ['GET /api/v1/nothing is not a known route'] } });
   });
