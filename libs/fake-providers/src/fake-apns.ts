@@ -1,8 +1,8 @@
 import http2, { type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
-import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkApnsRequest, type ApnsKeyRegistration, type ApnsRule } from './apns-checks.ts';
-import { listen, plainHeaders, readBody, sendJson } from './http.ts';
+import { plainHeaders, readBody, sendJson } from './http.ts';
+import { fakeServerBase } from './fake-server.ts';
 import { createRecorder, type FakeStats } from './recorder.ts';
 import { createRuleBook } from './rules.ts';
 import { createFakeTls, type FakeTls } from './tls.ts';
@@ -106,44 +106,12 @@ export async function startFakeApns(options: FakeApnsOptions = {}): Promise<Fake
       if (!response.headersSent && !response.destroyed) sendJson(response, 500, { reason: 'InternalServerError' });
     });
   });
-  const sockets = new Set<Socket>();
-  server.on('secureConnection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  const port = await listen(server, options.port ?? 0);
-
-  return {
-    url: `https://127.0.0.1:${port}`,
-    port,
-    ca: tls.ca,
-    get deliveries() {
-      return recorder.deliveries;
-    },
-    get stats() {
-      return recorder.stats;
-    },
-    registerKey(key) {
+  const base = await fakeServerBase(server, options.port ?? 0, { ca: tls.ca, recorder, rules, setLatency: (ms) => (latencyMs = ms) });
+  // Object.assign keeps the base's getters (deliveries, stats) live.
+  return Object.assign(base, {
+    registerKey(key: Parameters<FakeApns['registerKey']>[0]) {
       keys.set(key.keyId, key);
       verifiedTokens.clear();
     },
-    setRules(next) {
-      rules.replace(next);
-    },
-    setLatency(ms) {
-      latencyMs = ms;
-    },
-    waitForDeliveries: (count, timeoutMs) => recorder.waitForDeliveries(count, timeoutMs),
-    onDelivery: (listener) => recorder.onDelivery(listener),
-    reset() {
-      recorder.reset();
-      rules.resetCounts();
-    },
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Clients keep HTTP/2 sessions open for reuse (node-apn pings them); end them so close() returns.
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
-  };
+  });
 }

@@ -1,8 +1,8 @@
 import http2, { type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
-import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkSendRequest, checkTokenRequest, type FcmAccountRegistration, type FcmRule, type IssuedAccessToken } from './fcm-checks.ts';
-import { listen, plainHeaders, readBody, sendJson } from './http.ts';
+import { plainHeaders, readBody, sendJson } from './http.ts';
+import { fakeServerBase } from './fake-server.ts';
 import { createRecorder, type FakeStats } from './recorder.ts';
 import { createRuleBook } from './rules.ts';
 import { createFakeTls, type FakeTls } from './tls.ts';
@@ -107,43 +107,12 @@ export async function startFakeFcm(options: FakeFcmOptions = {}): Promise<FakeFc
       if (!response.headersSent && !response.destroyed) sendJson(response, 500, { error: { code: 500, message: 'Internal error encountered.', status: 'INTERNAL' } });
     });
   });
-  const sockets = new Set<Socket>();
-  server.on('secureConnection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  const port = await listen(server, options.port ?? 0);
-
-  return {
-    url: `https://127.0.0.1:${port}`,
-    port,
-    ca: tls.ca,
-    get deliveries() {
-      return recorder.deliveries;
-    },
-    get stats() {
-      return recorder.stats;
-    },
+  const base = await fakeServerBase(server, options.port ?? 0, { ca: tls.ca, recorder, rules, setLatency: (ms) => (latencyMs = ms) });
+  // Object.assign keeps the base's getters (deliveries, stats) live.
+  return Object.assign(base, {
     oauth,
-    registerAccount(account) {
+    registerAccount(account: Parameters<FakeFcm['registerAccount']>[0]) {
       accounts.set(account.clientEmail, account);
     },
-    setRules(next) {
-      rules.replace(next);
-    },
-    setLatency(ms) {
-      latencyMs = ms;
-    },
-    waitForDeliveries: (count, timeoutMs) => recorder.waitForDeliveries(count, timeoutMs),
-    onDelivery: (listener) => recorder.onDelivery(listener),
-    reset() {
-      recorder.reset();
-      rules.resetCounts();
-    },
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
-  };
+  });
 }

@@ -1,7 +1,23 @@
-import { TOPICS } from '@herald/events';
+import { TOPICS, type DeliveryReportedV1 } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { ReceiptDocument } from '@herald/mongo';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
+
+type Result = DeliveryReportedV1['data']['results'][number];
+
+/**
+ * A batch report is applied to each of its (up to 500) devices: index its
+ * results once per event instead of searching the list for every device.
+ */
+const resultIndex = new WeakMap<readonly Result[], Map<string, Result>>();
+function resultFor(results: readonly Result[], deviceId: string): Result | undefined {
+  let index = resultIndex.get(results);
+  if (index === undefined) {
+    index = new Map(results.map((result) => [result.device_id, result]));
+    resultIndex.set(results, index);
+  }
+  return index.get(deviceId);
+}
 
 export function receiptId(notificationId: string, deviceId: string): string {
   return `${notificationId}:${deviceId}`;
@@ -22,7 +38,7 @@ export function evolveReceipt(state: ReceiptDocument | undefined, record: Consum
   };
   switch (event.type) {
     case 'DeliveryReported': {
-      const result = event.data.results.find((item) => item.device_id === deviceId);
+      const result = resultFor(event.data.results, deviceId);
       if (result === undefined) return state;
       const { reason: _previous, ...rest } = base;
       return {
