@@ -54,7 +54,10 @@ describe('device registration and listing', () => {
     expect((a.body as { data: { id: string } }).data.id).toBe((b.body as { data: { id: string } }).data.id);
     await request('POST', '/api/v1/devices', { body: { project_id: second.id, token: 'fcm-token-other', platform: 'android' } });
 
-    await waitFor('the second project’s device', async () => (await request('GET', '/api/v1/devices', { key: second.api_key })).body?.pagination);
+    // Each project's device is awaited by count: a listing answers 200 with
+    // an empty page until the projector has caught up.
+    const countOf = async (key: string) => ((await request('GET', '/api/v1/devices', { key })).body?.pagination as { count: number } | undefined)?.count;
+    await waitFor('the second project’s device', async () => (await countOf(second.api_key)) === 1);
     const firstList = await waitFor('one device in the first project', async () => {
       const response = await request('GET', '/api/v1/devices', { key: first.api_key });
       return (response.body?.pagination as { count: number }).count === 1 ? response : undefined;
