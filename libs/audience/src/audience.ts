@@ -55,8 +55,12 @@ export function resolveAudience(projectId: string, spec: TargetSpec, topics: Rea
   };
 }
 
-/** Devices of the audience; with `activeOnly`, only those that can receive pushes. */
-export function audienceFilter(audience: Audience, options: { activeOnly: boolean }): Filter<DeviceDocument> {
+/**
+ * Devices of the audience; with `activeOnly`, only those that can receive
+ * pushes; with `afterDeviceId`, only those past that id (a fan-out resuming
+ * where it stopped).
+ */
+export function audienceFilter(audience: Audience, options: { activeOnly: boolean; afterDeviceId?: string | undefined }): Filter<DeviceDocument> {
   const anyOf: Array<Filter<DeviceDocument>> = [];
   if (audience.topicIds.length > 0) anyOf.push({ topics: { $in: audience.topicIds } });
   if (audience.deviceRefs.length > 0) {
@@ -69,5 +73,10 @@ export function audienceFilter(audience: Audience, options: { activeOnly: boolea
   }
   // An audience that names nothing matches nothing (an empty $or is invalid).
   if (anyOf.length === 0) return { project_id: audience.projectId, _id: { $in: [] } };
-  return { project_id: audience.projectId, ...(options.activeOnly ? { status: 'active' as const } : {}), $or: anyOf };
+  return {
+    project_id: audience.projectId,
+    ...(options.activeOnly ? { status: 'active' as const } : {}),
+    ...(options.afterDeviceId === undefined ? {} : { _id: { $gt: options.afterDeviceId } }),
+    $or: anyOf,
+  };
 }

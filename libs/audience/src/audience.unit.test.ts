@@ -33,6 +33,16 @@ describe('audienceFilter', () => {
     });
   });
 
+  it('resumes past a device id', () => {
+    const audience = resolveAudience('p', splitTargets(['news']), topics);
+    expect(audienceFilter(audience, { activeOnly: true, afterDeviceId: 'd7' })).toEqual({
+      project_id: 'p',
+      status: 'active',
+      _id: { $gt: 'd7' },
+      $or: [{ topics: { $in: ['topic-news'] } }],
+    });
+  });
+
   it('matches nothing for an audience that names nothing', () => {
     expect(audienceFilter(resolveAudience('p', splitTargets([]), []), { activeOnly: false })).toEqual({ project_id: 'p', _id: { $in: [] } });
   });

@@ -7,6 +7,8 @@ export const ADMIN_COLLECTIONS = {
   apiKeys: 'api_keys',
   idempotencyKeys: 'idempotency_keys',
   providerCredentials: 'provider_credentials',
+  /** How far each notification's fan-out got, so a restart resumes there (services/delivery). */
+  fanoutProgress: 'fanout_progress',
   /** Which version of each read model readers use (see read-models.ts). */
   readModelVersions: 'read_model_versions',
 } as const;

@@ -6,6 +6,7 @@ import { IdempotencyStore } from '@herald/admin';
 import type { Logger } from '@herald/log';
 import type { Role } from './config.ts';
 import { fanoutHandler } from './fanout/fanout.ts';
+import { FanoutProgressStore } from './fanout/progress.ts';
 import { senderHandler, type SenderObserver } from './sender/sender.ts';
 import { ProviderClients, type CredentialSource } from './sender/provider-clients.ts';
 import type { RetryPolicy } from './sender/deliver-with-retry.ts';
@@ -62,7 +63,13 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
         topics: DELIVERY_CONSUMERS.fanout.topics,
         logger,
         sessionTimeoutMs: 30_000,
-        handle: fanoutHandler({ producer: deps.producer, readModels: new ReadModelRegistry(deps.db), logger, maxAgeMs: deps.maxAgeMs ?? 24 * 60 * 60 * 1000 }),
+        handle: fanoutHandler({
+          producer: deps.producer,
+          readModels: new ReadModelRegistry(deps.db),
+          progress: new FanoutProgressStore(deps.db),
+          logger,
+          maxAgeMs: deps.maxAgeMs ?? 24 * 60 * 60 * 1000,
+        }),
       }),
     );
   }

@@ -9,6 +9,8 @@ export interface BatchContext {
   message: DeliveryBatchV1['data']['message'];
   correlationId?: string | undefined;
   batchSize?: number;
+  /** Where a resumed fan-out starts counting: the next sequence number and the devices already batched, per provider. */
+  start?: { sequence: Record<Provider, number>; targeted: Record<Provider, number> } | undefined;
 }
 
 export function providerFor(platform: DeviceDocument['platform']): Provider {
@@ -24,8 +26,8 @@ export function providerFor(platform: DeviceDocument['platform']): Provider {
 export function createBatcher(context: BatchContext) {
   const size = context.batchSize ?? BATCH_SIZE;
   const pending: Record<Provider, Array<{ device_id: string; token: string }>> = { apns: [], fcm: [] };
-  const sequence: Record<Provider, number> = { apns: 0, fcm: 0 };
-  const targeted: Record<Provider, number> = { apns: 0, fcm: 0 };
+  const sequence: Record<Provider, number> = { ...(context.start?.sequence ?? { apns: 0, fcm: 0 }) };
+  const targeted: Record<Provider, number> = { ...(context.start?.targeted ?? { apns: 0, fcm: 0 }) };
 
   const cut = (provider: Provider): DeliveryBatchV1 => {
     const devices = pending[provider];
@@ -54,13 +56,14 @@ export function createBatcher(context: BatchContext) {
       targeted[provider] += 1;
       return pending[provider].length >= size ? cut(provider) : undefined;
     },
-    /** The partly filled batches left at the end. */
+    /** The partly filled batches: at the end, and wherever the fan-out records its progress. */
     flush(): DeliveryBatchV1[] {
       return (['apns', 'fcm'] as const).filter((provider) => pending[provider].length > 0).map(cut);
     },
     get targeted(): Record<Provider, number> {
       return { ...targeted };
     },
+    /** The next sequence number per provider (the batches cut so far, counting from `start`). */
     get batches(): Record<Provider, number> {
       return { ...sequence };
     },

@@ -31,6 +31,14 @@ describe('createBatcher', () => {
     expect(run()).toEqual(run());
   });
 
+  it('continues numbering and counting from where a resumed fan-out starts', () => {
+    const batcher = createBatcher({ notificationId: 'n1', projectId: 'p', message, batchSize: 2, start: { sequence: { apns: 4, fcm: 1 }, targeted: { apns: 8, fcm: 2 } } });
+    batcher.add(device(9, 'ios'));
+    expect(batcher.flush().map((batch) => batch.data.batch_id)).toEqual(['n1:apns:4']);
+    expect(batcher.targeted).toEqual({ apns: 9, fcm: 2 });
+    expect(batcher.batches).toEqual({ apns: 5, fcm: 1 });
+  });
+
   it('makes no batch for an empty audience', () => {
     expect(createBatcher({ notificationId: 'n1', projectId: 'p', message }).flush()).toEqual([]);
   });
