@@ -10,18 +10,40 @@ export interface TopicPlan {
 }
 
 /**
- * Several processes start at once and each ensures the topics: a topic
- * another process is still creating can answer "does not host this
- * topic-partition" for a moment, which kafkajs marks retriable. Retry those.
+ * Whether a failed topic creation is worth another try (pure). Several
+ * processes start at once and each ensures the topics: a topic another
+ * process is still creating can answer "does not host this topic-partition"
+ * for a moment, and a busy broker can time a creation out. kafkajs marks
+ * those retriable, but reports per-topic failures as one aggregate error
+ * that is not: retry it when every topic's error is retriable or says the
+ * topic already exists (another process won the race).
  */
-function retryingCreation<T>(create: () => Promise<T>): Promise<T> {
-  return pRetry(create, {
-    retries: 8,
-    minTimeout: 100,
-    maxTimeout: 2_000,
-    randomize: true,
-    shouldRetry: ({ error }) => (error as { retriable?: unknown }).retriable === true,
-  });
+export function isRetriableTopicError(error: unknown): boolean {
+  const { retriable, errors } = error as { retriable?: unknown; errors?: unknown };
+  if (retriable === true) return true;
+  if (!Array.isArray(errors) || errors.length === 0) return false;
+  return errors.every((inner: { retriable?: unknown; type?: unknown }) => inner.retriable === true || inner.type === 'TOPIC_ALREADY_EXISTS');
+}
+
+/** How long the broker may take to create topics: a loaded single node needs more than kafkajs' 5 s default. */
+const CREATE_TIMEOUT_MS = 30_000;
+
+async function retryingCreation<T>(create: () => Promise<T>): Promise<T> {
+  try {
+    return await pRetry(create, {
+      retries: 8,
+      minTimeout: 100,
+      maxTimeout: 2_000,
+      randomize: true,
+      shouldRetry: ({ error }) => isRetriableTopicError(error),
+    });
+  } catch (error) {
+    // kafkajs' aggregate says only "Topic creation errors": name each topic's.
+    const { errors } = error as { errors?: unknown };
+    if (!Array.isArray(errors)) throw error;
+    const details = errors.map((inner: { topic?: string; type?: string; message?: string }) => `${inner.topic ?? '?'}: ${inner.type ?? inner.message ?? 'unknown error'}`);
+    throw new Error(`${(error as Error).message} (${details.join(', ')})`, { cause: error });
+  }
 }
 
 /** Creates the topics that do not exist yet; safe to call from every process at start. */
@@ -38,6 +60,7 @@ async function createMissingTopics(kafka: HeraldKafka, plan: TopicPlan): Promise
     if (missing.length === 0) return;
     await admin.createTopics({
       waitForLeaders: true,
+      timeout: CREATE_TIMEOUT_MS,
       topics: missing.map((spec) => ({
         topic: kafka.topic(spec.name),
         numPartitions: plan.partitions,
@@ -62,7 +85,7 @@ async function createMissingPlainTopics(kafka: HeraldKafka, names: readonly stri
     const existing = new Set(await admin.listTopics());
     const missing = names.filter((name) => !existing.has(name));
     if (missing.length > 0) {
-      await admin.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: 1, replicationFactor: -1 })) });
+      await admin.createTopics({ waitForLeaders: true, timeout: CREATE_TIMEOUT_MS, topics: missing.map((topic) => ({ topic, numPartitions: 1, replicationFactor: -1 })) });
     }
   } finally {
     await admin.disconnect();
