@@ -10,7 +10,7 @@ export interface TopicPlan {
 }
 
 /**
- * Whether a failed topic creation is worth another try (pure). Several
+ * Whether a failed Kafka admin or metadata call is worth another try (pure). Several
  * processes start at once and each ensures the topics: a topic another
  * process is still creating can answer "does not host this topic-partition"
  * for a moment, and a busy broker can time a creation out. kafkajs marks
@@ -18,7 +18,7 @@ export interface TopicPlan {
  * that is not: retry it when every topic's error is retriable or says the
  * topic already exists (another process won the race).
  */
-export function isRetriableTopicError(error: unknown): boolean {
+export function isRetriableKafkaError(error: unknown): boolean {
   const { retriable, errors } = error as { retriable?: unknown; errors?: unknown };
   if (retriable === true) return true;
   if (!Array.isArray(errors) || errors.length === 0) return false;
@@ -28,15 +28,22 @@ export function isRetriableTopicError(error: unknown): boolean {
 /** How long the broker may take to create topics: a loaded single node needs more than kafkajs' 5 s default. */
 const CREATE_TIMEOUT_MS = 30_000;
 
+/**
+ * Retries for setting up topics and subscriptions at start: about 30 s in
+ * all, since a starved single-node broker can take that long to host a
+ * topic it has just created.
+ */
+export const KAFKA_SETUP_RETRY = {
+  retries: 17,
+  minTimeout: 100,
+  maxTimeout: 2_000,
+  randomize: true,
+  shouldRetry: ({ error }: { error: unknown }) => isRetriableKafkaError(error),
+};
+
 async function retryingCreation<T>(create: () => Promise<T>): Promise<T> {
   try {
-    return await pRetry(create, {
-      retries: 8,
-      minTimeout: 100,
-      maxTimeout: 2_000,
-      randomize: true,
-      shouldRetry: ({ error }) => isRetriableTopicError(error),
-    });
+    return await pRetry(create, KAFKA_SETUP_RETRY);
   } catch (error) {
     // kafkajs' aggregate says only "Topic creation errors": name each topic's.
     const { errors } = error as { errors?: unknown };

@@ -5,7 +5,7 @@ import { decodeEvent, deadLetterTopic, type HeraldEvent } from '@herald/events';
 import { isRetriable } from '@herald/errors';
 import type { Logger } from '@herald/log';
 import { deadLetterFor } from './dead-letter.ts';
-import { ensurePlainTopics } from './ensure-topics.ts';
+import { ensurePlainTopics, KAFKA_SETUP_RETRY } from './ensure-topics.ts';
 import type { EventProducer } from './event-producer.ts';
 
 /** A decoded event with its Kafka position, which projections use as their idempotency guard. */
@@ -132,7 +132,10 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
   };
 
   await consumer.connect();
-  await consumer.subscribe({ topics: [...logicalTopic.keys()], fromBeginning: spec.fromBeginning ?? true });
+  // A topic another process created a moment ago may have no leader yet on a
+  // busy broker ("does not host this topic-partition"): kafkajs marks that
+  // retriable but does not retry a subscribe itself.
+  await pRetry(() => consumer.subscribe({ topics: [...logicalTopic.keys()], fromBeginning: spec.fromBeginning ?? true }), KAFKA_SETUP_RETRY);
   await consumer.run({
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: spec.partitionsConsumedConcurrently ?? 1,

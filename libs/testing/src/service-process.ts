@@ -24,6 +24,13 @@ export async function startServiceProcess(entry: string, env: Record<string, str
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  // HERALD_TEST_ECHO=1 mirrors every service's output, for debugging a test run.
+  if (process.env.HERALD_TEST_ECHO === '1') {
+    const name = entry.split('/')[1] ?? entry;
+    const echo = (chunk: Buffer) => process.stderr.write(chunk.toString().replace(/^(?=.)/gm, `[${name}] `));
+    child.stdout.on('data', echo);
+    child.stderr.on('data', echo);
+  }
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
   await new Promise<void>((resolveReady, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} did not print "${readyLine}" within ${timeoutMs} ms:\n${output}`)), timeoutMs);
