@@ -1,9 +1,8 @@
 import { loadConfig, redactConfig, runProcess } from '@herald/config';
 import { createLogger } from '@herald/log';
-import { createKafka, ensureTopics, EventProducer } from '@herald/kafka';
-import { connectMongo, ensureAdminIndexes, ReadModelRegistry } from '@herald/mongo';
+import { ensureAdminIndexes, ReadModelRegistry } from '@herald/mongo';
 import { AdminStore } from '@herald/admin';
-import { createMetrics, kafkaObserver } from '@herald/metrics';
+import { connectBackbone } from '@herald/runtime';
 import { ApiConfig } from './config.ts';
 import { buildApp } from './build-app.ts';
 import { readinessCheck } from './readiness.ts';
@@ -13,13 +12,9 @@ await runProcess('api', async () => {
   const logger = createLogger({ name: 'api', level: config.LOG_LEVEL });
   logger.info({ config: redactConfig(config) }, 'starting api');
 
-  const metrics = createMetrics('api');
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, prefix: config.KAFKA_TOPIC_PREFIX, clientId: 'herald-api', logger, observer: kafkaObserver(metrics) });
-  await ensureTopics(kafka, { partitions: config.KAFKA_PARTITIONS });
-  const mongo = await connectMongo(config.MONGO_URL, 'herald-api');
+  const backbone = await connectBackbone('api', config, logger);
+  const { metrics, kafka, mongo, producer } = backbone;
   await ensureAdminIndexes(mongo.db);
-  const producer = new EventProducer(kafka);
-  await producer.connect();
 
   const app = await buildApp(
     {
@@ -36,7 +31,6 @@ await runProcess('api', async () => {
 
   return async () => {
     await app.close();
-    await producer.disconnect();
-    await mongo.close();
+    await backbone.close();
   };
 });

@@ -1,8 +1,7 @@
 import { loadConfig, redactConfig, runProcess } from '@herald/config';
 import { createLogger } from '@herald/log';
-import { createKafka, ensureTopics, EventProducer } from '@herald/kafka';
-import { connectMongo } from '@herald/mongo';
-import { createMetrics, kafkaObserver, startMetricsServer } from '@herald/metrics';
+import { startMetricsServer } from '@herald/metrics';
+import { connectBackbone } from '@herald/runtime';
 import { CredentialStore, parseSecretKey } from '@herald/admin';
 import { ConfigError } from '@herald/errors';
 import { DeliveryConfig, rolesOf } from './config.ts';
@@ -19,12 +18,8 @@ await runProcess('delivery', async () => {
   const logger = createLogger({ name: 'delivery', level: config.LOG_LEVEL });
   logger.info({ config: redactConfig(config), roles }, 'starting delivery');
 
-  const metrics = createMetrics('delivery');
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, prefix: config.KAFKA_TOPIC_PREFIX, clientId: 'herald-delivery', logger, observer: kafkaObserver(metrics) });
-  await ensureTopics(kafka, { partitions: config.KAFKA_PARTITIONS });
-  const mongo = await connectMongo(config.MONGO_URL, 'herald-delivery');
-  const producer = new EventProducer(kafka);
-  await producer.connect();
+  const backbone = await connectBackbone('delivery', config, logger);
+  const { metrics, kafka, mongo, producer } = backbone;
   const credentials = secretKey === undefined ? { get: async () => ({}) } : new CredentialStore(mongo.db, secretKey);
   const delivery = await startDelivery({
     kafka,
@@ -53,7 +48,6 @@ await runProcess('delivery', async () => {
     logger.info('stopping delivery');
     await delivery.stop();
     await metricsServer.close();
-    await producer.disconnect();
-    await mongo.close();
+    await backbone.close();
   };
 });

@@ -1,0 +1,39 @@
+import type { CommonConfig } from '@herald/config';
+import { createKafka, ensureTopics, EventProducer, type HeraldKafka } from '@herald/kafka';
+import type { Logger } from '@herald/log';
+import { createMetrics, kafkaObserver } from '@herald/metrics';
+import { connectMongo, type MongoHandle } from '@herald/mongo';
+
+/** What every long-running Herald service stands on: metrics, Kafka with its topics, MongoDB, a connected producer. */
+export interface Backbone {
+  metrics: ReturnType<typeof createMetrics>;
+  kafka: HeraldKafka;
+  mongo: MongoHandle;
+  producer: EventProducer;
+  /** Disconnects the producer and MongoDB; call after the service's own parts have stopped. */
+  close(): Promise<void>;
+}
+
+export async function connectBackbone(
+  service: string,
+  config: Pick<CommonConfig, 'KAFKA_BROKERS' | 'KAFKA_TOPIC_PREFIX' | 'MONGO_URL'> & { KAFKA_PARTITIONS: number },
+  logger: Logger,
+): Promise<Backbone> {
+  const metrics = createMetrics(service);
+  const clientId = `herald-${service}`;
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, prefix: config.KAFKA_TOPIC_PREFIX, clientId, logger, observer: kafkaObserver(metrics) });
+  await ensureTopics(kafka, { partitions: config.KAFKA_PARTITIONS });
+  const mongo = await connectMongo(config.MONGO_URL, clientId);
+  const producer = new EventProducer(kafka);
+  await producer.connect();
+  return {
+    metrics,
+    kafka,
+    mongo,
+    producer,
+    close: async () => {
+      await producer.disconnect();
+      await mongo.close();
+    },
+  };
+}
