@@ -6,6 +6,7 @@ export const ERROR_CODES = {
   VALIDATION_FAILED: { status: 400, retriable: false },
   UNPROCESSABLE: { status: 422, retriable: false },
   UNAUTHORIZED: { status: 401, retriable: false },
+  FORBIDDEN: { status: 403, retriable: false },
   NOT_FOUND: { status: 404, retriable: false },
   CONFLICT: { status: 409, retriable: false },
   PAYLOAD_TOO_LARGE: { status: 413, retriable: false },
@@ -57,6 +58,13 @@ export class UnprocessableError extends AppError {
 export class UnauthorizedError extends AppError {
   constructor(message = 'Authorization must be a valid bearer API key') {
     super('UNAUTHORIZED', message);
+  }
+}
+
+/** The caller is known (or anonymous) but may not do this: e.g. re-point a device without proof. */
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super('FORBIDDEN', message);
   }
 }
 

@@ -6,12 +6,20 @@ import { InfrastructureError } from '@herald/errors';
 interface Pending {
   topicMessages: TopicMessages[];
   count: number;
+  bytes: number;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
-/** Records per request; keeps one request well under the broker's message size limits. */
+/** Records per request. */
 const MAX_RECORDS_PER_SEND = 2000;
+/**
+ * Bytes per request: kafkajs writes one record batch per partition, and the
+ * broker refuses a batch over `message.max.bytes` (1 MB by default), so
+ * coalesced publishes are cut below it. A single record over it is refused
+ * by the broker as it would be anyway (callers bound their records).
+ */
+const MAX_BYTES_PER_SEND = 768 * 1024;
 
 /**
  * An idempotent producer (acks=all) that coalesces concurrent publishes:
@@ -59,13 +67,21 @@ export class EventProducer {
     return this.publishRaw([...byTopic.values()]);
   }
 
-  /** Already-encoded records for physical topics (dead letters keep the original bytes). */
+  /**
+   * Already-encoded records for physical topics (dead letters keep the
+   * original bytes). A publish larger than one request's bound is sent in
+   * parts; if one part fails the caller sees the failure, and a retry
+   * repeats records Kafka may already hold (consumers are idempotent).
+   */
   publishRaw(topicMessages: TopicMessages[]): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const count = topicMessages.reduce((sum, item) => sum + item.messages.length, 0);
-      this.#queue.push({ topicMessages, count, resolve, reject });
-      if (!this.#sending) void this.#drain();
-    });
+    const parts = splitByBytes(topicMessages).map(
+      (part) =>
+        new Promise<void>((resolve, reject) => {
+          this.#queue.push({ ...part, resolve, reject });
+          if (!this.#sending) void this.#drain();
+        }),
+    );
+    return Promise.all(parts).then(() => undefined);
   }
 
   #observe(topicMessages: readonly TopicMessages[]): void {
@@ -106,14 +122,48 @@ function headerText(value: unknown): string {
   return typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : 'unknown';
 }
 
+function recordBytes(message: TopicMessages['messages'][number]): number {
+  const size = (value: unknown) => (typeof value === 'string' ? Buffer.byteLength(value) : Buffer.isBuffer(value) ? value.length : 0);
+  return size(message.value) + size(message.key) + 64;
+}
+
+/** Cuts one publish into parts that each fit one request. */
+function splitByBytes(topicMessages: readonly TopicMessages[]): Array<Pick<Pending, 'topicMessages' | 'count' | 'bytes'>> {
+  const parts: Array<Pick<Pending, 'topicMessages' | 'count' | 'bytes'>> = [];
+  let current = { topicMessages: new Map<string, TopicMessages>(), count: 0, bytes: 0 };
+  const close = () => {
+    if (current.count > 0) parts.push({ topicMessages: [...current.topicMessages.values()], count: current.count, bytes: current.bytes });
+    current = { topicMessages: new Map(), count: 0, bytes: 0 };
+  };
+  for (const { topic, messages } of topicMessages) {
+    for (const message of messages) {
+      const size = recordBytes(message);
+      if (current.count > 0 && (current.bytes + size > MAX_BYTES_PER_SEND || current.count >= MAX_RECORDS_PER_SEND)) close();
+      let bucket = current.topicMessages.get(topic);
+      if (bucket === undefined) {
+        bucket = { topic, messages: [] };
+        current.topicMessages.set(topic, bucket);
+      }
+      bucket.messages.push(message);
+      current.count += 1;
+      current.bytes += size;
+    }
+  }
+  close();
+  return parts;
+}
+
+/** The publishes that go out together: bounded in records and bytes; one publish larger than the bound goes alone. */
 function takeBatch(queue: Pending[]): Pending[] {
   const batch: Pending[] = [];
   let records = 0;
+  let bytes = 0;
   while (queue.length > 0) {
     const next = queue[0]!;
-    if (batch.length > 0 && records + next.count > MAX_RECORDS_PER_SEND) break;
+    if (batch.length > 0 && (records + next.count > MAX_RECORDS_PER_SEND || bytes + next.bytes > MAX_BYTES_PER_SEND)) break;
     batch.push(next);
     records += next.count;
+    bytes += next.bytes;
     queue.shift();
   }
   return batch;

@@ -28,6 +28,8 @@ export interface AppServices {
 declare module 'fastify' {
   interface FastifyInstance {
     services: AppServices;
+    /** The project of the request's bearer key on a route where the key is optional (see bearer-auth). */
+    optionalBearerProject: (request: FastifyRequest) => Promise<string | undefined>;
   }
   interface FastifyRequest {
     /** Set by bearer authentication: the project the API key belongs to. */

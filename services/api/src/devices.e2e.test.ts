@@ -174,7 +174,7 @@ describe('bad input never yields a 500', () => {
     const paths = openapi.body!.paths as Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown }>>;
     const documented = (path: string, method: string) => Object.keys(paths[path]?.[method]?.responses ?? {}).sort();
     expect(documented('/api/v1/devices', 'get')).toEqual(['200', '400', '401']);
-    expect(documented('/api/v1/devices', 'post')).toEqual(['201', '400', '404', '413', '415', '503']);
+    expect(documented('/api/v1/devices', 'post')).toEqual(['201', '400', '401', '403', '404', '413', '415', '503']);
     expect(documented('/api/v1/topics', 'get')).toEqual(['200', '400', '401']);
     expect(documented('/api/v1/topics', 'post')).toEqual(['201', '400', '401', '413', '415', '503']);
     expect(documented('/api/v1/notifications', 'post')).toEqual(['201', '400', '401', '409', '413', '415', '422', '503']);
@@ -184,6 +184,8 @@ describe('bad input never yields a 500', () => {
     // Bearer routes say so; device-facing routes do not.
     expect(paths['/api/v1/devices']!.get!.security).toEqual([{ bearerAuth: [] }]);
     expect(paths['/api/v1/metadata']!.patch!.security).toBeUndefined();
+    // Registration takes the bearer key as optional proof for a token refresh.
+    expect(paths['/api/v1/devices']!.post!.security).toEqual([{}, { bearerAuth: [] }]);
   });
 });
 
@@ -211,7 +213,10 @@ describe('device lifecycle', () => {
     expect(again).toMatchObject({ status: 201, body: { data: { id: deviceId, status: 'active', metadata: { plan: 'pro' } } } });
     await waitFor('the device to be active again', async () => (await statusOf())?.status === 'active');
 
-    const refreshed = await request('POST', '/api/v1/devices', { body: { project_id: project.id, device_id: deviceId, token: 'new-token', platform: 'ios' } });
+    // A token refresh proves the caller is the device: its current token as previous_token.
+    const refreshed = await request('POST', '/api/v1/devices', {
+      body: { project_id: project.id, device_id: deviceId, token: 'new-token', previous_token: 'old-token', platform: 'ios' },
+    });
     expect(refreshed).toMatchObject({ status: 201, body: { data: { id: deviceId, token: 'new-token' } } });
     const device = await waitFor('the refreshed token', async () => ((await statusOf())?.token === 'new-token' ? statusOf() : undefined));
     expect(device).toMatchObject({ status: 'active', metadata: { plan: 'pro' } });

@@ -1,6 +1,6 @@
 import { createEvent, type HeraldEvent } from '@herald/events';
 import type { DeviceDocument } from '@herald/mongo';
-import { toDeviceView, type DeviceView } from './device-registration.ts';
+import { DEVICE_LIMITS, mergedKeyCount } from './device-limits.ts';
 
 export type MetadataPatch = Record<string, string | null>;
 
@@ -14,24 +14,34 @@ export function mergeMetadata(current: Record<string, string>, patch: MetadataPa
   return merged;
 }
 
-/** One MetadataUpdated per matching device, and the devices as they will read once projected. */
+export type MetadataPlan =
+  | { kind: 'update'; events: HeraldEvent[]; updated: number }
+  /** The merge would leave a device with more keys than it may keep; nothing is written. */
+  | { kind: 'too-many-keys'; problem: string };
+
+/**
+ * One MetadataUpdated per matching device (pure). The answer says only how
+ * many devices changed: the caller has no API key, so it learns nothing
+ * about any device (tokens, identifiers, other metadata).
+ */
 export function planMetadataUpdate(
-  devices: readonly DeviceDocument[],
+  devices: ReadonlyArray<Pick<DeviceDocument, '_id' | 'project_id' | 'metadata'>>,
   patch: MetadataPatch,
   correlationId: string | undefined,
   now: Date,
-): { events: HeraldEvent[]; devices: DeviceView[] } {
+): MetadataPlan {
+  const largest = Math.max(0, ...devices.map((device) => mergedKeyCount(device.metadata, patch)));
+  if (largest > DEVICE_LIMITS.mapEntries) {
+    return { kind: 'too-many-keys', problem: `metadata would leave a device with ${largest} keys; a device keeps at most ${DEVICE_LIMITS.mapEntries}` };
+  }
   const set: Record<string, string> = {};
   const unset: string[] = [];
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) unset.push(key);
     else set[key] = value;
   }
-  const at = now.toISOString();
-  return {
-    events: devices.map((device) =>
-      createEvent('MetadataUpdated', { device_id: device._id, set, unset }, { project_id: device.project_id, correlation_id: correlationId, now }),
-    ),
-    devices: devices.map((device) => ({ ...toDeviceView(device), metadata: mergeMetadata(device.metadata, patch), updated_at: at })),
-  };
+  const events = devices.map((device) =>
+    createEvent('MetadataUpdated', { device_id: device._id, set, unset }, { project_id: device.project_id, correlation_id: correlationId, now }),
+  );
+  return { kind: 'update', events, updated: events.length };
 }

@@ -31,11 +31,24 @@ describe('planMetadataUpdate', () => {
         registered_at: '2026-01-01T00:00:00.000Z',
         position: { partition: 0, offset: 1 },
       }) as DeviceDocument;
-    const { events, devices } = planMetadataUpdate([device('a'), device('b')], { plan: 'pro', old: null }, 'req-1', new Date('2026-02-01T00:00:00.000Z'));
+    const plan = planMetadataUpdate([device('a'), device('b')], { plan: 'pro', old: null }, 'req-1', new Date('2026-02-01T00:00:00.000Z'));
+    if (plan.kind !== 'update') throw new Error(`expected an update, got ${plan.kind}`);
+    const { events, updated } = plan;
     expect(events.map((event) => [event.stream_id, (event as MetadataUpdatedV1).data.set, (event as MetadataUpdatedV1).data.unset])).toEqual([
       ['a', { plan: 'pro' }, ['old']],
       ['b', { plan: 'pro' }, ['old']],
     ]);
-    expect(devices.map((d) => d.metadata)).toEqual([{ plan: 'pro' }, { plan: 'pro' }]);
+    expect(updated).toBe(2);
+  });
+
+  it('refuses a merge that would leave a device with more than 64 keys, naming the limit', () => {
+    const full = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`k${i}`, 'v']));
+    const device = { _id: 'a', project_id: 'p', metadata: full };
+    expect(planMetadataUpdate([device], { k0: 'changed' }, undefined, new Date()).kind).toBe('update');
+    expect(planMetadataUpdate([device], { k0: null, extra: 'x' }, undefined, new Date()).kind).toBe('update');
+    expect(planMetadataUpdate([device], { extra: 'x' }, undefined, new Date())).toEqual({
+      kind: 'too-many-keys',
+      problem: 'metadata would leave a device with 65 keys; a device keeps at most 64',
+    });
   });
 });

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { DEVICE_LIMITS } from '../domain/device-limits.ts';
 
 /** Every error body, whatever the status: clients parse one shape. */
 export const ErrorBody = Type.Object(
@@ -31,20 +32,21 @@ export const PageQuery = {
  * `patternProperties`).
  */
 const MAP_KEYS = {
-  propertyNames: { pattern: '^[^.$\\u0000-\\u001f\\u2028\\u2029][^.\\u0000-\\u001f\\u2028\\u2029]{0,127}$' },
-  description: "Keys: 1–128 characters, without '.' or control characters, not starting with '$'",
+  propertyNames: { pattern: `^[^.$\\u0000-\\u001f\\u2028\\u2029][^.\\u0000-\\u001f\\u2028\\u2029]{0,${DEVICE_LIMITS.keyLength - 1}}$` },
+  description: `Keys: 1–${DEVICE_LIMITS.keyLength} characters, without '.' or control characters, not starting with '$'; at most ${DEVICE_LIMITS.mapEntries} entries; values at most ${DEVICE_LIMITS.valueLength} characters`,
 };
+const MAP_VALUE = Type.String({ maxLength: DEVICE_LIMITS.valueLength });
 
 /** String values by string keys, as metadata and identifiers are. */
-export const StringMap = Type.Record(Type.String(), Type.String({ maxLength: 1024 }), { ...MAP_KEYS, maxProperties: 100 });
+export const StringMap = Type.Record(Type.String(), MAP_VALUE, { ...MAP_KEYS, maxProperties: DEVICE_LIMITS.mapEntries });
 
 /** A metadata filter: at least one pair, all of which a device's metadata must contain. */
-export const MetadataFilter = Type.Record(Type.String(), Type.String({ maxLength: 1024 }), { ...MAP_KEYS, minProperties: 1, maxProperties: 100 });
+export const MetadataFilter = Type.Record(Type.String(), MAP_VALUE, { ...MAP_KEYS, minProperties: 1, maxProperties: DEVICE_LIMITS.mapEntries });
 
 /** Metadata in a PATCH: a string sets the key, `null` removes it. */
-export const MetadataPatch = Type.Record(Type.String(), Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]), {
+export const MetadataPatch = Type.Record(Type.String(), Type.Union([MAP_VALUE, Type.Null()]), {
   ...MAP_KEYS,
-  maxProperties: 100,
+  maxProperties: DEVICE_LIMITS.mapEntries,
   description: `A string value sets the key; null removes it. ${MAP_KEYS.description}`,
 });
 

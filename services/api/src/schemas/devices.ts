@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { BEARER, errorResponses, PageQuery, Pagination, StringMap } from './common.ts';
+import { DEVICE_LIMITS } from '../domain/device-limits.ts';
 
 export const Device = Type.Object(
   {
@@ -22,12 +23,22 @@ export const RegisterDeviceBody = Type.Object(
     token: Type.String({ minLength: 1, maxLength: 4096, description: 'APNs device token or FCM registration token' }),
     platform: Type.Enum(['ios', 'android']),
     device_id: Type.Optional(
-      Type.String({ minLength: 1, description: 'On a token refresh: the id the device had, which it keeps' }),
+      Type.String({ minLength: 1, maxLength: 64, description: 'On a token refresh: the id the device had, which it keeps' }),
+    ),
+    previous_token: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        description: "On a token refresh: the device's current token, which proves the caller is that device (or send the project's bearer key)",
+      }),
     ),
     identifiers: Type.Optional(StringMap),
     metadata: Type.Optional(StringMap),
     topics: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100, description: 'Topic names; created on first use' }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
+        maxItems: DEVICE_LIMITS.topicsPerRegistration,
+        description: `Topic names; created on first use (at most ${DEVICE_LIMITS.topicsPerProject} topics per project)`,
+      }),
     ),
   },
   { additionalProperties: false },
@@ -38,10 +49,15 @@ export const registerDeviceSchema = {
   description:
     'Registers a device token, or re-registers it: a re-registered inactive device becomes active again. ' +
     'The device id is derived from (project, token), so registering the same token twice yields one device. ' +
-    'Fields left out keep their current values; `topics`, when given, replaces the subscriptions.',
+    'Fields left out keep their current values; `topics`, when given, replaces the subscriptions. ' +
+    'A token refresh names the existing `device_id` with a new token and proves it is that device: `previous_token` ' +
+    "equal to the device's current token, or the project's bearer key; without proof it is refused with 403 and nothing changes. " +
+    'The answer is the caller\'s own device only (the caller holds its token).',
   tags: ['devices'],
+  // The bearer key is optional here: it only serves as proof for a token refresh.
+  security: [{}, ...BEARER],
   body: RegisterDeviceBody,
-  response: { 201: Type.Object({ data: Device }), ...errorResponses(400, 404, 413, 415, 503) },
+  response: { 201: Type.Object({ data: Device }), ...errorResponses(400, 401, 403, 404, 413, 415, 503) },
 } as const;
 
 export const ListDevicesQuery = Type.Object(

@@ -1,18 +1,23 @@
 import Type from 'typebox';
 import { errorResponses, MetadataPatch } from './common.ts';
-import { Device } from './devices.ts';
+import { DEVICE_LIMITS } from '../domain/device-limits.ts';
 
 export const updateMetadataSchema = {
   summary: "Update a device's metadata (no bearer key; project and device in the query)",
   description:
     '`identifier` matches, within the project, a device id, a device token, or any value of a device\'s `identifiers`; ' +
     'every matching device is updated. Merge semantics: given keys are set, keys sent as `null` are removed, others are kept. ' +
-    'Answers with the updated devices and their resulting metadata.',
+    `At most ${DEVICE_LIMITS.identifierMatches} devices: an identifier that matches more is refused with 400. ` +
+    `A device keeps at most ${DEVICE_LIMITS.mapEntries} metadata keys; a merge that would exceed it is refused with 400. ` +
+    'Answers only how many devices were updated: the caller has no API key, so nothing about any device is revealed.',
   tags: ['devices'],
   querystring: Type.Object(
     { project_id: Type.String({ minLength: 1 }), identifier: Type.String({ minLength: 1, maxLength: 4096 }) },
     { additionalProperties: false },
   ),
   body: Type.Object({ metadata: MetadataPatch }, { additionalProperties: false }),
-  response: { 200: Type.Object({ data: Type.Array(Device) }), ...errorResponses(400, 404, 413, 415, 503) },
+  response: {
+    200: Type.Object({ data: Type.Object({ updated: Type.Integer({ minimum: 1, description: 'Devices whose metadata was updated' }) }) }),
+    ...errorResponses(400, 404, 413, 415, 503),
+  },
 } as const;

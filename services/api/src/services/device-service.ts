@@ -1,10 +1,14 @@
-import type { DeviceDocument, Filter, ReadModelRegistry } from '@herald/mongo';
+import type { DeviceDocument, Filter, ReadModelRegistry, TopicDocument } from '@herald/mongo';
 import type { EventProducer } from '@herald/kafka';
 import type { AdminStore } from '@herald/admin';
-import { NotFoundError } from '@herald/errors';
+import { topicIdFor } from '@herald/events';
+import { ForbiddenError, NotFoundError, ValidationError } from '@herald/errors';
 import { planRegistration, toDeviceView, type DeviceView, type RegisterDeviceInput } from '../domain/device-registration.ts';
+import { DEVICE_LIMITS } from '../domain/device-limits.ts';
 import { planMetadataUpdate, type MetadataPatch } from '../domain/metadata-update.ts';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
+import { mayRepointDevice } from '../domain/token-refresh.ts';
+import { assertRoomForTopics } from './topic-quota.ts';
 
 export interface DeviceListQuery {
   limit?: number | undefined;
@@ -32,9 +36,25 @@ export class DeviceService {
     if ((await this.#admin.findProject(projectId)) === null) throw new NotFoundError(`project_id ${projectId} does not exist`);
   }
 
-  async register(input: RegisterDeviceInput, correlationId?: string): Promise<DeviceView> {
+  /**
+   * `bearerProjectId`: the project of the caller's bearer key, if it sent one;
+   * it proves a token refresh like `previous_token` does.
+   */
+  async register(input: RegisterDeviceInput, correlationId?: string, bearerProjectId?: string): Promise<DeviceView> {
     await this.#requireProject(input.project_id);
     const existing = await this.#continuedDevice(input);
+    if (input.device_id !== undefined && existing !== null) {
+      const claim = { currentToken: existing.token, newToken: input.token, previousToken: input.previous_token, bearerProjectId, projectId: input.project_id };
+      if (!mayRepointDevice(claim)) {
+        throw new ForbiddenError(
+          "previous_token must equal the device's current token (or send the project's bearer key) to give device_id a new token",
+        );
+      }
+    }
+    if (input.topics !== undefined) {
+      const topics = await this.#readModels.collection<TopicDocument>('topics');
+      await assertRoomForTopics(topics, input.project_id, [...new Set(input.topics)].map((name) => topicIdFor(input.project_id, name)));
+    }
     const { device, events } = planRegistration(input, existing ?? undefined, correlationId, new Date());
     await this.#producer.publish(events);
     return device;
@@ -63,18 +83,26 @@ export class DeviceService {
     return { data: docs.map(toDeviceView), pagination: pagination(request, count, docs.length) };
   }
 
-  /** Every device of the project whose id, token or any identifier value equals `identifier`. */
-  async updateMetadata(projectId: string, identifier: string, patch: MetadataPatch, correlationId?: string): Promise<DeviceView[]> {
+  /**
+   * Merges `patch` into every device of the project whose id, token or any
+   * identifier value equals `identifier`; answers how many. At most 100
+   * devices: an identifier shared by more is refused rather than fanned out
+   * (one anonymous call must not write without bound).
+   */
+  async updateMetadata(projectId: string, identifier: string, patch: MetadataPatch, correlationId?: string): Promise<{ updated: number }> {
     await this.#requireProject(projectId);
     const devices = await this.#devices();
+    const limit = DEVICE_LIMITS.identifierMatches;
     const matching = await devices
       .find({ project_id: projectId, $or: [{ _id: identifier }, { token: identifier }, { identifier_values: identifier }] })
-      .sort({ created_at: 1, _id: 1 })
-      .limit(1000)
+      .project<Pick<DeviceDocument, '_id' | 'project_id' | 'metadata'>>({ _id: 1, project_id: 1, metadata: 1 })
+      .limit(limit + 1)
       .toArray();
     if (matching.length === 0) throw new NotFoundError(`identifier ${identifier} matches no device in project ${projectId}`);
+    if (matching.length > limit) throw new ValidationError([`identifier matches more than ${limit} devices; update them in smaller groups`]);
     const plan = planMetadataUpdate(matching, patch, correlationId, new Date());
+    if (plan.kind === 'too-many-keys') throw new ValidationError([plan.problem]);
     await this.#producer.publish(plan.events);
-    return plan.devices;
+    return { updated: plan.updated };
   }
 }

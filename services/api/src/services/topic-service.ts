@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import { createEvent, topicIdFor } from '@herald/events';
 import type { DeviceDocument, ReadModelRegistry, TopicDocument } from '@herald/mongo';
 import type { EventProducer } from '@herald/kafka';
+import { assertRoomForTopics } from './topic-quota.ts';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import type { Topic } from '../schemas/topics.ts';
 
@@ -55,6 +56,7 @@ export class TopicService {
     const topics = await this.#readModels.collection<TopicDocument>('topics');
     const existing = await topics.findOne({ _id: id, project_id: projectId });
     if (existing === null) {
+      await assertRoomForTopics(topics, projectId, [id]);
       await this.#producer.publish([createEvent('TopicCreated', { topic_id: id, name }, { project_id: projectId, correlation_id: correlationId })]);
     }
     const subscribers = existing === null ? 0 : ((await this.#subscriberCounts(projectId, [id])).get(id) ?? 0);

@@ -6,10 +6,18 @@ import { UnauthorizedError } from '@herald/errors';
 /**
  * A route whose schema declares `security: [{bearerAuth: []}]` requires a
  * live API key: the OpenAPI document and the enforcement share one source.
+ * A route that also lists the empty scheme (`[{}, {bearerAuth: []}]`) takes
+ * the key as optional: it reads `request.projectId` itself when it matters.
  */
 export default fp(
   async (fastify) => {
     fastify.decorateRequest('projectId', '');
+    /** The project of the request's bearer key: undefined without a header, 401 for a key that is not valid. */
+    fastify.decorate('optionalBearerProject', async (request: FastifyRequest): Promise<string | undefined> => {
+      if (request.headers.authorization === undefined) return undefined;
+      await authenticate(request);
+      return request.projectId;
+    });
     const authenticate = async (request: FastifyRequest): Promise<void> => {
       const apiKey = bearerToken(request.headers.authorization);
       if (apiKey === undefined) throw new UnauthorizedError('Authorization header must be "Bearer <API key>"');
@@ -19,7 +27,8 @@ export default fp(
     };
     fastify.addHook('onRoute', (route) => {
       const security = (route.schema as { security?: Array<Record<string, unknown>> } | undefined)?.security;
-      if (security?.some((scheme) => 'bearerAuth' in scheme) !== true) return;
+      const required = security !== undefined && security.length > 0 && security.every((scheme) => 'bearerAuth' in scheme);
+      if (!required) return;
       const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
       route.onRequest = [authenticate, ...existing];
     });

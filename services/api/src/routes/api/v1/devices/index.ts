@@ -6,7 +6,8 @@ export default async function devices(app: FastifyInstance): Promise<void> {
   const fastify = app.withTypeProvider<TypeBoxTypeProvider>();
 
   fastify.post('', { schema: registerDeviceSchema }, async (request, reply) => {
-    const device = await fastify.services.devices.register(request.body, request.id);
+    const bearerProjectId = await fastify.optionalBearerProject(request);
+    const device = await fastify.services.devices.register(request.body, request.id, bearerProjectId);
     return reply.code(201).send({ data: device });
   });
 
