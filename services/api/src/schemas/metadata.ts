@@ -7,12 +7,23 @@ export const updateMetadataSchema = {
   description:
     '`identifier` matches, within the project, a device id, a device token, or any value of a device\'s `identifiers`; ' +
     'every matching device is updated. Merge semantics: given keys are set, keys sent as `null` are removed, others are kept. ' +
-    'Answers with the updated devices and their resulting metadata.',
+    'Answers with the updated devices and their resulting metadata. ' +
+    'When the project has identity verification on (`herald projects identity-verification <project-id> on`), ' +
+    '`identifier_hash` must be the hex HMAC-SHA256 of `identifier` under the project\'s device-auth secret, else 401.',
   tags: ['devices'],
   querystring: Type.Object(
-    { project_id: Type.String({ minLength: 1 }), identifier: Type.String({ minLength: 1, maxLength: 4096 }) },
+    {
+      project_id: Type.String({ minLength: 1 }),
+      identifier: Type.String({ minLength: 1, maxLength: 4096 }),
+      identifier_hash: Type.Optional(
+        Type.String({
+          pattern: '^[0-9a-fA-F]{64}$',
+          description: "Hex HMAC-SHA256 of `identifier` under the project's device-auth secret; required when identity verification is on",
+        }),
+      ),
+    },
     { additionalProperties: false },
   ),
   body: Type.Object({ metadata: MetadataPatch }, { additionalProperties: false }),
-  response: { 200: Type.Object({ data: Type.Array(Device) }), ...errorResponses(400, 404, 413, 415, 503) },
+  response: { 200: Type.Object({ data: Type.Array(Device) }), ...errorResponses(400, 401, 404, 413, 415, 503) },
 } as const;

@@ -4,6 +4,7 @@ import type { AdminStore } from '@herald/admin';
 import { NotFoundError } from '@herald/errors';
 import { planRegistration, toDeviceView, type DeviceView, type RegisterDeviceInput } from '../domain/device-registration.ts';
 import { planMetadataUpdate, type MetadataPatch } from '../domain/metadata-update.ts';
+import { checkIdentifierHash } from '../domain/identity-verification.ts';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 
 export interface DeviceListQuery {
@@ -63,9 +64,20 @@ export class DeviceService {
     return { data: docs.map(toDeviceView), pagination: pagination(request, count, docs.length) };
   }
 
-  /** Every device of the project whose id, token or any identifier value equals `identifier`. */
-  async updateMetadata(projectId: string, identifier: string, patch: MetadataPatch, correlationId?: string): Promise<DeviceView[]> {
-    await this.#requireProject(projectId);
+  /**
+   * Every device of the project whose id, token or any identifier value equals `identifier`.
+   * `identifierHash` is checked before any device is looked up, so an unverified caller learns nothing about them.
+   */
+  async updateMetadata(
+    projectId: string,
+    identifier: string,
+    patch: MetadataPatch,
+    correlationId?: string,
+    identifierHash?: string,
+  ): Promise<DeviceView[]> {
+    const verification = await this.#admin.identityVerification(projectId);
+    if (verification === null) throw new NotFoundError(`project_id ${projectId} does not exist`);
+    checkIdentifierHash(verification, identifier, identifierHash);
     const devices = await this.#devices();
     const matching = await devices
       .find({ project_id: projectId, $or: [{ _id: identifier }, { token: identifier }, { identifier_values: identifier }] })
