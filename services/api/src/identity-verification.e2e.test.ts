@@ -116,6 +116,7 @@ describe('identity verification', () => {
   it('the CLI refuses an unknown project and an unknown state, and prints the secret in plain output once', async () => {
     await expect(harness.herald('projects', 'identity-verification', 'no-such-project', 'on')).rejects.toThrow(/project no-such-project does not exist/);
     await expect(harness.herald('projects', 'identity-verification', project.id, 'maybe')).rejects.toThrow(/on, off/);
+    await expect(harness.herald('projects', 'identity-verification', project.id, 'off', '--rotate')).rejects.toThrow(/--rotate goes only with "on"/);
     const text = await harness.herald('projects', 'identity-verification', project.id, 'on');
     expect(text).toMatch(/device-auth secret: hdas_[0-9a-f]{64}\n/);
     expect(text).toContain('shown only this once');

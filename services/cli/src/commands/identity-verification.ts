@@ -1,5 +1,5 @@
 import { Argument, type Command } from 'commander';
-import { NotFoundError } from '@herald/errors';
+import { NotFoundError, ValidationError } from '@herald/errors';
 import type { AdminStore } from '@herald/admin';
 import type { Runner } from '../context.ts';
 
@@ -48,15 +48,16 @@ export function identityVerificationCommand(projects: Command, withContext: Runn
       'require PATCH /api/v1/metadata to carry identifier_hash (HMAC-SHA256 of identifier under a per-project secret); ' +
         '"on" prints the secret once, "off" forgets it, no state prints the current one',
     )
-    .argument('<project-id>')
-    .addArgument(new Argument('[state]').choices(['on', 'off']))
+    .argument('<project-id>', 'the project')
+    .addArgument(new Argument('[state]', 'turn it on or off; left out: print whether it is on').choices(['on', 'off']))
     .option('--rotate', 'with "on": issue a new secret even if it is already on (the old one stops working at once)')
     .option('--json', 'print JSON ({"project_id", "identity_verification", "secret" when one is issued})')
-    .action(async (projectId: string, state: 'on' | 'off' | undefined, options: Options) =>
-      withContext(async ({ admin, out }) => {
+    .action(async (projectId: string, state: 'on' | 'off' | undefined, options: Options) => {
+      if (options.rotate === true && state !== 'on') throw new ValidationError(['--rotate goes only with "on"']);
+      await withContext(async ({ admin, out }) => {
         const { json, lines } = await apply(admin, projectId, state, options);
         if (options.json === true) out(JSON.stringify(json));
         else for (const line of lines) out(line);
-      }),
-    );
+      });
+    });
 }
