@@ -3,12 +3,38 @@ import { ADMIN_COLLECTIONS } from '@herald/mongo';
 import { newId } from '@herald/events';
 import { NotFoundError } from '@herald/errors';
 import { apiKeyMatches, generateApiKey, parseApiKey } from './api-key.ts';
+import { generateDeviceAuthSecret } from './device-auth.ts';
 
 export interface Project {
   _id: string;
   name: string;
   created_at: Date;
 }
+
+/**
+ * Identity verification of a project (see device-auth.ts). The secret is
+ * stored as is, not sealed with HERALD_SECRET_KEY: verifying an HMAC needs
+ * the raw key, so sealing it would make the internet-facing API hold
+ * HERALD_SECRET_KEY, which also opens every project's APNs and FCM
+ * credentials. A reader of this collection learns only the power to write
+ * device metadata of the project (it can read devices' tokens and metadata
+ * from the read models already); `identity-verification on --rotate`
+ * replaces a leaked secret.
+ */
+export interface DeviceAuth {
+  secret: string;
+  enabled_at: Date;
+}
+
+/** The stored project: `device_auth` is present while identity verification is on. Never returned by the project getters. */
+interface ProjectRecord extends Project {
+  device_auth?: DeviceAuth;
+}
+
+/** What the API needs to check a device-facing metadata write. */
+export type IdentityVerification = { enabled: false } | { enabled: true; secret: string };
+
+const WITHOUT_SECRET = { projection: { device_auth: 0 } } as const;
 
 export interface ApiKeyRecord {
   _id: string;
@@ -27,7 +53,7 @@ export class AdminStore {
   }
 
   get #projects() {
-    return this.#db.collection<Project>(ADMIN_COLLECTIONS.projects);
+    return this.#db.collection<ProjectRecord>(ADMIN_COLLECTIONS.projects);
   }
 
   get #keys() {
@@ -42,15 +68,52 @@ export class AdminStore {
   }
 
   async findProject(projectId: string): Promise<Project | null> {
-    return this.#projects.findOne({ _id: projectId });
+    return this.#projects.findOne({ _id: projectId }, WITHOUT_SECRET);
   }
 
   async findProjectByName(name: string): Promise<Project | null> {
-    return this.#projects.findOne({ name });
+    return this.#projects.findOne({ name }, WITHOUT_SECRET);
   }
 
   async listProjects(): Promise<Project[]> {
-    return this.#projects.find({}).sort({ created_at: 1 }).toArray();
+    return this.#projects.find({}, WITHOUT_SECRET).sort({ created_at: 1 }).toArray();
+  }
+
+  /** The project's identity-verification setting, or null when there is no such project. */
+  async identityVerification(projectId: string): Promise<IdentityVerification | null> {
+    const project = await this.#projects.findOne({ _id: projectId }, { projection: { device_auth: 1 } });
+    if (project === null) return null;
+    return project.device_auth === undefined ? { enabled: false } : { enabled: true, secret: project.device_auth.secret };
+  }
+
+  /**
+   * Turns identity verification on. A new secret is returned only when one
+   * is issued: when it was off, or with `rotate` (the old secret stops
+   * working at once). Turning it on again without `rotate` keeps the secret.
+   */
+  async enableIdentityVerification(
+    projectId: string,
+    options: { rotate?: boolean } = {},
+    now = new Date(),
+  ): Promise<{ secret: string | undefined; enabled_at: Date }> {
+    const deviceAuth: DeviceAuth = { secret: generateDeviceAuthSecret(), enabled_at: now };
+    // Only where it is off unless rotating: two concurrent `on`s issue one secret, not two where the first is silently lost.
+    const filter = options.rotate === true ? { _id: projectId } : { _id: projectId, device_auth: { $exists: false } };
+    const result = await this.#projects.updateOne(filter, { $set: { device_auth: deviceAuth } });
+    if (result.matchedCount === 1) return { secret: deviceAuth.secret, enabled_at: now };
+    const existing = await this.#projects.findOne({ _id: projectId }, { projection: { device_auth: 1 } });
+    if (existing === null) throw new NotFoundError(`project ${projectId} does not exist`);
+    // Turned off between the two reads: try again, now it is off.
+    if (existing.device_auth === undefined) return this.enableIdentityVerification(projectId, options, now);
+    return { secret: undefined, enabled_at: existing.device_auth.enabled_at };
+  }
+
+  /** Turns identity verification off and forgets the secret; resolves with whether it was on. */
+  async disableIdentityVerification(projectId: string): Promise<{ was_enabled: boolean }> {
+    const before = await this.identityVerification(projectId);
+    if (before === null) throw new NotFoundError(`project ${projectId} does not exist`);
+    await this.#projects.updateOne({ _id: projectId }, { $unset: { device_auth: '' } });
+    return { was_enabled: before.enabled };
   }
 
   /** Issues a new key; the plain key is returned once and never stored. */

@@ -4,3 +4,4 @@ export * from './idempotency-store.ts';
 export * from './secret-box.ts';
 export * from './provider-credentials.ts';
 export * from './credential-store.ts';
+export * from './device-auth.ts';

@@ -9,15 +9,26 @@ export const updateMetadataSchema = {
     'every matching device is updated. Merge semantics: given keys are set, keys sent as `null` are removed, others are kept. ' +
     `At most ${DEVICE_LIMITS.identifierMatches} devices: an identifier that matches more is refused with 400. ` +
     `A device keeps at most ${DEVICE_LIMITS.mapEntries} metadata keys; a merge that would exceed it is refused with 400. ` +
-    'Answers only how many devices were updated: the caller has no API key, so nothing about any device is revealed.',
+    'Answers only how many devices were updated: the caller has no API key, so nothing about any device is revealed. ' +
+    'When the project has identity verification on (`herald projects identity-verification <project-id> on`), ' +
+    '`identifier_hash` must be the hex HMAC-SHA256 of `identifier` under the project\'s device-auth secret, else 401.',
   tags: ['devices'],
   querystring: Type.Object(
-    { project_id: Type.String({ minLength: 1 }), identifier: Type.String({ minLength: 1, maxLength: 4096 }) },
+    {
+      project_id: Type.String({ minLength: 1 }),
+      identifier: Type.String({ minLength: 1, maxLength: 4096 }),
+      identifier_hash: Type.Optional(
+        Type.String({
+          pattern: '^[0-9a-fA-F]{64}$',
+          description: "Hex HMAC-SHA256 of `identifier` under the project's device-auth secret; required when identity verification is on",
+        }),
+      ),
+    },
     { additionalProperties: false },
   ),
   body: Type.Object({ metadata: MetadataPatch }, { additionalProperties: false }),
   response: {
     200: Type.Object({ data: Type.Object({ updated: Type.Integer({ minimum: 1, description: 'Devices whose metadata was updated' }) }) }),
-    ...errorResponses(400, 404, 413, 415, 503),
+    ...errorResponses(400, 401, 404, 413, 415, 503),
   },
 } as const;

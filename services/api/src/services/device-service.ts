@@ -6,6 +6,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '@herald/errors';
 import { planRegistration, toDeviceView, type DeviceView, type RegisterDeviceInput } from '../domain/device-registration.ts';
 import { DEVICE_LIMITS } from '../domain/device-limits.ts';
 import { planMetadataUpdate, type MetadataPatch } from '../domain/metadata-update.ts';
+import { checkIdentifierHash } from '../domain/identity-verification.ts';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { mayRepointDevice } from '../domain/token-refresh.ts';
 import { assertRoomForTopics } from './topic-quota.ts';
@@ -87,10 +88,20 @@ export class DeviceService {
    * Merges `patch` into every device of the project whose id, token or any
    * identifier value equals `identifier`; answers how many. At most 100
    * devices: an identifier shared by more is refused rather than fanned out
-   * (one anonymous call must not write without bound).
+   * (one anonymous call must not write without bound). `identifierHash` is
+   * checked before any device is looked up, so an unverified caller learns
+   * nothing about them.
    */
-  async updateMetadata(projectId: string, identifier: string, patch: MetadataPatch, correlationId?: string): Promise<{ updated: number }> {
-    await this.#requireProject(projectId);
+  async updateMetadata(
+    projectId: string,
+    identifier: string,
+    patch: MetadataPatch,
+    correlationId?: string,
+    identifierHash?: string,
+  ): Promise<{ updated: number }> {
+    const verification = await this.#admin.identityVerification(projectId);
+    if (verification === null) throw new NotFoundError(`project_id ${projectId} does not exist`);
+    checkIdentifierHash(verification, identifier, identifierHash);
     const devices = await this.#devices();
     const limit = DEVICE_LIMITS.identifierMatches;
     const matching = await devices

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import type { Runner } from '../context.ts';
+import { identityVerificationCommand } from './identity-verification.ts';
 
 export function projectCommands(program: Command, withContext: Runner): void {
-  const projects = program.command('projects').description('create and list projects');
+  const projects = program.command('projects').description('create and list projects; identity verification');
 
   projects
     .command('create <name>')
@@ -32,4 +33,6 @@ export function projectCommands(program: Command, withContext: Runner): void {
         else for (const project of list) out(`${project._id}  ${project.name}`);
       }),
     );
+
+  identityVerificationCommand(projects, withContext);
 }

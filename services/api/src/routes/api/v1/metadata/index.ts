@@ -6,7 +6,7 @@ export default async function metadata(app: FastifyInstance): Promise<void> {
   const fastify = app.withTypeProvider<TypeBoxTypeProvider>();
 
   fastify.patch('', { schema: updateMetadataSchema }, async (request) => {
-    const { project_id: projectId, identifier } = request.query;
-    return { data: await fastify.services.devices.updateMetadata(projectId, identifier, request.body.metadata, request.id) };
+    const { project_id: projectId, identifier, identifier_hash: identifierHash } = request.query;
+    return { data: await fastify.services.devices.updateMetadata(projectId, identifier, request.body.metadata, request.id, identifierHash) };
   });
 }

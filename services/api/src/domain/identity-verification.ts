@@ -1,0 +1,19 @@
+import { identifierHashMatches, type IdentityVerification } from '@herald/admin';
+import { UnauthorizedError } from '@herald/errors';
+
+/**
+ * May this metadata write go ahead? With identity verification off, any
+ * identifier may be written (a given `identifier_hash` is ignored); with it
+ * on, only one whose `identifier_hash` is its HMAC under the project's
+ * device-auth secret. Throws 401 otherwise; the message never says what the
+ * right hash would have been.
+ */
+export function checkIdentifierHash(setting: IdentityVerification, identifier: string, identifierHash: string | undefined): void {
+  if (!setting.enabled) return;
+  if (identifierHash === undefined) {
+    throw new UnauthorizedError('identifier_hash is required: identity verification is on for this project');
+  }
+  if (!identifierHashMatches(setting.secret, identifier, identifierHash)) {
+    throw new UnauthorizedError('identifier_hash is not the HMAC-SHA256 of identifier under the project’s device-auth secret');
+  }
+}

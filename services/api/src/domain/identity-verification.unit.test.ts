@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { generateDeviceAuthSecret, identifierHash } from '@herald/admin';
+import { checkIdentifierHash } from './identity-verification.ts';
+
+const secret = generateDeviceAuthSecret();
+const on = { enabled: true, secret } as const;
+
+describe('checkIdentifierHash', () => {
+  it('lets any write through while verification is off, with or without a hash', () => {
+    expect(() => checkIdentifierHash({ enabled: false }, 'user-1', undefined)).not.toThrow();
+    expect(() => checkIdentifierHash({ enabled: false }, 'user-1', 'f'.repeat(64))).not.toThrow();
+  });
+
+  it('lets a write with the identifier’s hash through while it is on', () => {
+    expect(() => checkIdentifierHash(on, 'user-1', identifierHash(secret, 'user-1'))).not.toThrow();
+  });
+
+  it.each([
+    ['no hash', undefined, 'identifier_hash is required: identity verification is on for this project'],
+    ['the hash of another identifier', identifierHash(secret, 'user-2'), 'identifier_hash is not the HMAC-SHA256 of identifier'],
+    ['a hash under another secret', identifierHash(generateDeviceAuthSecret(), 'user-1'), 'identifier_hash is not the HMAC-SHA256 of identifier'],
+  ])('refuses %s with 401 naming identifier_hash', (_label, hash, message) => {
+    let thrown: unknown;
+    try {
+      checkIdentifierHash(on, 'user-1', hash);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ code: 'UNAUTHORIZED', status: 401, message: expect.stringContaining(message) });
+  });
+});
