@@ -1,11 +1,12 @@
 /**
  * Limits on what a device-facing call (no API key) may write. They bound
  * what one anonymous request can make Herald store, send to Kafka and fan
- * out — see "Device-facing endpoints" in the README. Worst cases they imply:
- * a DeviceRegistered event ≤ ~150 KB (token 4 KB, identifiers and metadata
- * 64 × (64 + 1,024) characters each, 20 topic ids), a MetadataUpdated event
- * ≤ ~75 KB; a PATCH writes at most 100 of those. The producer splits what it
- * sends into requests below the broker's message limit.
+ * out — see "Device-facing endpoints" in the README. Worst cases they imply
+ * (in bytes, with every character escaped in JSON; event-size.unit.test.ts):
+ * a DeviceRegistered record ≤ ~860 KB, a MetadataUpdated record ≤ ~420 KB —
+ * each under the broker's 1 MB message limit. A PATCH writes at most
+ * `metadataWriteBytes` in all, whatever the number of devices it matches, so
+ * one anonymous request cannot queue tens of MB ahead of everyone's writes.
  */
 export const DEVICE_LIMITS = {
   /** Entries in a metadata or identifiers map, and in a device's merged metadata. */
@@ -16,6 +17,8 @@ export const DEVICE_LIMITS = {
   identifierMatches: 100,
   topicsPerRegistration: 20,
   topicsPerProject: 10_000,
+  /** Bytes one PATCH may write: the patch's JSON size × the devices it matches. */
+  metadataWriteBytes: 1024 * 1024,
 } as const;
 
 /** Keys a merge would leave on a device (pure): current keys, plus set ones, minus removed ones. */

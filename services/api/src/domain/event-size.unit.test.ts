@@ -52,16 +52,16 @@ describe('worst-case event size under the device-facing limits', () => {
     expect(largest + BATCH_OVERHEAD).toBeLessThan(BROKER_MESSAGE_MAX_BYTES);
   });
 
-  it('a metadata PATCH’s records (MetadataUpdated, one per device, at most 100) each stay below it', () => {
+  it('a metadata PATCH’s record (MetadataUpdated) stays below it, and the worst patch may reach only 2 devices', () => {
     const patch = worstMap();
     expect(Compile(MetadataPatch).Check(patch)).toBe(true);
-    const devices = Array.from({ length: DEVICE_LIMITS.identifierMatches }, (_, index) => ({ _id: `device-${index}`, project_id: projectId, metadata: {} }));
-    const plan = planMetadataUpdate(devices, patch, 'r'.repeat(64), now);
+    const devices = (count: number) => Array.from({ length: count }, (_, index) => ({ _id: `device-${index}`, project_id: projectId, metadata: {} }));
+    const plan = planMetadataUpdate(devices(2), patch, 'r'.repeat(64), now);
     if (plan.kind !== 'update') throw new Error(`expected an update, got ${plan.kind}`);
     const sizes = plan.events.map(recordBytes);
-    // Measured: 418,593 bytes each, 41,859,270 for the 100: the producer sends them in requests below the limit.
+    // Measured: 418,593 bytes each. Without the write budget, 100 devices made 41,859,270 bytes from one request.
     expect(Math.max(...sizes)).toBeGreaterThan(400_000);
     expect(Math.max(...sizes) + BATCH_OVERHEAD).toBeLessThan(BROKER_MESSAGE_MAX_BYTES);
-    expect(sizes).toHaveLength(DEVICE_LIMITS.identifierMatches);
+    expect(planMetadataUpdate(devices(3), patch, undefined, now).kind).toBe('refused');
   });
 });

@@ -16,8 +16,8 @@ export function mergeMetadata(current: Record<string, string>, patch: MetadataPa
 
 export type MetadataPlan =
   | { kind: 'update'; events: HeraldEvent[]; updated: number }
-  /** The merge would leave a device with more keys than it may keep; nothing is written. */
-  | { kind: 'too-many-keys'; problem: string };
+  /** Refused, nothing is written: a device would keep too many keys, or the write is too large in all. */
+  | { kind: 'refused'; problem: string };
 
 /**
  * One MetadataUpdated per matching device (pure). The answer says only how
@@ -32,7 +32,14 @@ export function planMetadataUpdate(
 ): MetadataPlan {
   const largest = Math.max(0, ...devices.map((device) => mergedKeyCount(device.metadata, patch)));
   if (largest > DEVICE_LIMITS.mapEntries) {
-    return { kind: 'too-many-keys', problem: `metadata would leave a device with ${largest} keys; a device keeps at most ${DEVICE_LIMITS.mapEntries}` };
+    return { kind: 'refused', problem: `metadata would leave a device with ${largest} keys; a device keeps at most ${DEVICE_LIMITS.mapEntries}` };
+  }
+  const writeBytes = Buffer.byteLength(JSON.stringify(patch)) * devices.length;
+  if (writeBytes > DEVICE_LIMITS.metadataWriteBytes) {
+    return {
+      kind: 'refused',
+      problem: `metadata × ${devices.length} matching devices would write ${writeBytes} bytes; one request writes at most ${DEVICE_LIMITS.metadataWriteBytes}`,
+    };
   }
   const set: Record<string, string> = {};
   const unset: string[] = [];

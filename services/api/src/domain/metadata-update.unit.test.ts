@@ -47,8 +47,20 @@ describe('planMetadataUpdate', () => {
     expect(planMetadataUpdate([device], { k0: 'changed' }, undefined, new Date()).kind).toBe('update');
     expect(planMetadataUpdate([device], { k0: null, extra: 'x' }, undefined, new Date()).kind).toBe('update');
     expect(planMetadataUpdate([device], { extra: 'x' }, undefined, new Date())).toEqual({
-      kind: 'too-many-keys',
+      kind: 'refused',
       problem: 'metadata would leave a device with 65 keys; a device keeps at most 64',
+    });
+  });
+
+  it('refuses a write larger than 1 MiB in all (patch size × matching devices)', () => {
+    const patch = { k: 'v'.repeat(1000) }; // 1,010 bytes of JSON
+    const devices = (count: number) => Array.from({ length: count }, (_, i) => ({ _id: `d${i}`, project_id: 'p', metadata: {} }));
+    expect(planMetadataUpdate(devices(100), patch, undefined, new Date()).kind).toBe('update');
+    expect(planMetadataUpdate(devices(1), { ...Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`k${i}`, 'x'.repeat(1024)])) }, undefined, new Date()).kind).toBe('update');
+    const large = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`k${i}`, 'x'.repeat(1024)]));
+    expect(planMetadataUpdate(devices(16), large, undefined, new Date())).toEqual({
+      kind: 'refused',
+      problem: 'metadata × 16 matching devices would write 1057648 bytes; one request writes at most 1048576',
     });
   });
 });

@@ -112,7 +112,7 @@ export class DeviceService {
     if (matching.length === 0) throw new NotFoundError(`identifier ${identifier} matches no device in project ${projectId}`);
     if (matching.length > limit) throw new ValidationError([`identifier matches more than ${limit} devices; update them in smaller groups`]);
     const plan = planMetadataUpdate(matching, patch, correlationId, new Date());
-    if (plan.kind === 'too-many-keys') throw new ValidationError([plan.problem]);
+    if (plan.kind === 'refused') throw new ValidationError([plan.problem]);
     await this.#producer.publish(plan.events);
     return { updated: plan.updated };
   }
