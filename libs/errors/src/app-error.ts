@@ -16,6 +16,10 @@ export const ERROR_CODES = {
   KAFKA_UNAVAILABLE: { status: 503, retriable: true },
   MONGO_UNAVAILABLE: { status: 503, retriable: true },
   INFRA_UNAVAILABLE: { status: 503, retriable: false },
+  /** The consumer group is rebalancing: the work is not at fault; its new owner redoes it. */
+  REBALANCING: { status: 503, retriable: true },
+  /** The broker refused these records for good (too large, invalid): retrying cannot help. */
+  KAFKA_RECORD_REJECTED: { status: 500, retriable: false },
   INTERNAL: { status: 500, retriable: false },
 } as const satisfies Record<string, { status: number; retriable: boolean }>;
 
@@ -90,6 +94,23 @@ export class InfrastructureError extends AppError {
   constructor(code: 'KAFKA_UNAVAILABLE' | 'MONGO_UNAVAILABLE' | 'INFRA_UNAVAILABLE', message: string, options: { cause?: unknown } = {}) {
     super(code, message, options);
   }
+}
+
+/** Thrown where a consumer learns its group is rebalancing: abandon the chunk, commit nothing. */
+export class RebalanceError extends AppError {
+  constructor(message = 'the consumer group is rebalancing', options: { cause?: unknown } = {}) {
+    super('REBALANCING', message, options);
+  }
+}
+
+/** Whether the error or any error in its cause chain says the group is rebalancing. */
+export function isRebalance(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 10; depth += 1) {
+    if (isAppError(current) && current.code === 'REBALANCING') return true;
+    current = current.cause;
+  }
+  return false;
 }
 
 export function isAppError(error: unknown): error is AppError {

@@ -1,7 +1,8 @@
 import { Partitioners, type Producer, type TopicMessages } from 'kafkajs';
 import type { HeraldKafka } from './create-kafka.ts';
 import { encodeEvent, latestEntry, type HeraldEvent } from '@herald/events';
-import { InfrastructureError } from '@herald/errors';
+import { InfrastructureError, isAppError } from '@herald/errors';
+import { classifyKafkaError } from './kafka-errors.ts';
 
 interface Pending {
   topicMessages: TopicMessages[];
@@ -9,6 +10,8 @@ interface Pending {
   bytes: number;
   resolve: () => void;
   reject: (error: unknown) => void;
+  /** Sent in a request of its own: set after a request it shared was refused for good. */
+  alone?: boolean;
 }
 
 /** Records per request. */
@@ -26,28 +29,57 @@ const MAX_BYTES_PER_SEND = 768 * 1024;
  * while one request is in flight, everything published meanwhile waits and
  * goes out together in the next one. Each caller's promise settles when its
  * own records are acknowledged.
+ *
+ * After a failed send the kafkajs producer is thrown away and a new one
+ * (new producer id, fresh sequence numbers) connects before the next send:
+ * a partial failure can leave an idempotent producer's sequence numbers out
+ * of step with the broker (OUT_OF_ORDER_SEQUENCE_NUMBER on every later send).
  */
 export class EventProducer {
-  readonly #producer: Producer;
+  #producer: Producer;
   readonly #kafka: HeraldKafka;
   #queue: Pending[] = [];
   #sending = false;
+  #broken = false;
+  #connected = false;
+  #generation = 1;
 
   constructor(kafka: HeraldKafka) {
     this.#kafka = kafka;
-    this.#producer = kafka.client.producer({
+    this.#producer = this.#create();
+  }
+
+  #create(): Producer {
+    return this.#kafka.client.producer({
       idempotent: true,
       maxInFlightRequests: 1,
       createPartitioner: Partitioners.DefaultPartitioner,
     });
   }
 
+  /** How many kafkajs producers this one has used: 1, plus one per send that failed. */
+  get generation(): number {
+    return this.#generation;
+  }
+
   async connect(): Promise<void> {
     await this.#producer.connect();
+    this.#connected = true;
   }
 
   async disconnect(): Promise<void> {
+    this.#connected = false;
     await this.#producer.disconnect();
+  }
+
+  /** Replaces a producer whose last send failed by a fresh one before anything else is sent. */
+  async #renew(): Promise<void> {
+    const old = this.#producer;
+    await old.disconnect().catch(() => undefined);
+    this.#producer = this.#create();
+    this.#generation += 1;
+    await this.#producer.connect();
+    this.#broken = false;
   }
 
   /** Writes events to their catalog topic, or to the logical `topic` when given (work topics). */
@@ -103,12 +135,20 @@ export class EventProducer {
       while (this.#queue.length > 0) {
         const batch = takeBatch(this.#queue);
         try {
+          if (this.#broken && this.#connected) await this.#renew();
           const topicMessages = mergeTopics(batch);
           await this.#producer.sendBatch({ acks: -1, topicMessages });
           this.#observe(topicMessages);
           for (const item of batch) item.resolve();
         } catch (cause) {
-          const error = new InfrastructureError('KAFKA_UNAVAILABLE', 'Kafka did not acknowledge the records', { cause });
+          this.#broken = true;
+          const classified = classifyKafkaError(cause);
+          const error = isAppError(classified) ? classified : new InfrastructureError('KAFKA_UNAVAILABLE', 'Kafka did not acknowledge the records', { cause });
+          if (!error.retriable && batch.length > 1) {
+            // One caller's records may be at fault (too large): try each caller alone, so the others are not failed for it.
+            this.#queue.unshift(...batch.map((item) => ({ ...item, alone: true })));
+            continue;
+          }
           for (const item of batch) item.reject(error);
         }
       }
@@ -160,11 +200,12 @@ function takeBatch(queue: Pending[]): Pending[] {
   let bytes = 0;
   while (queue.length > 0) {
     const next = queue[0]!;
-    if (batch.length > 0 && (records + next.count > MAX_RECORDS_PER_SEND || bytes + next.bytes > MAX_BYTES_PER_SEND)) break;
+    if (batch.length > 0 && (next.alone === true || records + next.count > MAX_RECORDS_PER_SEND || bytes + next.bytes > MAX_BYTES_PER_SEND)) break;
     batch.push(next);
     records += next.count;
     bytes += next.bytes;
     queue.shift();
+    if (next.alone === true) break;
   }
   return batch;
 }

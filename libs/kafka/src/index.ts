@@ -4,3 +4,5 @@ export * from './event-producer.ts';
 export * from './dead-letter.ts';
 export * from './run-consumer.ts';
 export * from './offsets.ts';
+export * from './process-chunk.ts';
+export * from './kafka-errors.ts';

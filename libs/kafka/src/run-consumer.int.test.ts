@@ -85,7 +85,6 @@ describe('runConsumer', () => {
       groupId: 'dlq-test',
       topics: [TOPICS.deviceEvents, TOPICS.topicEvents],
       logger: env.logger,
-      retries: 1,
       handle: async (records) => {
         for (const { event } of records) {
           if (event.type === 'DeviceRegistered' && event.data.token === 'poison') {

@@ -1,21 +1,15 @@
 import type { Consumer, KafkaMessage, TopicMessages } from 'kafkajs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { HeraldKafka } from './create-kafka.ts';
 import pRetry from 'p-retry';
-import { decodeEvent, deadLetterTopic, type HeraldEvent } from '@herald/events';
-import { isRetriable } from '@herald/errors';
+import { decodeEvent, deadLetterTopic } from '@herald/events';
+import { isRebalance } from '@herald/errors';
 import type { Logger } from '@herald/log';
-import { deadLetterFor } from './dead-letter.ts';
+import { deadLetterFor, type SourceRecord } from './dead-letter.ts';
+import { classifyKafkaError } from './kafka-errors.ts';
+import { processChunk, type BackoffPolicy, type ConsumedEvent, type Letter } from './process-chunk.ts';
 import { ensurePlainTopics, KAFKA_SETUP_RETRY } from './ensure-topics.ts';
 import type { EventProducer } from './event-producer.ts';
-
-/** A decoded event with its Kafka position, which projections use as their idempotency guard. */
-export interface ConsumedEvent<E extends HeraldEvent = HeraldEvent> {
-  event: E;
-  /** Logical topic name (without the installation prefix). */
-  topic: string;
-  partition: number;
-  offset: number;
-}
 
 export interface ConsumerSpec {
   kafka: HeraldKafka;
@@ -34,8 +28,8 @@ export interface ConsumerSpec {
   fromBeginning?: boolean;
   maxChunkSize?: number;
   partitionsConsumedConcurrently?: number;
-  /** Retries of a retriable failure before giving up on the chunk. */
-  retries?: number;
+  /** Back-off between retries of a retriable failure (retried without a cap: infrastructure errors never dead-letter). */
+  backoff?: BackoffPolicy;
   /** Session timeout; handlers that run long must heartbeat within it. */
   sessionTimeoutMs?: number;
   /** Called after each chunk is done (handled or dead-lettered): progress for rebuilds and lag. */
@@ -57,10 +51,11 @@ export interface RunningConsumer {
 /**
  * Runs a consumer group: decodes every record at the boundary, dead-letters
  * what cannot be decoded or handled (with provenance), and marks an offset
- * consumed only after the handler has succeeded for it. Retriable failures
- * (infrastructure down) are retried with backoff and, if they persist, make
- * kafkajs restart the consumer from the last committed offset: the record is
- * not at fault, so it is never dead-lettered for that.
+ * consumed only after the handler has succeeded for it. Stages: kafkajs
+ * fetches, processChunk decodes, handles and dead-letters, this commits.
+ * Retriable failures (infrastructure down) are retried with back-off and
+ * jitter for as long as they last: the record is not at fault, so it is
+ * never dead-lettered for that. A rebalance abandons the chunk uncommitted.
  */
 export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> {
   const { kafka } = spec;
@@ -84,41 +79,15 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
     logger.error({ err: payload.error, restart: payload.restart }, 'consumer crashed');
   });
 
-  const retryOptions = { retries: spec.retries ?? 5, minTimeout: 100, maxTimeout: 5_000, randomize: true };
-  const handleWithRetry = (records: ConsumedEvent[], context: HandlerContext) =>
-    pRetry(() => spec.handle(records, context), {
-      ...retryOptions,
-      shouldRetry: ({ error }) => isRetriable(error),
-      onFailedAttempt: ({ error, attemptNumber }) => {
-        if (isRetriable(error)) logger.warn({ err: error, attemptNumber }, 'handler failed, retrying');
-      },
-    });
-
-  const deadLetter = async (messages: ReadonlyArray<{ message: KafkaMessage; error: unknown }>, topic: string, partition: number) => {
-    if (messages.length === 0) return;
+  const deadLetter = async (letters: readonly Letter[], topic: string) => {
     const now = new Date();
     const target = { topic: deadLetterTopicOf(topic), groupId };
-    const letters = messages.map(({ message, error }) =>
-      deadLetterFor({ topic, partition, offset: message.offset, key: message.key, value: message.value, headers: message.headers, timestamp: message.timestamp }, target, error, now),
-    );
-    for (const { message, error } of messages) {
-      logger.warn({ err: error, topic, partition, offset: message.offset }, 'record dead-lettered');
+    for (const { record, error } of letters) {
+      logger.warn({ err: error, topic, partition: record.partition, offset: record.offset }, 'record dead-lettered');
     }
-    const topicMessages: TopicMessages[] = [{ topic: target.topic, messages: letters.map((letter) => letter.message) }];
+    const topicMessages: TopicMessages[] = [{ topic: target.topic, messages: letters.map(({ record, error }) => deadLetterFor(record, target, error, now).message) }];
     await spec.producer.publishRaw(topicMessages);
-    kafka.observer.deadLettered?.(spec.groupId, logicalTopic.get(topic) ?? topic, messages.length);
-  };
-
-  /** A chunk failed for a reason that is not retriable: find the culprits one by one. */
-  const handleOneByOne = async (records: ConsumedEvent[], messages: Map<number, KafkaMessage>, topic: string, partition: number, context: HandlerContext) => {
-    for (const record of records) {
-      try {
-        await handleWithRetry([record], context);
-      } catch (error) {
-        if (isRetriable(error)) throw error;
-        await deadLetter([{ message: messages.get(record.offset)!, error }], topic, partition);
-      }
-    }
+    kafka.observer.deadLettered?.(spec.groupId, logicalTopic.get(topic) ?? topic, letters.length);
   };
 
   const observeChunk = (records: readonly ConsumedEvent[], topic: string, partition: number, lag: number) => {
@@ -141,42 +110,61 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
     partitionsConsumedConcurrently: spec.partitionsConsumedConcurrently ?? 1,
     eachBatch: async (payload) => {
       const { batch } = payload;
-      const context: HandlerContext = { heartbeat: () => payload.heartbeat() };
       const { topic, partition } = batch;
       const logical = logicalTopic.get(topic) ?? topic;
+      // The broker's answer that this member lost the partition, once a heartbeat saw it.
+      let revoked: unknown;
+      const heartbeat = async () => {
+        try {
+          await payload.heartbeat();
+        } catch (raw) {
+          const error = classifyKafkaError(raw);
+          if (isRebalance(error)) revoked ??= raw;
+          throw error;
+        }
+      };
+      const context: HandlerContext = { heartbeat };
+      const toSource = (message: KafkaMessage): SourceRecord => ({ topic, partition, offset: message.offset, key: message.key, value: message.value, headers: message.headers, timestamp: message.timestamp });
       for (let start = 0; start < batch.messages.length; start += maxChunk) {
         if (!payload.isRunning() || payload.isStale()) return;
         const chunk = batch.messages.slice(start, start + maxChunk);
-        const records: ConsumedEvent[] = [];
-        const byOffset = new Map<number, KafkaMessage>();
-        const undecodable: Array<{ message: KafkaMessage; error: unknown }> = [];
-        for (const message of chunk) {
-          try {
-            const offset = Number(message.offset);
-            records.push({ event: decodeEvent(message.value), topic: logical, partition, offset });
-            byOffset.set(offset, message);
-          } catch (error) {
-            undecodable.push({ message, error });
-          }
+        // A handler may wait a long time on one query or on retries: keep the group
+        // membership alive meanwhile, and learn of a rebalance as soon as it starts.
+        const keepAlive = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_WHILE_HANDLING_MS);
+        const decoded: ConsumedEvent[] = [];
+        let outcome;
+        try {
+          outcome = await processChunk(
+            chunk.map(toSource),
+            {
+              decode: (record) => {
+                const consumed = { event: decodeEvent(record.value), topic: logical, partition, offset: Number(record.offset) };
+                decoded.push(consumed);
+                return consumed;
+              },
+              handle: (records) => spec.handle(records, context),
+              deadLetter: (letters) => deadLetter(letters, topic),
+              classify: classifyKafkaError,
+              active: () => payload.isRunning() && !payload.isStale() && revoked === undefined,
+              sleep: (ms) => sleep(ms).then(() => undefined),
+              random: Math.random,
+              onRetry: (error, attempt) => logger.warn({ err: error, attempt, topic, partition }, 'chunk failed for a retriable reason; retrying'),
+            },
+            spec.backoff,
+          );
+        } finally {
+          clearInterval(keepAlive);
         }
-        await deadLetter(undecodable, topic, partition);
-        if (records.length > 0) {
-          // A handler may wait a long time on one query (a million-device audience): keep the
-          // group membership alive meanwhile, or the group evicts this consumer and the work restarts.
-          const keepAlive = setInterval(() => void payload.heartbeat().catch(() => undefined), HEARTBEAT_WHILE_HANDLING_MS);
-          try {
-            await handleWithRetry(records, context);
-          } catch (error) {
-            if (isRetriable(error)) throw error;
-            logger.warn({ err: error, topic, partition, size: records.length }, 'chunk failed, handling records one by one');
-            await handleOneByOne(records, byOffset, topic, partition, context);
-          } finally {
-            clearInterval(keepAlive);
-          }
+        if (outcome.kind === 'abandoned') {
+          logger.warn({ topic, partition, reason: outcome.reason, from: chunk[0]!.offset }, 'chunk abandoned uncommitted; the partition owner redoes it');
+          // kafkajs rejoins the group at once on its own rebalance error (committing only offsets already resolved).
+          if (revoked !== undefined) throw revoked;
+          if (outcome.reason === 'rebalance') throw outcome.error;
+          return;
         }
         const lastOffset = chunk[chunk.length - 1]!.offset;
         payload.resolveOffset(lastOffset);
-        observeChunk(records, logical, partition, Number(batch.highWatermark) - 1 - Number(lastOffset));
+        observeChunk(decoded, logical, partition, Number(batch.highWatermark) - 1 - Number(lastOffset));
         await payload.heartbeat();
         await payload.commitOffsetsIfNecessary();
         spec.onChunkDone?.({ topic: logical, partition, lastOffset: Number(lastOffset), count: chunk.length });

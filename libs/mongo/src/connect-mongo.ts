@@ -1,4 +1,4 @@
-import { MongoClient, MongoNetworkError, MongoServerSelectionError, type Db } from 'mongodb';
+import { MongoClient, MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError, MongoOperationTimeoutError, MongoServerClosedError, MongoWriteConcernError, type Db } from 'mongodb';
 import { InfrastructureError } from '@herald/errors';
 
 export type { Db, Collection, AnyBulkWriteOperation, Filter, Document } from 'mongodb';
@@ -33,12 +33,43 @@ export function databaseName(url: string): string {
   return name === '' ? DEFAULT_DATABASE : name;
 }
 
+/** Server error codes that say "this server, now" rather than "this request": not primary, shutting down, timed out. */
+const TRANSIENT_SERVER_CODES = new Set([6, 7, 50, 89, 91, 112, 134, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
+const TRANSIENT_LABELS = ['RetryableWriteError', 'TransientTransactionError', 'ResetPool', 'SystemOverloadedError'];
+/** A MongoDB-wire proxy (FerretDB) reports its own backend being down as an InternalError (code 1) with the cause in the text. */
+const BACKEND_DOWN = /connect|refused|connection|timeout|timed out|shutting down|closed|unavailable|terminating/i;
+
+/** Whether a driver or server error is the store being unreachable or busy, not the request being wrong. */
+export function isTransientMongoError(error: unknown): boolean {
+  if (!(error instanceof MongoError)) return false;
+  if (
+    error instanceof MongoNetworkError ||
+    error instanceof MongoServerSelectionError ||
+    error instanceof MongoNotConnectedError ||
+    error instanceof MongoTopologyClosedError ||
+    error instanceof MongoServerClosedError ||
+    error instanceof MongoOperationTimeoutError ||
+    error instanceof MongoWriteConcernError
+  ) {
+    return true;
+  }
+  if (TRANSIENT_LABELS.some((label) => error.hasErrorLabel(label))) return true;
+  if (error instanceof MongoServerError) {
+    const code = typeof error.code === 'number' ? error.code : Number.NaN;
+    if (TRANSIENT_SERVER_CODES.has(code)) return true;
+    if (code === 1 && BACKEND_DOWN.test(error.message)) return true;
+  }
+  return false;
+}
+
 /**
- * Infrastructure errors become retriable AppErrors (consumers back off and
- * retry); anything else is returned unchanged for the caller to judge.
+ * Infrastructure errors (network, server selection, timeouts, "not primary",
+ * shutting down, a proxy's backend down) become retriable AppErrors:
+ * consumers back off and retry, never dead-letter for them. Anything else is
+ * returned unchanged for the caller to judge.
  */
 export function wrapMongoError(error: unknown): unknown {
-  if (error instanceof MongoNetworkError || error instanceof MongoServerSelectionError) {
+  if (isTransientMongoError(error)) {
     return new InfrastructureError('MONGO_UNAVAILABLE', 'MongoDB is not reachable', { cause: error });
   }
   return error;

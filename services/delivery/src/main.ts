@@ -33,6 +33,7 @@ await runProcess('delivery', async () => {
     retryDeadlineMs: config.DELIVERY_RETRY_DEADLINE_MS,
     maxAgeMs: config.DELIVERY_MAX_AGE_MS,
     concurrency: config.DELIVERY_CONCURRENCY,
+    maxAttempts: config.DELIVERY_MAX_ATTEMPTS,
     apnsMaxInFlight: config.APNS_MAX_IN_FLIGHT,
     fcmMaxConcurrentChunks: config.FCM_MAX_CONCURRENT_CHUNKS,
     observer: {

@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DELIVERY_CONSUMERS } from '@herald/events';
 import { runConsumer, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
 import { ReadModelRegistry, type Db } from '@herald/mongo';
-import { IdempotencyStore } from '@herald/admin';
 import type { Logger } from '@herald/log';
 import type { Role } from './config.ts';
 import { fanoutHandler } from './fanout/fanout.ts';
@@ -10,6 +9,7 @@ import { FanoutProgressStore } from './fanout/progress.ts';
 import { senderHandler, type SenderObserver } from './sender/sender.ts';
 import { ProviderClients, type CredentialSource } from './sender/provider-clients.ts';
 import type { RetryPolicy } from './sender/deliver-with-retry.ts';
+import { BatchAttemptStore } from './sender/batch-attempts.ts';
 
 export interface DeliveryDeps {
   kafka: HeraldKafka;
@@ -26,6 +26,8 @@ export interface DeliveryDeps {
   /** Notifications requested longer ago than this are not sent (a consumer group reset must not replay old campaigns). */
   maxAgeMs?: number;
   concurrency?: number;
+  /** Attempts per batch before its open devices are reported failed (AttemptsExhausted). */
+  maxAttempts?: number;
   apnsMaxInFlight?: number;
   fcmMaxConcurrentChunks?: number;
   observer?: SenderObserver;
@@ -51,7 +53,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
   });
   const policy: RetryPolicy = { deadlineMs: deps.retryDeadlineMs ?? 30_000, baseDelayMs: 200, maxDelayMs: 10_000 };
   const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms).then(() => undefined), random: Math.random };
-  const ledger = new IdempotencyStore(deps.db);
+  const batches = new BatchAttemptStore(deps.db);
 
   if (deps.roles.includes('fanout')) {
     const logger = deps.logger.child({ role: 'fanout' });
@@ -87,7 +89,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
         // A chunk of batches is sent concurrently; keep it small enough to finish well within the session.
         maxChunkSize: 32,
         partitionsConsumedConcurrently: 3,
-        handle: senderHandler({ provider, clients, producer: deps.producer, ledger, policy, clock, logger, concurrency: deps.concurrency ?? 8, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
+        handle: senderHandler({ provider, clients, producer: deps.producer, batches, maxAttempts: deps.maxAttempts ?? 5, policy, clock, logger, concurrency: deps.concurrency ?? 8, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
       }),
     );
   }

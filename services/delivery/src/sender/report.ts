@@ -1,5 +1,6 @@
 import { createEvent, type DeliveryBatchV1, type DeliveryReportedV1, type DeviceDeactivatedV1 } from '@herald/events';
 import type { AttemptedResult } from './deliver-with-retry.ts';
+import type { DeviceTarget } from '../providers/push-message.ts';
 
 /**
  * The events a finished batch produces: one DeliveryReported with every
@@ -43,6 +44,6 @@ export function batchReport(batch: DeliveryBatchV1, results: readonly AttemptedR
 }
 
 /** Every device failed for one reason (no credentials, a client that cannot start). */
-export function allFailed(batch: DeliveryBatchV1, reason: string): AttemptedResult[] {
-  return batch.data.devices.map((device) => ({ device_id: device.device_id, outcome: 'rejected', reason, attempts: 1 }));
+export function allFailed(devices: readonly DeviceTarget[], reason: string): AttemptedResult[] {
+  return devices.map((device) => ({ device_id: device.device_id, outcome: 'rejected', reason, attempts: 1 }));
 }

@@ -42,7 +42,7 @@ describe('batchReport', () => {
   });
 
   it('reports a batch that could not be sent as failed, without deactivating anyone', () => {
-    const { reported, deactivated } = batchReport(batch, allFailed(batch, 'NoCredentials'));
+    const { reported, deactivated } = batchReport(batch, allFailed(batch.data.devices, 'NoCredentials'));
     expect(reported.data.results.every((result) => result.outcome === 'failed' && result.reason === 'NoCredentials')).toBe(true);
     expect(deactivated).toEqual([]);
   });

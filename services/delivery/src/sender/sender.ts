@@ -1,10 +1,13 @@
 import type { DeliveryBatchV1, Provider } from '@herald/events';
 import type { ConsumedEvent, EventProducer, HandlerContext } from '@herald/kafka';
-import type { IdempotencyStore } from '@herald/admin';
+import { isRebalance, isRetriable } from '@herald/errors';
 import type { Logger } from '@herald/log';
 import { buildApnsRequest, buildFcmMessage, type PushMessage } from '@herald/push-payloads';
 import { createLimiter } from '../providers/concurrency.ts';
-import { deliverWithRetry, type Clock, type RetryPolicy, type AttemptedResult } from './deliver-with-retry.ts';
+import type { DeviceTarget } from '../providers/push-message.ts';
+import { backoffMs, deliverWithRetry, type Clock, type RetryPolicy, type AttemptedResult } from './deliver-with-retry.ts';
+import type { BatchAttemptStore } from './batch-attempts.ts';
+import { sendWithAttempts } from './send-with-attempts.ts';
 import type { ProviderClients } from './provider-clients.ts';
 import { allFailed, batchReport } from './report.ts';
 
@@ -12,8 +15,10 @@ export interface SenderDeps {
   provider: Provider;
   clients: ProviderClients;
   producer: EventProducer;
-  /** Remembers finished batches, so a redelivered batch is not sent again. */
-  ledger: IdempotencyStore;
+  /** Remembers finished batches and failed attempts, so a redelivered batch is not sent again. */
+  batches: BatchAttemptStore;
+  /** Attempts per batch before its open devices are reported failed (AttemptsExhausted). */
+  maxAttempts: number;
   policy: RetryPolicy;
   clock: Clock;
   logger: Logger;
@@ -40,37 +45,53 @@ function timed<T>(deps: SenderDeps, send: () => Promise<T>): Promise<T> {
   return send().finally(() => deps.observer?.sent(deps.provider, (performance.now() - started) / 1000));
 }
 
-async function sendBatch(deps: SenderDeps, batch: DeliveryBatchV1): Promise<AttemptedResult[]> {
+async function sendBatch(deps: SenderDeps, batch: DeliveryBatchV1, targets: readonly DeviceTarget[]): Promise<AttemptedResult[]> {
   const message = pushMessage(batch);
   if (deps.provider === 'apns') {
     const client = await deps.clients.apns(batch.project_id);
-    if (client === undefined) return allFailed(batch, 'NoApnsCredentials');
+    if (client === undefined) return allFailed(targets, 'NoApnsCredentials');
     const request = buildApnsRequest(message);
-    return deliverWithRetry(batch.data.devices, (devices) => timed(deps, () => client.send(devices, request)), deps.policy, deps.clock);
+    return deliverWithRetry(targets, (devices) => timed(deps, () => client.send(devices, request)), deps.policy, deps.clock);
   }
   const client = await deps.clients.fcm(batch.project_id);
-  if (client === undefined) return allFailed(batch, 'NoFcmCredentials');
+  if (client === undefined) return allFailed(targets, 'NoFcmCredentials');
   const fcmMessage = buildFcmMessage(message);
-  return deliverWithRetry(batch.data.devices, (devices) => timed(deps, () => client.send(devices, fcmMessage)), deps.policy, deps.clock);
+  return deliverWithRetry(targets, (devices) => timed(deps, () => client.send(devices, fcmMessage)), deps.policy, deps.clock);
 }
+
+const isInfrastructure = (error: unknown) => isRetriable(error) || isRebalance(error);
 
 /**
  * Sends each DeliveryBatch once: a batch already reported is skipped; one
  * that was being sent when a sender died is sent again (so at most the
- * batches in flight at a crash are repeated, never a campaign). Outcomes
- * go out as DeliveryReported and DeviceDeactivated before the batch is
- * marked done and its offset committed.
+ * batches in flight at a crash are repeated, never a campaign). Each batch
+ * is its own task: a failing batch is retried alone (capped attempts), and
+ * the chunk's other batches finish and are recorded done before any error
+ * reaches the runner, so its redelivery re-sends none of them. Outcomes go
+ * out as DeliveryReported and DeviceDeactivated before the batch is marked
+ * done and its offset committed.
  */
 export function senderHandler(deps: SenderDeps) {
   const limiter = createLimiter(deps.concurrency ?? 8, 'sender concurrency');
-  const handleBatch = async (batch: DeliveryBatchV1) => {
-    const key = `batch:${batch.data.batch_id}`;
-    const claim = await deps.ledger.claim(key, 'batch', Number.POSITIVE_INFINITY);
-    if (claim.kind === 'done') {
-      deps.logger.debug({ batch_id: batch.data.batch_id }, 'batch already reported; skipped');
+  const handleBatch = async (batch: DeliveryBatchV1, context: HandlerContext) => {
+    const batchId = batch.data.batch_id;
+    const state = await deps.batches.state(batchId);
+    if (state.kind === 'done') {
+      deps.logger.debug({ batch_id: batchId }, 'batch already reported; skipped');
       return;
     }
-    const results = await sendBatch(deps, batch);
+    const results = await sendWithAttempts(batch.data.devices, {
+      send: (targets) => sendBatch(deps, batch, targets),
+      priorFailures: state.failures,
+      maxAttempts: deps.maxAttempts,
+      recordFailure: () => deps.batches.failed(batchId),
+      between: async (failures) => {
+        await context.heartbeat();
+        await deps.clock.sleep(backoffMs(failures, deps.policy, deps.clock.random()));
+      },
+      isInfrastructure,
+      onFailure: (error, failures) => deps.logger.warn({ err: error, batch_id: batchId, failures, max: deps.maxAttempts }, 'batch attempt failed'),
+    });
     const { reported, deactivated } = batchReport(batch, results);
     await deps.producer.publish([reported, ...deactivated]);
     if (deps.observer !== undefined) {
@@ -78,17 +99,21 @@ export function senderHandler(deps: SenderDeps) {
       for (const result of reported.data.results) byOutcome.set(result.outcome, (byOutcome.get(result.outcome) ?? 0) + 1);
       for (const [outcome, count] of byOutcome) deps.observer.outcome(deps.provider, outcome, count);
     }
-    await deps.ledger.complete(key, null);
+    await deps.batches.done(batchId);
   };
   return async (records: readonly ConsumedEvent[], context: HandlerContext): Promise<void> => {
     const batches = records.flatMap(({ event }) => (event.type === 'DeliveryBatch' && event.data.provider === deps.provider ? [event] : []));
-    await Promise.all(
+    const settled = await Promise.allSettled(
       batches.map((batch) =>
         limiter.run(async () => {
-          await handleBatch(batch);
+          await handleBatch(batch, context);
           await context.heartbeat();
         }),
       ),
     );
+    const errors = settled.flatMap((item) => (item.status === 'rejected' ? [item.reason as unknown] : []));
+    if (errors.length === 0) return;
+    // A rebalance wins (abandon the chunk), then infrastructure (retry the chunk: done batches are skipped).
+    throw errors.find(isRebalance) ?? errors.find(isInfrastructure) ?? errors[0];
   };
 }

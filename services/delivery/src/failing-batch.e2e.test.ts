@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvent, deadLetterTopic, DELIVERY_CONSUMERS, deviceIdFor, TOPICS, topicIdFor, type DeliveryReportedV1, type HeraldEvent } from '@herald/events';
+import { runConsumer, topicEnds } from '@herald/kafka';
+import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+
+/**
+ * Some tokens the provider always answers 500 for, among many it accepts:
+ * only the devices left open are tried again, a capped number of times, then
+ * reported failed with reason AttemptsExhausted and the attempt count; no
+ * other push is repeated and nothing is dead-lettered.
+ */
+const GOOD = 1_500;
+const FAILING = 20;
+const MAX_ATTEMPTS = 3;
+
+let harness: ApiHarness;
+let project: { id: string; api_key: string };
+
+beforeAll(async () => {
+  harness = await startApiHarness('failing-batch', {
+    delivery: true,
+    apnsRules: [{ prefix: 'ios-fail-', status: 500, reason: 'InternalServerError' }],
+    deliveryEnv: { DELIVERY_MAX_ATTEMPTS: String(MAX_ATTEMPTS), DELIVERY_RETRY_DEADLINE_MS: '300' },
+  });
+  project = await harness.createProject('failing');
+  await harness.fakes!.configure(project.id);
+  const topicId = topicIdFor(project.id, 'crowd');
+  const context = { project_id: project.id };
+  const events: HeraldEvent[] = [createEvent('TopicCreated', { topic_id: topicId, name: 'crowd' }, context)];
+  const tokens = [...Array.from({ length: GOOD }, (_, i) => `ios-ok-${i}`), ...Array.from({ length: FAILING }, (_, i) => `ios-fail-${i}`)];
+  for (const token of tokens) events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(project.id, token), token, platform: 'ios', topic_ids: [topicId] }, context));
+  for (let i = 0; i < events.length; i += 1000) await harness.env.producer.publish(events.slice(i, i + 1000));
+  await waitFor('all devices projected', async () => {
+    const response = await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key });
+    return (response.body?.pagination as { count: number } | undefined)?.count === GOOD + FAILING;
+  }, 120_000);
+}, 240_000);
+
+afterAll(async () => {
+  await harness?.stop();
+});
+
+describe('a failing batch among many', () => {
+  it('re-sends only what failed, caps attempts visibly, dead-letters nothing', async () => {
+    const { apns } = harness.fakes!;
+    const sent = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: 'Sale', body: 'Now', targets: ['crowd'] } } });
+    expect(sent.status).toBe(201);
+    const id = (sent.body!.data as { id: string }).id;
+    const data = await waitFor(`notification ${id} completed`, async () => {
+      const body = (await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body?.data as { status: string; counts: Record<string, number> } | undefined;
+      return body?.status === 'completed' ? body : undefined;
+    }, 120_000);
+    expect(data.counts).toMatchObject({ targeted: GOOD + FAILING, delivered: GOOD, failed: FAILING });
+
+    // Every accepted token exactly once: no batch was re-sent for its neighbours' failure.
+    const tokens = apns.deliveries.map((delivery) => delivery.token);
+    expect(tokens.length).toBe(GOOD);
+    expect(new Set(tokens).size).toBe(GOOD);
+
+    // The cap is in the ledger: the failing devices are reported AttemptsExhausted after MAX_ATTEMPTS attempts.
+    const failed: Array<{ reason?: string; attempts?: number }> = [];
+    let delivered = 0;
+    const reader = await runConsumer({
+      kafka: harness.env.kafka,
+      producer: harness.env.producer,
+      groupId: 'test-reader',
+      topics: [TOPICS.notificationEvents],
+      logger: harness.env.logger,
+      handle: async (records) => {
+        for (const { event } of records) {
+          if (event.type !== 'DeliveryReported') continue;
+          for (const result of (event as DeliveryReportedV1).data.results) {
+            if (result.outcome === 'failed') failed.push(result);
+            else if (result.outcome === 'delivered') delivered += 1;
+          }
+        }
+      },
+    });
+    try {
+      await waitFor('every report read', () => delivered + failed.length >= GOOD + FAILING, 30_000);
+    } finally {
+      await reader.stop();
+    }
+    expect(failed).toHaveLength(FAILING);
+    expect(failed.every((result) => result.reason === 'AttemptsExhausted' && result.attempts === MAX_ATTEMPTS)).toBe(true);
+
+    for (const consumer of [DELIVERY_CONSUMERS.apns, DELIVERY_CONSUMERS.fanout]) {
+      for (const topic of consumer.topics) {
+        const ends = await topicEnds(harness.env.kafka, deadLetterTopic(topic, consumer.group)).catch(() => []);
+        expect(ends.reduce((sum, end) => sum + end.high - end.low, 0), `dead letters of ${consumer.group}`).toBe(0);
+      }
+    }
+  }, 240_000);
+});
