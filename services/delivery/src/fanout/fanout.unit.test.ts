@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isExpired } from './fanout.ts';
 
 describe('isExpired', () => {
-  const requested = { occurred_at: '2026-01-01T00:00:00.000Z' };
+  const requested = '2026-01-01T00:00:00.000Z';
   const at = (iso: string) => Date.parse(iso);
   it('sends requests younger than the maximum age and drops older ones', () => {
     expect(isExpired(requested, 60_000, at('2026-01-01T00:00:59.000Z'))).toBe(false);

@@ -1,48 +1,51 @@
 import type { Provider } from '@herald/events';
 import { ADMIN_COLLECTIONS, type Collection, type Db } from '@herald/mongo';
+import type { PlannedBatch } from './batcher.ts';
+import type { FanoutState, RecordedProgress } from './step.ts';
 
-type PerProvider = Record<Provider, number>;
+/** A planned batch as recorded: its devices by id only (a token never changes for a device id, and tokens can be 4 KB). */
+export interface RecordedBatch {
+  provider: Provider;
+  sequence: number;
+  device_ids: string[];
+}
 
 /**
- * How far one notification's fan-out got. Written before each group of
- * batches is published, so it always describes a state a restart can
- * resume from without losing a device:
- * - every audience device with an id up to `after` is in a batch that was
- *   published (`after` absent: none yet), and `targeted` counts them;
- * - `sequence` is the next free sequence number per provider. It already
- *   covers the group being published, so a restart that re-reads that
- *   group numbers it anew instead of reusing ids that may name other
- *   devices by then (the audience moves while a campaign runs: its own
- *   invalid tokens deactivate devices, new devices register).
+ * How far one notification's fan-out got: one document per notification
+ * in `fanout_progress`, written before each step's batches are published.
+ *
+ * Invariant (what makes a retry harmless): every batch id
+ * (notification, provider, sequence) names one set of devices, forever.
+ * - A step is planned from the recorded state (read the page after
+ *   `after`, cut it from `sequence`), and the document that records the
+ *   step's end state *and its batches* (`inflight`, device ids per batch)
+ *   is saved before any of them is published.
+ * - A retried or redelivered work item for that step (`step` equal to its
+ *   number) never re-reads the audience: it republishes `inflight`, so the
+ *   same ids carry the same devices (tokens looked up by device id) and a
+ *   sender skips what it already sent. The audience moving in between
+ *   (devices deactivated by the campaign's own invalid tokens, new
+ *   registrations) changes nothing that was planned.
+ * - A work item whose step is behind the record (`step` greater) is a
+ *   no-op: the next step was planned, which happens only after this one's
+ *   batches were acknowledged.
+ * - Devices up to `after` are planned exactly once; `targeted` counts them,
+ *   so the counts never include a device twice.
+ * A crash costs at most the re-publication of one step's batches under
+ * their own ids.
  */
-export interface FanoutProgress {
+export interface FanoutProgress extends RecordedProgress {
   _id: string;
   after?: string;
-  sequence: PerProvider;
-  targeted: PerProvider;
-  /** Set once every batch is published; a repeat only re-announces the dispatch. */
-  dispatched: boolean;
+  /** The batches of step `step`, as planned. */
+  inflight: RecordedBatch[];
   updated_at: Date;
 }
 
-export type FanoutPlan =
-  | { kind: 'stream'; after: string | undefined; start: { sequence: PerProvider; targeted: PerProvider } | undefined }
-  | { kind: 'announce'; targeted: PerProvider; batches: PerProvider };
-
-const NONE: PerProvider = { apns: 0, fcm: 0 };
-
-/**
- * What a fan-out does given what an earlier attempt recorded (pure). A
- * request too old to send is announced with what was already queued (none
- * if it never started): a push hours late is worse than none.
- */
-export function planFanout(progress: Pick<FanoutProgress, 'after' | 'sequence' | 'targeted' | 'dispatched'> | null, expired: boolean): FanoutPlan {
-  if (progress === null) return expired ? { kind: 'announce', targeted: NONE, batches: NONE } : { kind: 'stream', after: undefined, start: undefined };
-  if (progress.dispatched || expired) return { kind: 'announce', targeted: progress.targeted, batches: progress.sequence };
-  return { kind: 'stream', after: progress.after, start: { sequence: progress.sequence, targeted: progress.targeted } };
+export function recordBatches(batches: readonly PlannedBatch[]): RecordedBatch[] {
+  return batches.map((batch) => ({ provider: batch.provider, sequence: batch.sequence, device_ids: batch.devices.map((device) => device.device_id) }));
 }
 
-/** One document per notification in `fanout_progress`. */
 export class FanoutProgressStore {
   readonly #progress: Collection<FanoutProgress>;
 
@@ -54,8 +57,10 @@ export class FanoutProgressStore {
     return this.#progress.findOne({ _id: notificationId });
   }
 
-  async save(notificationId: string, progress: Omit<FanoutProgress, '_id' | 'updated_at' | 'after'> & { after: string | undefined }): Promise<void> {
-    const { after, ...rest } = progress;
-    await this.#progress.replaceOne({ _id: notificationId }, { ...rest, ...(after === undefined ? {} : { after }), updated_at: new Date() }, { upsert: true });
+  async save(notificationId: string, state: FanoutState, inflight: RecordedBatch[], dispatched: boolean): Promise<void> {
+    const { after, step, sequence, targeted, exhausted } = state;
+    const document: Omit<FanoutProgress, '_id'> = { step, sequence, targeted, exhausted, dispatched, inflight, updated_at: new Date(), ...(after === undefined ? {} : { after }) };
+    await this.#progress.replaceOne({ _id: notificationId }, document, { upsert: true });
   }
 }
+
