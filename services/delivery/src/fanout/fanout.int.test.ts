@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, deviceIdFor, type DeliveryBatchV1, type FanoutStepV1, type HeraldEvent, type NotificationRequestedV1 } from '@herald/events';
+import { createEvent, type DeliveryBatchV1, type FanoutStepV1, type HeraldEvent, type NotificationRequestedV1 } from '@herald/events';
 import { ensureTopics, type EventProducer } from '@herald/kafka';
 import { ReadModelRegistry, type DeviceDocument } from '@herald/mongo';
 import { createTestEnv, type TestEnv } from '@herald/testing';
 import { fanOutStep, itemOf, WORK_TOPIC, type StepItem } from './fanout.ts';
 import { FanoutProgressStore } from './progress.ts';
+import { deviceDoc } from './test-devices.ts';
 
 /**
  * A fan-out killed in the middle of publishing a step, over real Kafka and
@@ -24,25 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await env?.close();
 });
-
-export function deviceDoc(projectId: string, token: string, n: number, metadata: Record<string, string>): DeviceDocument {
-  const now = new Date().toISOString();
-  return {
-    _id: deviceIdFor(projectId, token),
-    project_id: projectId,
-    position: { partition: 0, offset: n },
-    token,
-    platform: n % 2 === 0 ? 'ios' : 'android',
-    status: 'active',
-    metadata,
-    identifiers: {},
-    identifier_values: [],
-    topics: [],
-    created_at: now,
-    updated_at: now,
-    registered_at: now,
-  };
-}
 
 /** The real producer, recording what Kafka acknowledged; it can die before publishing the fcm batches of one step. */
 function recordingProducer(dieInStep?: number) {

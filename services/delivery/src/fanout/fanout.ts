@@ -31,6 +31,8 @@ export const DEFAULT_STEP_DEVICES = 10_000;
 
 /** One step's work item: the request (step 0) or a continuation. */
 export interface StepItem {
+  /** The work item's event id: only the record that planned a step replays it. */
+  id: string;
   step: number;
   projectId: string;
   correlationId: string | undefined;
@@ -40,7 +42,7 @@ export interface StepItem {
 
 export function itemOf(event: NotificationRequestedV1 | FanoutStepV1): StepItem {
   const { step, requested_at, ...request } = event.type === 'FanoutStep' ? event.data : { ...event.data, step: 0, requested_at: event.occurred_at };
-  return { step, projectId: event.project_id, correlationId: event.correlation_id, requestedAt: requested_at, request };
+  return { id: event.id, step, projectId: event.project_id, correlationId: event.correlation_id, requestedAt: requested_at, request };
 }
 
 function messageOf(request: StepItem['request']): DeliveryBatchV1['data']['message'] {
@@ -77,7 +79,7 @@ export async function fanOutStep(deps: FanoutDeps, item: StepItem): Promise<PerP
   const notificationId = item.request.notification_id;
   const logger = deps.logger.child({ notification_id: notificationId, step: item.step });
   const progress = await deps.progress.load(notificationId);
-  const decision = decideStep(progress, item.step, isExpired(item.requestedAt, deps.maxAgeMs, Date.now()));
+  const decision = decideStep(progress, item.step, item.id, isExpired(item.requestedAt, deps.maxAgeMs, Date.now()));
   switch (decision.kind) {
     case 'skip':
       logger.debug({ reason: decision.reason, recorded_step: progress?.step }, 'fan-out step already done');
@@ -98,7 +100,10 @@ export async function fanOutStep(deps: FanoutDeps, item: StepItem): Promise<PerP
       const page = await readPage(deps, item, decision.state.after, pageSize);
       const { state, batches } = stepFanout(decision.state, page, { pageSize, maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelopeBytes(item) });
       // Recorded before anything goes out (see the invariant in progress.ts).
-      await deps.progress.save(notificationId, state, recordBatches(batches), false);
+      if (!(await deps.progress.savePlan(notificationId, decision.state.step, state, recordBatches(batches), item.id))) {
+        logger.warn('another work item planned this step first; leaving it to that one');
+        return undefined;
+      }
       await publishBatches(deps, item, batches);
       return next(deps, item, state);
     }

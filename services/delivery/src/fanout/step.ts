@@ -47,6 +47,8 @@ export function stepFanout(state: FanoutState, page: readonly AudienceRow[], opt
 /** What a stored progress says about one step's work item. */
 export interface RecordedProgress extends FanoutState {
   dispatched: boolean;
+  /** The event id of the work item that planned step `step`: only that record replays it. */
+  planned_by?: string | undefined;
 }
 
 export type StepDecision =
@@ -57,22 +59,25 @@ export type StepDecision =
   /** Queue nothing more; announce what was planned. */
   | { kind: 'announce'; targeted: PerProvider; batches: PerProvider; expired: boolean }
   /** A redelivered step whose progress has moved on, or one of a finished fan-out. */
-  | { kind: 'skip'; reason: 'done-before' | 'moved-on' | 'ahead' };
+  | { kind: 'skip'; reason: 'done-before' | 'moved-on' | 'duplicate' | 'ahead' };
 
 /**
  * What the work item for step `n` does, given the recorded progress (pure).
- * Step 0 is the NotificationRequested; steps ≥ 1 are FanoutStep records.
+ * Step 0 is the NotificationRequested; steps ≥ 1 are FanoutStep records;
+ * `itemId` is the work item's event id.
  * A request too old to send queues nothing more: a push hours late is
  * worse than none, and a reset group must not resend history.
  */
-export function decideStep(progress: RecordedProgress | null, n: number, expired: boolean): StepDecision {
+export function decideStep(progress: RecordedProgress | null, n: number, itemId: string, expired: boolean): StepDecision {
   const state = progress ?? { ...INITIAL_STATE, dispatched: false };
   const announce = (): StepDecision => ({ kind: 'announce', targeted: state.targeted, batches: state.sequence, expired });
   // The request is redelivered after the dispatch: say it again (a lost announcement must not stay lost).
   if (state.dispatched) return n === 0 || n === state.step ? announce() : { kind: 'skip', reason: 'done-before' };
   if (state.step > n) return { kind: 'skip', reason: 'moved-on' };
   if (expired) return announce();
-  if (state.step === n) return { kind: 'replay', state };
+  // The same record again (a retry, or redelivered after a crash or rebalance) replays its step. Another
+  // record for the step is the continuation a replay of the step before published: the step is in hand.
+  if (state.step === n) return state.planned_by === itemId ? { kind: 'replay', state } : { kind: 'skip', reason: 'duplicate' };
   if (state.step === n - 1) return { kind: 'plan', state };
   return { kind: 'skip', reason: 'ahead' };
 }

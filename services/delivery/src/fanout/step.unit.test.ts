@@ -65,32 +65,36 @@ describe('stepFanout', () => {
 });
 
 describe('decideStep', () => {
-  const recorded = { step: 3, after: 'd00030', sequence: { apns: 5, fcm: 9 }, targeted: { apns: 12, fcm: 22 }, exhausted: false, dispatched: false };
+  const recorded = { step: 3, after: 'd00030', sequence: { apns: 5, fcm: 9 }, targeted: { apns: 12, fcm: 22 }, exhausted: false, dispatched: false, planned_by: 'e3' };
 
   it('plans step 0 of a new request and the step after the recorded one', () => {
-    expect(decideStep(null, 0, false)).toEqual({ kind: 'plan', state: { ...INITIAL_STATE, dispatched: false } });
-    expect(decideStep(recorded, 4, false)).toEqual({ kind: 'plan', state: recorded });
+    expect(decideStep(null, 0, 'e0', false)).toEqual({ kind: 'plan', state: { ...INITIAL_STATE, dispatched: false } });
+    expect(decideStep(recorded, 4, 'e4', false)).toEqual({ kind: 'plan', state: recorded });
   });
 
   it('replays the recorded step when its work item comes again (a retry after a crash mid-publish)', () => {
-    expect(decideStep(recorded, 3, false)).toEqual({ kind: 'replay', state: recorded });
+    expect(decideStep(recorded, 3, 'e3', false)).toEqual({ kind: 'replay', state: recorded });
+  });
+
+  it('skips a second record for the recorded step (the continuation a replay of the step before published again)', () => {
+    expect(decideStep(recorded, 3, 'another', false)).toEqual({ kind: 'skip', reason: 'duplicate' });
   });
 
   it('is a no-op for a redelivered step the progress has moved past, and for a finished fan-out', () => {
-    expect(decideStep(recorded, 2, false)).toEqual({ kind: 'skip', reason: 'moved-on' });
-    expect(decideStep(recorded, 0, true)).toEqual({ kind: 'skip', reason: 'moved-on' });
-    expect(decideStep({ ...recorded, dispatched: true }, 2, false)).toEqual({ kind: 'skip', reason: 'done-before' });
-    expect(decideStep(recorded, 6, false)).toEqual({ kind: 'skip', reason: 'ahead' });
+    expect(decideStep(recorded, 2, 'e2', false)).toEqual({ kind: 'skip', reason: 'moved-on' });
+    expect(decideStep(recorded, 0, 'e0', true)).toEqual({ kind: 'skip', reason: 'moved-on' });
+    expect(decideStep({ ...recorded, dispatched: true }, 2, 'e2', false)).toEqual({ kind: 'skip', reason: 'done-before' });
+    expect(decideStep(recorded, 6, 'e6', false)).toEqual({ kind: 'skip', reason: 'ahead' });
   });
 
   it('re-announces a finished fan-out when its request or last step comes again', () => {
     const done = { ...recorded, exhausted: true, dispatched: true };
-    expect(decideStep(done, 0, false)).toEqual({ kind: 'announce', targeted: done.targeted, batches: done.sequence, expired: false });
-    expect(decideStep(done, 3, false)).toMatchObject({ kind: 'announce' });
+    expect(decideStep(done, 0, 'e0', false)).toEqual({ kind: 'announce', targeted: done.targeted, batches: done.sequence, expired: false });
+    expect(decideStep(done, 3, 'e3', false)).toMatchObject({ kind: 'announce' });
   });
 
   it('queues nothing more for an expired request, announcing what was planned before', () => {
-    expect(decideStep(null, 0, true)).toEqual({ kind: 'announce', targeted: { apns: 0, fcm: 0 }, batches: { apns: 0, fcm: 0 }, expired: true });
-    expect(decideStep(recorded, 4, true)).toEqual({ kind: 'announce', targeted: recorded.targeted, batches: recorded.sequence, expired: true });
+    expect(decideStep(null, 0, 'e0', true)).toEqual({ kind: 'announce', targeted: { apns: 0, fcm: 0 }, batches: { apns: 0, fcm: 0 }, expired: true });
+    expect(decideStep(recorded, 4, 'e4', true)).toEqual({ kind: 'announce', targeted: recorded.targeted, batches: recorded.sequence, expired: true });
   });
 });
