@@ -80,3 +80,14 @@ export function audienceFilter(audience: Audience, options: { activeOnly: boolea
     $or: anyOf,
   };
 }
+
+/**
+ * One keyset page of an audience's active devices: ids past `after`, in id
+ * order, at most `limit`. Each page is an index range scan (MongoDB with
+ * the devices' `_id` order; FerretDB on PostgreSQL pushes filter, sort and
+ * limit down), so memory stays bounded and the first page of a million
+ * devices comes back as fast as the last.
+ */
+export function audiencePage(audience: Audience, after: string | undefined, limit: number): { filter: Filter<DeviceDocument>; sort: { _id: 1 }; limit: number } {
+  return { filter: audienceFilter(audience, { activeOnly: true, afterDeviceId: after }), sort: { _id: 1 }, limit };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { audienceFilter, resolveAudience, splitTargets } from './audience.ts';
+import { audienceFilter, audiencePage, resolveAudience, splitTargets } from './audience.ts';
 
 const topics = [
   { _id: 'topic-news', name: 'news' },
@@ -45,5 +45,17 @@ describe('audienceFilter', () => {
 
   it('matches nothing for an audience that names nothing', () => {
     expect(audienceFilter(resolveAudience('p', splitTargets([]), []), { activeOnly: false })).toEqual({ project_id: 'p', _id: { $in: [] } });
+  });
+});
+
+describe('audiencePage', () => {
+  it('reads active devices past a key, in id order, bounded', () => {
+    const audience = resolveAudience('p', splitTargets(['news']), topics);
+    expect(audiencePage(audience, 'd7', 100)).toEqual({
+      filter: { project_id: 'p', status: 'active', _id: { $gt: 'd7' }, $or: [{ topics: { $in: ['topic-news'] } }] },
+      sort: { _id: 1 },
+      limit: 100,
+    });
+    expect(audiencePage(audience, undefined, 5).filter).not.toHaveProperty('_id');
   });
 });

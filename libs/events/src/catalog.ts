@@ -9,6 +9,7 @@ import { NotificationDispatchedV1 } from './schemas/notification-dispatched.v1.t
 import { DeliveryReportedV1 } from './schemas/delivery-reported.v1.ts';
 import { NotificationOpenedV1 } from './schemas/notification-opened.v1.ts';
 import { DeliveryBatchV1 } from './schemas/delivery-batch.v1.ts';
+import { FanoutStepV1 } from './schemas/fanout-step.v1.ts';
 
 /** The latest version of every event; consumers only ever see these (older versions are upcast). */
 export type HeraldEvent =
@@ -20,7 +21,8 @@ export type HeraldEvent =
   | NotificationDispatchedV1
   | DeliveryReportedV1
   | NotificationOpenedV1
-  | DeliveryBatchV1;
+  | DeliveryBatchV1
+  | FanoutStepV1;
 
 export type EventType = HeraldEvent['type'];
 export type EventOf<T extends EventType> = Extract<HeraldEvent, { type: T }>;
@@ -56,6 +58,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry(NotificationOpenedV1, TOPICS.notificationEvents, 'notification_id'),
   // Keyed by batch, not notification: one campaign's batches spread over every partition and sender.
   entry(DeliveryBatchV1, TOPICS.deliveriesApns, 'batch_id'),
+  // Keyed by notification: one campaign's steps stay in order on one partition.
+  entry(FanoutStepV1, TOPICS.fanoutSteps, 'notification_id'),
 ];
 
 const LATEST = new Map<EventType, CatalogEntry>();

@@ -14,3 +14,4 @@ export * from './schemas/notification-dispatched.v1.ts';
 export * from './schemas/delivery-reported.v1.ts';
 export * from './schemas/notification-opened.v1.ts';
 export * from './schemas/delivery-batch.v1.ts';
+export * from './schemas/fanout-step.v1.ts';

@@ -5,6 +5,7 @@ export const TOPICS = {
   notificationEvents: 'herald.notification-events',
   deliveriesApns: 'herald.deliveries.apns',
   deliveriesFcm: 'herald.deliveries.fcm',
+  fanoutSteps: 'herald.fanout-steps',
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
@@ -20,6 +21,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: TOPICS.notificationEvents, kind: 'event' },
   { name: TOPICS.deliveriesApns, kind: 'work' },
   { name: TOPICS.deliveriesFcm, kind: 'work' },
+  { name: TOPICS.fanoutSteps, kind: 'work' },
 ];
 
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
@@ -31,7 +33,7 @@ export function topicConfig(spec: TopicSpec): Record<string, string> {
 
 /** Delivery's consumer groups and what they consume (projector groups are per read-model version). */
 export const DELIVERY_CONSUMERS = {
-  fanout: { group: 'herald.fanout', topics: [TOPICS.notificationEvents] },
+  fanout: { group: 'herald.fanout', topics: [TOPICS.notificationEvents, TOPICS.fanoutSteps] },
   apns: { group: 'herald.apns', topics: [TOPICS.deliveriesApns] },
   fcm: { group: 'herald.fcm', topics: [TOPICS.deliveriesFcm] },
 } as const;

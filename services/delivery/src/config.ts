@@ -11,6 +11,8 @@ export const DeliveryConfig = Type.Object({
   DELIVERY_RETRY_DEADLINE_MS: Type.Integer({ minimum: 0, default: 30_000, description: 'how long a batch keeps retrying 429/5xx/timeouts before reporting them failed' }),
   DELIVERY_MAX_AGE_MS: Type.Integer({ minimum: 1, default: 86_400_000, description: 'notifications requested longer ago are not sent' }),
   DELIVERY_MAX_ATTEMPTS: Type.Integer({ minimum: 1, default: 5, description: 'attempts per batch (a send that throws or leaves devices retryable past the deadline) before its open devices are reported failed with reason AttemptsExhausted' }),
+  DELIVERY_FANOUT_STEP_DEVICES: Type.Integer({ minimum: 1, maximum: 50_000, default: 10_000, description: 'audience devices one fan-out step reads and queues; longer audiences continue in herald.fanout-steps records, so campaigns interleave' }),
+  DELIVERY_FANOUT_CONCURRENCY: Type.Integer({ minimum: 1, default: 4, description: 'partitions the fan-out works on at once (a small send on another partition never waits for a campaign step)' }),
   DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 8, description: 'batches each sender sends at once' }),
   APNS_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 100, description: 'APNs requests in flight per project credential' }),
   FCM_MAX_CONCURRENT_CHUNKS: Type.Integer({ minimum: 1, default: 2, description: 'FCM sendEach calls (of ≤500) in flight per project credential' }),

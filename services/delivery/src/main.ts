@@ -32,6 +32,8 @@ await runProcess('delivery', async () => {
     fcmEndpoint: config.FCM_ENDPOINT,
     retryDeadlineMs: config.DELIVERY_RETRY_DEADLINE_MS,
     maxAgeMs: config.DELIVERY_MAX_AGE_MS,
+    fanoutStepDevices: config.DELIVERY_FANOUT_STEP_DEVICES,
+    fanoutConcurrency: config.DELIVERY_FANOUT_CONCURRENCY,
     concurrency: config.DELIVERY_CONCURRENCY,
     maxAttempts: config.DELIVERY_MAX_ATTEMPTS,
     apnsMaxInFlight: config.APNS_MAX_IN_FLIGHT,

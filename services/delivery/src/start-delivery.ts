@@ -25,6 +25,10 @@ export interface DeliveryDeps {
   retryDeadlineMs?: number;
   /** Notifications requested longer ago than this are not sent (a consumer group reset must not replay old campaigns). */
   maxAgeMs?: number;
+  /** Audience devices per fan-out step (see fanout/fanout.ts). */
+  fanoutStepDevices?: number;
+  /** Partitions of the fan-out's topics worked on at once. */
+  fanoutConcurrency?: number;
   concurrency?: number;
   /** Attempts per batch before its open devices are reported failed (AttemptsExhausted). */
   maxAttempts?: number;
@@ -65,12 +69,17 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
         topics: DELIVERY_CONSUMERS.fanout.topics,
         logger,
         sessionTimeoutMs: 30_000,
+        // Each record is at most one bounded step; commit often so a restart redoes little.
+        maxChunkSize: 8,
+        // A small send on one partition never waits for a campaign step on another.
+        partitionsConsumedConcurrently: deps.fanoutConcurrency ?? 4,
         handle: fanoutHandler({
           producer: deps.producer,
           readModels: new ReadModelRegistry(deps.db),
           progress: new FanoutProgressStore(deps.db),
           logger,
           maxAgeMs: deps.maxAgeMs ?? 24 * 60 * 60 * 1000,
+          ...(deps.fanoutStepDevices === undefined ? {} : { stepDevices: deps.fanoutStepDevices }),
         }),
       }),
     );

@@ -1,71 +1,73 @@
-import { createEvent, deliveryBatchId, type DeliveryBatchV1, type Provider } from '@herald/events';
 import type { DeviceDocument } from '@herald/mongo';
+import type { Provider } from '@herald/events';
 
+/** Devices per batch: the providers' own multicast unit (FCM sendEach takes 500). */
 export const BATCH_SIZE = 500;
+/**
+ * Bytes one encoded DeliveryBatch record may take. The broker refuses a
+ * record batch over `message.max.bytes` (default 1,048,588): 900 KB leaves
+ * room for the record and request framing and the headers.
+ */
+export const BATCH_BYTE_BUDGET = 900_000;
 
-export interface BatchContext {
-  notificationId: string;
-  projectId: string;
-  message: DeliveryBatchV1['data']['message'];
-  correlationId?: string | undefined;
-  batchSize?: number;
-  /** Where a resumed fan-out starts counting: the next sequence number and the devices already batched, per provider. */
-  start?: { sequence: Record<Provider, number>; targeted: Record<Provider, number> } | undefined;
+export type PerProvider = Record<Provider, number>;
+export type AudienceRow = Pick<DeviceDocument, '_id' | 'token' | 'platform'>;
+export interface BatchDevice {
+  device_id: string;
+  token: string;
+}
+/** A batch as the fan-out plans it; the shell wraps it in a DeliveryBatch event. */
+export interface PlannedBatch {
+  provider: Provider;
+  sequence: number;
+  devices: BatchDevice[];
+}
+
+export interface CutLimits {
+  /** Devices per batch (≤ BATCH_SIZE). */
+  maxDevices: number;
+  /** Bytes the `devices` array of one batch may take once JSON-encoded (the budget minus the envelope's own size). */
+  maxDeviceBytes: number;
 }
 
 export function providerFor(platform: DeviceDocument['platform']): Provider {
   return platform === 'ios' ? 'apns' : 'fcm';
 }
 
+/** What one device adds to the encoded `devices` array: its JSON object and a comma (exact for JSON.stringify). */
+export function encodedDeviceBytes(device: BatchDevice): number {
+  return Buffer.byteLength(JSON.stringify(device)) + 1;
+}
+
 /**
- * Cuts a stream of devices into DeliveryBatch events of up to 500 per
- * provider. Sequence numbers count per provider from 0, so the same audience
- * read in the same order (by device id) yields the same batch ids: a fan-out
- * that restarts repeats batches senders already know.
+ * Cuts rows (in the order read) into batches per provider, numbered from
+ * `start` (pure). A batch is cut at `maxDevices` devices or before the
+ * device that would take its encoded devices past `maxDeviceBytes`, so
+ * every batch fits under the broker's message limit by construction,
+ * whatever the tokens' length. Partly filled batches are cut at the end:
+ * the same rows and `start` always give the same batches.
  */
-export function createBatcher(context: BatchContext) {
-  const size = context.batchSize ?? BATCH_SIZE;
-  const pending: Record<Provider, Array<{ device_id: string; token: string }>> = { apns: [], fcm: [] };
-  const sequence: Record<Provider, number> = { ...(context.start?.sequence ?? { apns: 0, fcm: 0 }) };
-  const targeted: Record<Provider, number> = { ...(context.start?.targeted ?? { apns: 0, fcm: 0 }) };
-
-  const cut = (provider: Provider): DeliveryBatchV1 => {
-    const devices = pending[provider];
-    pending[provider] = [];
-    const batch = createEvent(
-      'DeliveryBatch',
-      {
-        batch_id: deliveryBatchId(context.notificationId, provider, sequence[provider]),
-        notification_id: context.notificationId,
-        provider,
-        sequence: sequence[provider],
-        message: context.message,
-        devices,
-      },
-      { project_id: context.projectId, correlation_id: context.correlationId },
-    );
-    sequence[provider] += 1;
-    return batch;
+export function cutBatches(rows: readonly AudienceRow[], start: PerProvider, limits: CutLimits): { batches: PlannedBatch[]; next: PerProvider } {
+  const next: PerProvider = { ...start };
+  const batches: PlannedBatch[] = [];
+  const pending: Record<Provider, { devices: BatchDevice[]; bytes: number }> = { apns: { devices: [], bytes: 2 }, fcm: { devices: [], bytes: 2 } };
+  const cut = (provider: Provider) => {
+    const open = pending[provider];
+    if (open.devices.length === 0) return;
+    batches.push({ provider, sequence: next[provider], devices: open.devices });
+    next[provider] += 1;
+    pending[provider] = { devices: [], bytes: 2 };
   };
-
-  return {
-    /** Adds a device; returns a full batch when one is ready. */
-    add(device: Pick<DeviceDocument, '_id' | 'token' | 'platform'>): DeliveryBatchV1 | undefined {
-      const provider = providerFor(device.platform);
-      pending[provider].push({ device_id: device._id, token: device.token });
-      targeted[provider] += 1;
-      return pending[provider].length >= size ? cut(provider) : undefined;
-    },
-    /** The partly filled batches: at the end, and wherever the fan-out records its progress. */
-    flush(): DeliveryBatchV1[] {
-      return (['apns', 'fcm'] as const).filter((provider) => pending[provider].length > 0).map(cut);
-    },
-    get targeted(): Record<Provider, number> {
-      return { ...targeted };
-    },
-    /** The next sequence number per provider (the batches cut so far, counting from `start`). */
-    get batches(): Record<Provider, number> {
-      return { ...sequence };
-    },
-  };
+  for (const row of rows) {
+    const provider = providerFor(row.platform);
+    const device = { device_id: row._id, token: row.token };
+    const bytes = encodedDeviceBytes(device);
+    const open = pending[provider];
+    if (open.devices.length >= limits.maxDevices || (open.devices.length > 0 && open.bytes + bytes > limits.maxDeviceBytes)) cut(provider);
+    pending[provider].devices.push(device);
+    pending[provider].bytes += bytes;
+  }
+  cut('apns');
+  cut('fcm');
+  return { batches, next };
 }

@@ -1,45 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { createBatcher } from './batcher.ts';
+import { BATCH_BYTE_BUDGET, cutBatches, encodedDeviceBytes } from './batcher.ts';
 
-const message = { title: 't', body: 'b' };
-const device = (n: number, platform: 'ios' | 'android') => ({ _id: `d${n}`, token: `tok${n}`, platform });
+const row = (n: number, platform: 'ios' | 'android', token = `tok${n}`) => ({ _id: `d${String(n).padStart(5, '0')}`, token, platform });
+const limits = { maxDevices: 2, maxDeviceBytes: 1_000_000 };
 
-describe('createBatcher', () => {
-  it('cuts batches per provider with deterministic ids and counts everything', () => {
-    const batcher = createBatcher({ notificationId: 'n1', projectId: 'p', message, batchSize: 2 });
-    const full = [device(1, 'ios'), device(2, 'android'), device(3, 'ios'), device(4, 'ios'), device(5, 'android')]
-      .map((d) => batcher.add(d))
-      .filter((batch) => batch !== undefined);
-    const rest = batcher.flush();
-    const batches = [...full, ...rest];
-    expect(batches.map((batch) => [batch.data.batch_id, batch.data.devices.map((d) => d.device_id)])).toEqual([
-      ['n1:apns:0', ['d1', 'd3']],
-      ['n1:fcm:0', ['d2', 'd5']],
-      ['n1:apns:1', ['d4']],
+describe('cutBatches', () => {
+  it('cuts batches per provider in reading order, numbered from the start', () => {
+    const rows = [row(1, 'ios'), row(2, 'android'), row(3, 'ios'), row(4, 'ios'), row(5, 'android')];
+    const { batches, next } = cutBatches(rows, { apns: 4, fcm: 1 }, limits);
+    expect(batches.map((b) => [b.provider, b.sequence, b.devices.map((d) => d.device_id)])).toEqual([
+      ['apns', 4, ['d00001', 'd00003']],
+      ['apns', 5, ['d00004']],
+      ['fcm', 1, ['d00002', 'd00005']],
     ]);
-    expect(batches.every((batch) => batch.stream_id === batch.data.batch_id && batch.project_id === 'p')).toBe(true);
-    expect(batcher.targeted).toEqual({ apns: 3, fcm: 2 });
-    expect(batcher.batches).toEqual({ apns: 2, fcm: 1 });
+    expect(next).toEqual({ apns: 6, fcm: 2 });
   });
 
-  it('gives the same batch ids when the same audience is read again', () => {
-    const run = () => {
-      const batcher = createBatcher({ notificationId: 'n1', projectId: 'p', message, batchSize: 3 });
-      const out = Array.from({ length: 7 }, (_, i) => batcher.add(device(i, i % 3 === 0 ? 'ios' : 'android'))).filter((b) => b !== undefined);
-      return [...out, ...batcher.flush()].map((batch) => [batch.data.batch_id, batch.data.devices]);
-    };
-    expect(run()).toEqual(run());
+  it('makes no batch for no rows', () => {
+    expect(cutBatches([], { apns: 0, fcm: 0 }, limits)).toEqual({ batches: [], next: { apns: 0, fcm: 0 } });
   });
 
-  it('continues numbering and counting from where a resumed fan-out starts', () => {
-    const batcher = createBatcher({ notificationId: 'n1', projectId: 'p', message, batchSize: 2, start: { sequence: { apns: 4, fcm: 1 }, targeted: { apns: 8, fcm: 2 } } });
-    batcher.add(device(9, 'ios'));
-    expect(batcher.flush().map((batch) => batch.data.batch_id)).toEqual(['n1:apns:4']);
-    expect(batcher.targeted).toEqual({ apns: 9, fcm: 2 });
-    expect(batcher.batches).toEqual({ apns: 5, fcm: 1 });
+  it('cuts before the device that would pass the byte budget, so 4 KB tokens never make an oversized batch', () => {
+    const token = 'a'.repeat(4_096);
+    const rows = Array.from({ length: 1_200 }, (_, n) => row(n, 'ios', `${token}${n}`));
+    const maxDeviceBytes = BATCH_BYTE_BUDGET - 1_000;
+    const { batches } = cutBatches(rows, { apns: 0, fcm: 0 }, { maxDevices: 500, maxDeviceBytes });
+    expect(batches.flatMap((b) => b.devices.map((d) => d.device_id))).toEqual(rows.map((r) => r._id));
+    for (const batch of batches) expect(Buffer.byteLength(JSON.stringify(batch.devices))).toBeLessThanOrEqual(maxDeviceBytes);
+    // Full batches are as full as the budget allows.
+    const perBatch = Math.floor((maxDeviceBytes - 2) / encodedDeviceBytes({ device_id: 'd00000', token: `${token}0000` }));
+    expect(batches[0]!.devices.length).toBeGreaterThanOrEqual(perBatch - 1);
+    expect(batches.length).toBe(Math.ceil(1_200 / batches[0]!.devices.length));
   });
 
-  it('makes no batch for an empty audience', () => {
-    expect(createBatcher({ notificationId: 'n1', projectId: 'p', message }).flush()).toEqual([]);
+  it('counts the encoded size exactly', () => {
+    const devices = [{ device_id: 'a', token: 'b"c' }, { device_id: 'é', token: 'x' }];
+    expect(devices.reduce((sum, d) => sum + encodedDeviceBytes(d), 1)).toBe(Buffer.byteLength(JSON.stringify(devices)));
   });
 });

@@ -1,133 +1,200 @@
-import { createEvent, TOPICS, type DeliveryBatchV1, type NotificationRequestedV1, type Provider } from '@herald/events';
-import { audienceFilter, resolveAudience, splitTargets, topicLookupFilter } from '@herald/audience';
+import { createEvent, deliveryBatchId, TOPICS, type DeliveryBatchV1, type FanoutStepV1, type NotificationRequestedV1, type Provider } from '@herald/events';
+import { audiencePage, resolveAudience, splitTargets, topicLookupFilter } from '@herald/audience';
 import type { DeviceDocument, ReadModelRegistry, TopicDocument } from '@herald/mongo';
 import { wrapMongoError } from '@herald/mongo';
-import type { ConsumedEvent, EventProducer, HandlerContext } from '@herald/kafka';
+import type { ConsumedEvent, EventProducer } from '@herald/kafka';
 import type { Logger } from '@herald/log';
-import { createBatcher } from './batcher.ts';
-import { planFanout, type FanoutProgressStore } from './progress.ts';
+import { BATCH_BYTE_BUDGET, BATCH_SIZE, type AudienceRow, type PerProvider, type PlannedBatch } from './batcher.ts';
+import { recordBatches, type FanoutProgressStore, type RecordedBatch } from './progress.ts';
+import { decideStep, stepFanout, type FanoutState } from './step.ts';
 
 export interface FanoutDeps {
   producer: Pick<EventProducer, 'publish'>;
   readModels: ReadModelRegistry;
   progress: FanoutProgressStore;
   logger: Logger;
-  /**
-   * Devices read between two progress records. Each group's partly filled
-   * batches are cut at its end, so a restart resumes exactly after the
-   * group's last device; a crash repeats at most one group.
-   */
-  devicesPerGroup?: number;
+  /** Audience devices one step reads and queues (one keyset page); a longer audience continues in FanoutStep records. */
+  stepDevices?: number;
+  /** Devices per batch (tests use fewer). */
+  batchSize?: number;
   /** Older requests are dispatched to nobody: a push hours late is worse than none, and a reset group must not resend history. */
   maxAgeMs?: number;
 }
 
 /** Whether a request is too old to send (pure, for the handler and its tests). */
-export function isExpired(event: Pick<NotificationRequestedV1, 'occurred_at'>, maxAgeMs: number | undefined, now: number): boolean {
-  return maxAgeMs !== undefined && now - Date.parse(event.occurred_at) > maxAgeMs;
+export function isExpired(requestedAt: string, maxAgeMs: number | undefined, now: number): boolean {
+  return maxAgeMs !== undefined && now - Date.parse(requestedAt) > maxAgeMs;
 }
 
 export const WORK_TOPIC = { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm } as const;
+export const DEFAULT_STEP_DEVICES = 10_000;
 
-type PerProvider = Record<Provider, number>;
-
-/**
- * Resolves one notification's audience and queues its delivery batches:
- * the devices are streamed from MongoDB with a cursor in id order (never
- * loaded whole), cut into batches of up to 500 per provider, and written to
- * the work topics group by group, recording progress before each group;
- * then NotificationDispatched says how many were targeted. A fan-out that
- * was interrupted resumes after the last device it queued (see progress.ts).
- */
-export async function fanOut(deps: FanoutDeps, event: NotificationRequestedV1, heartbeat: () => Promise<void> = async () => undefined): Promise<PerProvider> {
-  const { data } = event;
-  const projectId = event.project_id;
-  const notificationId = data.notification_id;
-  const expired = isExpired(event, deps.maxAgeMs, Date.now());
-  const plan = planFanout(await deps.progress.load(notificationId), expired);
-  if (plan.kind === 'announce') {
-    if (expired) deps.logger.warn({ notification_id: notificationId, requested_at: event.occurred_at, targeted: plan.targeted }, 'notification too old to send; nothing more is queued');
-    await announce(deps, event, plan.targeted, plan.batches);
-    return plan.targeted;
-  }
-
-  const spec = splitTargets(data.targets);
-  const topics = await deps.readModels.collection<TopicDocument>('topics');
-  const devices = await deps.readModels.collection<DeviceDocument>('devices');
-  const named = spec.names.length === 0 ? [] : await topics.find(topicLookupFilter(projectId, spec)).project<Pick<TopicDocument, '_id' | 'name'>>({ _id: 1, name: 1 }).toArray();
-  const audience = resolveAudience(projectId, spec, named);
-
-  const batcher = createBatcher({
-    notificationId,
-    projectId,
-    correlationId: event.correlation_id,
-    start: plan.start,
-    message: {
-      title: data.title,
-      body: data.body,
-      ...(data.link_to === undefined ? {} : { link_to: data.link_to }),
-      ...(data.group === undefined ? {} : { group: data.group }),
-    },
-  });
-  const devicesPerGroup = deps.devicesPerGroup ?? 10_000;
-  // What the last recorded progress vouches for: devices up to `after` are queued.
-  let queued = { after: plan.after, targeted: plan.start?.targeted ?? batcher.targeted };
-  let ready: DeliveryBatchV1[] = [];
-  let lastDeviceId: string | undefined;
-  let inGroup = 0;
-  const publishGroup = async () => {
-    const group = [...ready, ...batcher.flush()];
-    ready = [];
-    inGroup = 0;
-    if (group.length === 0) return;
-    // Reserve the group's sequence numbers before it goes out (see progress.ts).
-    await deps.progress.save(notificationId, { ...queued, sequence: batcher.batches, dispatched: false });
-    const byProvider = { apns: group.filter((b) => b.data.provider === 'apns'), fcm: group.filter((b) => b.data.provider === 'fcm') };
-    await Promise.all([deps.producer.publish(byProvider.apns, WORK_TOPIC.apns), deps.producer.publish(byProvider.fcm, WORK_TOPIC.fcm)]);
-    queued = { after: lastDeviceId, targeted: batcher.targeted };
-    // A million-device audience takes a while: tell the group this consumer is alive.
-    await heartbeat();
-  };
-
-  const cursor = devices
-    .find(audienceFilter(audience, { activeOnly: true, afterDeviceId: plan.after }))
-    .project<Pick<DeviceDocument, '_id' | 'token' | 'platform'>>({ _id: 1, token: 1, platform: 1 })
-    .sort({ _id: 1 })
-    .batchSize(2000);
-  try {
-    for await (const device of cursor) {
-      lastDeviceId = device._id;
-      const batch = batcher.add(device);
-      if (batch !== undefined) ready.push(batch);
-      inGroup += 1;
-      if (inGroup >= devicesPerGroup) await publishGroup();
-    }
-  } catch (error) {
-    throw wrapMongoError(error);
-  } finally {
-    await cursor.close().catch(() => undefined);
-  }
-  await publishGroup();
-
-  const targeted = batcher.targeted;
-  await deps.progress.save(notificationId, { ...queued, sequence: batcher.batches, dispatched: true });
-  await announce(deps, event, targeted, batcher.batches);
-  return targeted;
+/** One step's work item: the request (step 0) or a continuation. */
+export interface StepItem {
+  /** The work item's event id: only the record that planned a step replays it. */
+  id: string;
+  step: number;
+  projectId: string;
+  correlationId: string | undefined;
+  requestedAt: string;
+  request: Omit<FanoutStepV1['data'], 'step' | 'requested_at'>;
 }
 
-async function announce(deps: FanoutDeps, event: NotificationRequestedV1, targeted: PerProvider, batches: PerProvider): Promise<void> {
-  const notificationId = event.data.notification_id;
-  await deps.producer.publish([
-    createEvent('NotificationDispatched', { notification_id: notificationId, targeted, batches }, { project_id: event.project_id, correlation_id: event.correlation_id }),
-  ]);
+export function itemOf(event: NotificationRequestedV1 | FanoutStepV1): StepItem {
+  const { step, requested_at, ...request } = event.type === 'FanoutStep' ? event.data : { ...event.data, step: 0, requested_at: event.occurred_at };
+  return { id: event.id, step, projectId: event.project_id, correlationId: event.correlation_id, requestedAt: requested_at, request };
+}
+
+function messageOf(request: StepItem['request']): DeliveryBatchV1['data']['message'] {
+  return {
+    title: request.title,
+    body: request.body,
+    ...(request.link_to === undefined ? {} : { link_to: request.link_to }),
+    ...(request.group === undefined ? {} : { group: request.group }),
+  };
+}
+
+function batchEvent(item: StepItem, batch: PlannedBatch): DeliveryBatchV1 {
+  const notificationId = item.request.notification_id;
+  return createEvent(
+    'DeliveryBatch',
+    { batch_id: deliveryBatchId(notificationId, batch.provider, batch.sequence), notification_id: notificationId, provider: batch.provider, sequence: batch.sequence, message: messageOf(item.request), devices: batch.devices },
+    { project_id: item.projectId, correlation_id: item.correlationId },
+  );
+}
+
+/** Encoded bytes of a batch's envelope with no device: what the byte budget must leave room for. */
+function envelopeBytes(item: StepItem): number {
+  return Buffer.byteLength(JSON.stringify(batchEvent(item, { provider: 'apns', sequence: Number.MAX_SAFE_INTEGER, devices: [] })));
+}
+
+/**
+ * Handles one step of a notification's fan-out: plans it from the recorded
+ * progress (or replays what was planned), records the plan, publishes its
+ * batches, then either hands the rest to a FanoutStep record (so other
+ * notifications' steps run in between) or announces NotificationDispatched.
+ * Returns the targeted counts once the fan-out is done, undefined while it goes on.
+ */
+export async function fanOutStep(deps: FanoutDeps, item: StepItem): Promise<PerProvider | undefined> {
+  const notificationId = item.request.notification_id;
+  const logger = deps.logger.child({ notification_id: notificationId, step: item.step });
+  const progress = await deps.progress.load(notificationId);
+  const decision = decideStep(progress, item.step, item.id, isExpired(item.requestedAt, deps.maxAgeMs, Date.now()));
+  switch (decision.kind) {
+    case 'skip':
+      logger.debug({ reason: decision.reason, recorded_step: progress?.step }, 'fan-out step already done');
+      return undefined;
+    case 'announce': {
+      if (decision.expired) logger.warn({ requested_at: item.requestedAt, targeted: decision.targeted }, 'notification too old to send; nothing more is queued');
+      if (progress?.dispatched !== true) await deps.progress.save(notificationId, progress ?? { step: -1, sequence: decision.batches, targeted: decision.targeted, exhausted: false }, [], true);
+      await announce(deps, item, decision.targeted, decision.batches);
+      return decision.targeted;
+    }
+    case 'replay': {
+      logger.info({ batches: progress?.inflight.length }, 'republishing a planned fan-out step under its own batch ids');
+      await publishBatches(deps, item, await rebuild(deps, item, progress?.inflight ?? []));
+      return next(deps, item, decision.state);
+    }
+    case 'plan': {
+      const pageSize = deps.stepDevices ?? DEFAULT_STEP_DEVICES;
+      const page = await readPage(deps, item, decision.state.after, pageSize);
+      const { state, batches } = stepFanout(decision.state, page, { pageSize, maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelopeBytes(item) });
+      // Recorded before anything goes out (see the invariant in progress.ts).
+      if (!(await deps.progress.savePlan(notificationId, decision.state.step, state, recordBatches(batches), item.id))) {
+        logger.warn('another work item planned this step first; leaving it to that one');
+        return undefined;
+      }
+      await publishBatches(deps, item, batches);
+      return next(deps, item, state);
+    }
+  }
+}
+
+async function next(deps: FanoutDeps, item: StepItem, state: FanoutState): Promise<PerProvider | undefined> {
+  if (!state.exhausted) {
+    const { request } = item;
+    await deps.producer.publish([createEvent('FanoutStep', { ...request, step: item.step + 1, requested_at: item.requestedAt }, { project_id: item.projectId, correlation_id: item.correlationId })]);
+    return undefined;
+  }
+  await deps.progress.save(item.request.notification_id, state, [], true);
+  await announce(deps, item, state.targeted, state.sequence);
+  return state.targeted;
+}
+
+async function readPage(deps: FanoutDeps, item: StepItem, after: string | undefined, pageSize: number): Promise<AudienceRow[]> {
+  try {
+    const spec = splitTargets(item.request.targets);
+    const topics = await deps.readModels.collection<TopicDocument>('topics');
+    const devices = await deps.readModels.collection<DeviceDocument>('devices');
+    const named = spec.names.length === 0 ? [] : await topics.find(topicLookupFilter(item.projectId, spec)).project<Pick<TopicDocument, '_id' | 'name'>>({ _id: 1, name: 1 }).toArray();
+    const query = audiencePage(resolveAudience(item.projectId, spec, named), after, pageSize);
+    return await devices.find(query.filter).project<AudienceRow>({ _id: 1, token: 1, platform: 1 }).sort(query.sort).limit(query.limit).toArray();
+  } catch (error) {
+    throw wrapMongoError(error);
+  }
+}
+
+/** The recorded batches with their tokens: a device id's token never changes (the id is derived from it). */
+async function rebuild(deps: FanoutDeps, item: StepItem, recorded: readonly RecordedBatch[]): Promise<PlannedBatch[]> {
+  if (recorded.length === 0) return [];
+  const ids = recorded.flatMap((batch) => batch.device_ids);
+  const tokens = new Map<string, string>();
+  try {
+    const devices = await deps.readModels.collection<DeviceDocument>('devices');
+    for (const row of await devices.find({ project_id: item.projectId, _id: { $in: ids } }).project<Pick<DeviceDocument, '_id' | 'token'>>({ _id: 1, token: 1 }).toArray()) tokens.set(row._id, row.token);
+  } catch (error) {
+    throw wrapMongoError(error);
+  }
+  return recorded.map((batch) => ({
+    provider: batch.provider,
+    sequence: batch.sequence,
+    // Devices are never deleted, so each id is found; one that were could not be sent anyway.
+    devices: batch.device_ids.flatMap((id) => (tokens.has(id) ? [{ device_id: id, token: tokens.get(id)! }] : [])),
+  }));
+}
+
+/**
+ * Publishes batches to their provider's work topic in requests of at most
+ * one byte budget each (one batch may be close to the broker's limit, and
+ * the records of one request that share a partition form one record batch).
+ */
+async function publishBatches(deps: FanoutDeps, item: StepItem, batches: readonly PlannedBatch[]): Promise<void> {
+  const publishProvider = async (provider: Provider) => {
+    let group: DeliveryBatchV1[] = [];
+    let bytes = 0;
+    for (const batch of batches.filter((planned) => planned.provider === provider)) {
+      const event = batchEvent(item, batch);
+      const size = Buffer.byteLength(JSON.stringify(event));
+      if (group.length > 0 && bytes + size > BATCH_BYTE_BUDGET) {
+        await deps.producer.publish(group, WORK_TOPIC[provider]);
+        group = [];
+        bytes = 0;
+      }
+      group.push(event);
+      bytes += size;
+    }
+    if (group.length > 0) await deps.producer.publish(group, WORK_TOPIC[provider]);
+  };
+  // Settle both before failing: a retry must not race a publish still in flight.
+  const failed = (await Promise.allSettled([publishProvider('apns'), publishProvider('fcm')])).find((result) => result.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+}
+
+async function announce(deps: FanoutDeps, item: StepItem, targeted: PerProvider, batches: PerProvider): Promise<void> {
+  const notificationId = item.request.notification_id;
+  await deps.producer.publish([createEvent('NotificationDispatched', { notification_id: notificationId, targeted, batches }, { project_id: item.projectId, correlation_id: item.correlationId })]);
   deps.logger.info({ notification_id: notificationId, targeted, batches }, 'notification dispatched');
 }
 
-/** Consumer handler: fans out each NotificationRequested, in order; other events pass by. */
+/**
+ * Consumer handler for the fan-out group: each NotificationRequested is
+ * step 0 and each FanoutStep a later step; other events pass by. Each
+ * record is at most one step's work, so a partition never waits long.
+ */
 export function fanoutHandler(deps: FanoutDeps) {
-  return async (records: readonly ConsumedEvent[], context: HandlerContext): Promise<void> => {
+  return async (records: readonly ConsumedEvent[]): Promise<void> => {
     for (const { event } of records) {
-      if (event.type === 'NotificationRequested') await fanOut(deps, event, context.heartbeat);
+      if (event.type === 'NotificationRequested' || event.type === 'FanoutStep') await fanOutStep(deps, itemOf(event));
     }
   };
 }

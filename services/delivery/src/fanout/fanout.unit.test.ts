@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isExpired } from './fanout.ts';
+import { createEvent } from '@herald/events';
+import { isExpired, itemOf } from './fanout.ts';
 
 describe('isExpired', () => {
-  const requested = { occurred_at: '2026-01-01T00:00:00.000Z' };
+  const requested = '2026-01-01T00:00:00.000Z';
   const at = (iso: string) => Date.parse(iso);
   it('sends requests younger than the maximum age and drops older ones', () => {
     expect(isExpired(requested, 60_000, at('2026-01-01T00:00:59.000Z'))).toBe(false);
@@ -10,5 +11,17 @@ describe('isExpired', () => {
   });
   it('never expires without a maximum age', () => {
     expect(isExpired(requested, undefined, at('2030-01-01T00:00:00.000Z'))).toBe(false);
+  });
+});
+
+describe('itemOf', () => {
+  const data = { notification_id: 'n1', title: 't', body: 'b', targets: ['news'] };
+  it('makes a request step 0, expiring from when it was requested', () => {
+    const request = createEvent('NotificationRequested', data, { project_id: 'p', correlation_id: 'c', now: new Date('2026-01-01T00:00:00.000Z') });
+    expect(itemOf(request)).toEqual({ id: request.id, step: 0, projectId: 'p', correlationId: 'c', requestedAt: '2026-01-01T00:00:00.000Z', request: data });
+  });
+  it('carries a continuation step and the original request time', () => {
+    const step = createEvent('FanoutStep', { ...data, step: 4, requested_at: '2026-01-01T00:00:00.000Z' }, { project_id: 'p' });
+    expect(itemOf(step)).toEqual({ id: step.id, step: 4, projectId: 'p', correlationId: undefined, requestedAt: '2026-01-01T00:00:00.000Z', request: data });
   });
 });
