@@ -59,7 +59,7 @@ export class PositionReader {
       this.#committed(DELIVERY_CONSUMERS.apns.group, TOPICS.deliveriesApns),
       this.#committed(DELIVERY_CONSUMERS.fcm.group, TOPICS.deliveriesFcm),
       this.lag(readModelVersion('notifications', 1).group, TOPICS.notificationEvents),
-      this.lag(readModelVersion('receipts', 1).group, TOPICS.notificationEvents),
+      this.lag(readModelVersion('delivery_ledger', 1).group, TOPICS.notificationEvents),
     ]);
     return { batchesQueued: sum(apnsEnds) + sum(fcmEnds), batchesDone: sum(apnsDone) + sum(fcmDone), notificationsLag, receiptsLag };
   }

@@ -24,7 +24,7 @@ export interface BenchSystem {
   close(): Promise<void>;
 }
 
-const MODELS: readonly ReadModelName[] = ['devices', 'topics', 'notifications', 'receipts'];
+const MODELS: readonly ReadModelName[] = ['devices', 'topics', 'notifications', 'delivery_ledger'];
 
 export async function startSystem(infra: BenchInfra, options: { latencyMs: number; partitions: number }): Promise<BenchSystem> {
   const tls = await createFakeTls();

@@ -18,7 +18,8 @@ export const READ_MODELS = {
   devices: 'devices',
   topics: 'topics',
   notifications: 'notifications',
-  receipts: 'receipts',
+  /** One document per delivery batch (see DeliveryLedgerDocument). */
+  delivery_ledger: 'delivery_ledger',
 } as const;
 
 export type ReadModelName = keyof typeof READ_MODELS;
@@ -41,7 +42,8 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
     { key: { project_id: 1, name: 1 }, name: 'by_project_name' },
   ],
   [READ_MODELS.notifications]: [{ key: { project_id: 1, created_at: 1 }, name: 'by_project_created' }],
-  [READ_MODELS.receipts]: [{ key: { notification_id: 1 }, name: 'by_notification' }],
+  // The open check: which batch of a notification holds a device (multikey on MongoDB).
+  [READ_MODELS.delivery_ledger]: [{ key: { notification_id: 1, 'devices.device_id': 1 }, name: 'by_notification_device' }],
 };
 
 /**

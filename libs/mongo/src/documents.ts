@@ -66,12 +66,27 @@ export interface NotificationDocument extends ProjectedDocument {
   updated_at: string;
 }
 
-/** One per (notification, device): what happened to that device. `_id` is `<notification id>:<device id>`. */
-export interface ReceiptDocument extends ProjectedDocument {
-  notification_id: string;
+/** One device's line in a delivery batch. */
+export interface LedgerDevice {
   device_id: string;
-  outcome?: 'delivered' | 'failed' | 'invalid';
+  outcome: 'delivered' | 'failed' | 'invalid';
+  /** Provider's reason code when not delivered. */
   reason?: string;
-  reported_at?: string;
+  /** Sends tried for this device (absent when the report did not say). */
+  attempts?: number;
   opened_at?: string;
+}
+
+/**
+ * The delivery ledger: one document per delivery batch (up to 500 devices),
+ * `_id` = the batch id. Per batch, not per device, so a 1M campaign writes
+ * ~2,000 documents. Opens, counts and per-device receipts are answered from it.
+ */
+export interface DeliveryLedgerDocument extends ProjectedDocument {
+  notification_id: string;
+  provider: 'apns' | 'fcm';
+  /** The batch's sequence number within its notification and provider (from the batch id). */
+  sequence?: number;
+  devices: LedgerDevice[];
+  reported_at: string;
 }

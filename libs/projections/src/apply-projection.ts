@@ -43,7 +43,7 @@ export function foldRecords<Doc extends ProjectedDocument>(
  * so read-modify-write is safe.
  *
  * Insert first, read only when needed: most events create documents
- * (registrations, requests, receipts), and on FerretDB 1.24 an insert is
+ * (registrations, requests, batch reports), and on FerretDB 1.24 an insert is
  * ~100× cheaper than a lookup (`$in` scans the collection). So the chunk is
  * first folded as if every document were new and inserted; documents that
  * turn out to exist (duplicate key), and those the fold could not create

@@ -3,12 +3,12 @@ import type { AnyProjection } from './projection.ts';
 import { devicesProjection } from './devices.ts';
 import { topicsProjection } from './topics.ts';
 import { notificationsProjection } from './notifications.ts';
-import { receiptsProjection } from './receipts.ts';
+import { deliveryLedgerProjection } from './delivery-ledger.ts';
 
 /** Every read model the projector maintains. */
 export const PROJECTIONS: Readonly<Record<ReadModelName, AnyProjection>> = {
   devices: devicesProjection,
   topics: topicsProjection,
   notifications: notificationsProjection,
-  receipts: receiptsProjection,
+  delivery_ledger: deliveryLedgerProjection,
 };

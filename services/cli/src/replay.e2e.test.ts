@@ -80,6 +80,6 @@ describe('herald replay', () => {
   });
 
   it('refuses an unknown read model', async () => {
-    await expect(harness.herald('replay', 'nope')).rejects.toThrow(/read model must be one of: devices, topics, notifications, receipts/);
+    await expect(harness.herald('replay', 'nope')).rejects.toThrow(/read model must be one of: devices, topics, notifications, delivery_ledger/);
   });
 });

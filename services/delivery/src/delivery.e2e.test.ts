@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadLetterTopic, TOPICS } from '@herald/events';
+import type { DeliveryLedgerDocument, LedgerDevice } from '@herald/mongo';
 import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
@@ -63,6 +64,12 @@ function tokensReached(id: string): string[] {
   return [...apns, ...fcm].sort();
 }
 
+/** Every device line of this notification's delivery ledger (one document per batch). */
+async function ledgerLines(id: string): Promise<LedgerDevice[]> {
+  const batches = await harness.env.mongo.db.collection<DeliveryLedgerDocument>('delivery_ledger_v1').find({ notification_id: id }).toArray();
+  return batches.flatMap((batch) => batch.devices);
+}
+
 describe('delivery', () => {
   it.each([
     ['a topic name', ['news'], ['android-news', 'ios-news-1', 'ios-news-2']],
@@ -109,12 +116,12 @@ describe('delivery', () => {
     const result = await completed(id);
     expect(result.counts).toMatchObject({ targeted: 1, delivered: 1, failed: 0 });
     expect(fakes().fcm.stats.byReason.QUOTA_EXCEEDED).toBe(1);
-    // Receipts are their own read model: completed counts do not mean receipts are projected yet.
-    const receipts = await waitFor('the receipt projected', async () => {
-      const found = await harness.env.mongo.db.collection('receipts_v1').find({ notification_id: id }).toArray();
+    // The ledger is its own read model: completed counts do not mean the ledger is projected yet.
+    const lines = await waitFor('the batch in the delivery ledger', async () => {
+      const found = await ledgerLines(id);
       return found.length > 0 ? found : undefined;
     });
-    expect(receipts).toMatchObject([{ outcome: 'delivered' }]);
+    expect(lines).toMatchObject([{ outcome: 'delivered' }]);
     // The accepted push came at least Retry-After (1 s) after the request that was refused.
     const created = Date.parse(((await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body!.data as { created_at: string }).created_at);
     const accepted = fakes().fcm.deliveries.find((d) => (d.message.data as { notification_id?: string }).notification_id === id)!;
@@ -141,7 +148,7 @@ describe('delivery', () => {
   it('records opens from recipients only', async () => {
     const id = await send(['news']);
     await completed(id);
-    await waitFor('receipts projected', async () => (await harness.env.mongo.db.collection('receipts_v1').countDocuments({ notification_id: id, outcome: 'delivered' })) === 3);
+    await waitFor('3 deliveries in the ledger', async () => (await ledgerLines(id)).filter((line) => line.outcome === 'delivered').length === 3);
     const open = (token: string, projectId = project.id) => harness.request('PUT', `/api/v1/notifications/${id}/open`, { body: { project_id: projectId, token } });
     expect((await open('ios-news-1')).status).toBe(204);
     expect((await open('ios-news-1')).status).toBe(204);
@@ -157,8 +164,7 @@ describe('delivery', () => {
       return counts.opened === 2 ? counts : undefined;
     });
     expect(opened.opened).toBe(2);
-    const receipt = await harness.env.mongo.db.collection('receipts_v1').findOne({ notification_id: id, opened_at: { $exists: true } });
-    expect(receipt).not.toBeNull();
+    await waitFor('two opens marked in the ledger', async () => (await ledgerLines(id)).filter((line) => line.opened_at !== undefined).length === 2);
   });
 
   it('exposes Prometheus metrics on every service', async () => {

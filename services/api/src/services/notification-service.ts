@@ -1,5 +1,5 @@
 import { createEvent, newId } from '@herald/events';
-import type { DeviceDocument, NotificationDocument, ReadModelRegistry, ReceiptDocument } from '@herald/mongo';
+import type { DeliveryLedgerDocument, DeviceDocument, NotificationDocument, ReadModelRegistry } from '@herald/mongo';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
@@ -82,23 +82,27 @@ export class NotificationService {
     const notification = await this.#find(body.project_id, id);
     const devices = await this.#readModels.collection<DeviceDocument>('devices');
     const device = await devices.findOne({ project_id: body.project_id, token: body.token });
-    if (device === null || !(await this.#isRecipient(notification, device))) {
-      throw new NotFoundError(`token is not a recipient of notification ${id}`);
-    }
+    const batchId = device === null ? undefined : await this.#deliveredIn(notification, device);
+    if (device === null || batchId === undefined) throw new NotFoundError(`token is not a recipient of notification ${id}`);
     const claim = await this.#idempotency.claim(`open:${id}:${device._id}`, 'open', FOREVER);
     if (claim.kind !== 'claimed') return;
-    const opened = createEvent('NotificationOpened', { notification_id: id, device_id: device._id }, { project_id: body.project_id, correlation_id: correlationId });
+    const opened = createEvent('NotificationOpened', { notification_id: id, device_id: device._id, batch_id: batchId }, { project_id: body.project_id, correlation_id: correlationId });
     await this.#once(claim.id, async () => {
       await this.#producer.publish([opened]);
       return null;
     });
   }
 
-  /** A recipient is a device the notification was delivered to: its receipt says so. */
-  async #isRecipient(notification: NotificationDocument, device: DeviceDocument): Promise<boolean> {
-    const receipts = await this.#readModels.collection<ReceiptDocument>('receipts');
-    // findOne by _id is an index lookup everywhere; a count is a scan on FerretDB.
-    const receipt = await receipts.findOne({ _id: `${notification._id}:${device._id}` });
-    return receipt?.outcome === 'delivered';
+  /**
+   * A recipient is a device the notification was delivered to: the delivery
+   * ledger (one document per batch) has a delivered line for it. Returns that
+   * batch's id, which the open event carries so the ledger marks the open by
+   * `_id`. Indexed by {notification_id, devices.device_id} (multikey).
+   */
+  async #deliveredIn(notification: NotificationDocument, device: DeviceDocument): Promise<string | undefined> {
+    const ledger = await this.#readModels.collection<DeliveryLedgerDocument>('delivery_ledger');
+    const batches = await ledger.find({ notification_id: notification._id, 'devices.device_id': device._id }).toArray();
+    const delivered = batches.find((batch) => batch.devices.some((line) => line.device_id === device._id && line.outcome === 'delivered'));
+    return delivered?._id;
   }
 }
