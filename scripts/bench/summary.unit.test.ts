@@ -97,3 +97,19 @@ describe('countsMatchLedger', () => {
     expect(countsMatchLedger({ sent: 10, delivered: 10 }, { delivered: 9, failed: 1 })).toBe(false);
   });
 });
+
+describe('dueFaults', () => {
+  it('fires each reached point once, lowest first', async () => {
+    const { dueFaults } = await import('./faults.ts');
+    const plan = { killDeliveryAt: 30, restartBrokerAt: 60, addDeliveryAt: 45 };
+    expect(dueFaults(plan, 29.9, new Set())).toEqual([]);
+    expect(dueFaults(plan, 50, new Set())).toEqual(['killDeliveryAt', 'addDeliveryAt']);
+    expect(dueFaults(plan, 100, new Set(['killDeliveryAt']))).toEqual(['addDeliveryAt', 'restartBrokerAt']);
+  });
+
+  it('bounds the batches in flight on a killed instance by its senders’ concurrency', async () => {
+    const { batchesInFlightBound } = await import('./faults.ts');
+    expect(batchesInFlightBound(3)).toBe(3);
+    expect(batchesInFlightBound(400)).toBe(16);
+  });
+});
