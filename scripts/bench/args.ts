@@ -10,7 +10,29 @@ export interface BenchArgs {
   ceilingRequests: number;
   ceilingSeconds: number;
   partitions: number;
+  /** One JSON object (see summary.ts) as the last line of stdout. */
+  json: boolean;
+  deliveryInstances: number;
+  projectorInstances: number;
+  /** Faults, each at a percentage of the targeted devices delivered; undefined = not injected. */
+  faults: FaultPlan;
 }
+
+export interface FaultPlan {
+  killDeliveryAt?: number;
+  restartBrokerAt?: number;
+  restartStoreAt?: number;
+  addDeliveryAt?: number;
+  smallSendAt?: number;
+}
+
+const FAULT_OPTIONS = {
+  'kill-delivery-at': 'killDeliveryAt',
+  'restart-broker-at': 'restartBrokerAt',
+  'restart-store-at': 'restartStoreAt',
+  'add-delivery-at': 'addDeliveryAt',
+  'small-send-at': 'smallSendAt',
+} as const satisfies Record<string, keyof FaultPlan>;
 
 const USAGE = `usage: npm run bench:campaign -- [options]
   --devices N           devices registered and targeted (default 100000)
@@ -21,6 +43,19 @@ const USAGE = `usage: npm run bench:campaign -- [options]
   --ceiling-requests N  raw HTTP/2 requests for the ceiling (default 200000)
   --ceiling-s S         raw HTTP/2 ceiling time bound (default 10)
   --partitions N        KAFKA_PARTITIONS for the run's topics (default 6)
+  --json                print one JSON summary object as the last line of stdout
+  --delivery-instances N   delivery processes (default 1)
+  --projector-instances N  projector processes (default 1)
+  Faults, at P % of the targeted devices delivered (0 < P < 100):
+  --kill-delivery-at P  kill -9 one delivery instance, then start it again
+  --restart-broker-at P kill -9 Kafka (local infra only), then start it again
+  --restart-store-at P  kill -9 the store (local infra only), then start it again
+  --add-delivery-at P   start one more delivery instance (forces a rebalance)
+  --small-send-at P     send a 10-device notification to a second topic; reports
+                        small_send_latency_ms (request → all 10 delivered)
+  A run with faults exits non-zero unless every device is delivered, duplicates
+  stay within 500 × batches in flight on a killed instance, nothing is
+  dead-lettered and the counts equal the delivery reports.
   --keep                leave data (temp dir, or database + topics on external infra)
 Uses KAFKA_BROKERS / MONGO_URL when set; starts local Kafka + FerretDB when either is unset
 (and uses the local server only for the one that is unset).`;
@@ -53,6 +88,14 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       'ceiling-s': { type: 'string' },
       partitions: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      'delivery-instances': { type: 'string' },
+      'projector-instances': { type: 'string' },
+      'kill-delivery-at': { type: 'string' },
+      'restart-broker-at': { type: 'string' },
+      'restart-store-at': { type: 'string' },
+      'add-delivery-at': { type: 'string' },
+      'small-send-at': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -63,6 +106,12 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     process.exit(0);
   }
   const devices = number(values.devices, 'devices', 100_000, (n) => Number.isInteger(n) && n >= 1 && n <= 10_000_000);
+  const faults: FaultPlan = {};
+  for (const [option, field] of Object.entries(FAULT_OPTIONS)) {
+    const value = values[option as keyof typeof FAULT_OPTIONS];
+    if (value !== undefined) faults[field] = number(value, option, 0, (n) => n > 0 && n < 100);
+  }
+  const instances = (name: 'delivery-instances' | 'projector-instances') => number(values[name], name, 1, (n) => Number.isInteger(n) && n >= 1 && n <= 16);
   return {
     devices,
     iosShare: number(values['ios-share'], 'ios-share', 0.5, (n) => n >= 0 && n <= 1),
@@ -72,5 +121,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     ceilingSeconds: number(values['ceiling-s'], 'ceiling-s', 10, (n) => n > 0 && n <= 120),
     partitions: number(values.partitions, 'partitions', 6, (n) => Number.isInteger(n) && n >= 1 && n <= 64),
     keep: values.keep,
+    json: values.json,
+    deliveryInstances: instances('delivery-instances'),
+    projectorInstances: instances('projector-instances'),
+    faults,
   };
 }

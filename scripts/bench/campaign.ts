@@ -12,6 +12,11 @@ import { ProcessWatch } from './proc.ts';
 import { publishDevices, waitForProjection } from './register.ts';
 import { formatTable, formatTimeline, machineInfo, parseDeliveryMetrics, type BenchResult } from './report.ts';
 import { runCampaign } from './send.ts';
+import { faultActions } from './fault-actions.ts';
+import { createFaultRunner } from './faults.ts';
+import { judgeRun, type JudgeFigures } from './judge.ts';
+import { createSmallSend, registerSmallTopic, SMALL_DEVICES } from './small-send.ts';
+import { buildSummary, type BenchSummary } from './summary.ts';
 import { BUNDLE_ID, startSystem, type BenchSystem } from './system.ts';
 
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -56,6 +61,59 @@ let infra: BenchInfra | undefined;
 let system: BenchSystem | undefined;
 let positions: PositionReader | undefined;
 let finishing: Promise<void> | undefined;
+let judged: JudgeFigures | undefined;
+/** Batches in flight on killed delivery instances (the duplicate bound), the small send's latency, what each fault did. */
+const faultFigures = { batchesInFlightOnKilled: 0, smallSendLatencyMs: undefined as number | null | undefined, log: [] as string[] };
+let summary: BenchSummary | undefined;
+
+/** Delivery metrics of every instance, summed by provider (a killed one no longer answers). */
+async function deliveryMetrics(urls: readonly string[]): Promise<NonNullable<BenchResult['deliveryMetrics']>> {
+  const out: NonNullable<BenchResult['deliveryMetrics']> = {};
+  for (const url of urls) {
+    const text = await fetch(url, { signal: AbortSignal.timeout(5000) }).then((response) => response.text(), () => '');
+    for (const [provider, item] of Object.entries(parseDeliveryMetrics(text))) {
+      const sum = (out[provider] ??= { sendCalls: 0, avgSendS: 0, outcomes: {} });
+      sum.avgSendS = (sum.avgSendS * sum.sendCalls + item.avgSendS * item.sendCalls) / Math.max(1, sum.sendCalls + item.sendCalls);
+      sum.sendCalls += item.sendCalls;
+      for (const [outcome, n] of Object.entries(item.outcomes)) sum.outcomes[outcome] = (sum.outcomes[outcome] ?? 0) + n;
+    }
+  }
+  return out;
+}
+
+function printSummary(c: BenchResult['campaign']): void {
+  const sending = result.phases.find((item) => item.phase === 'sending');
+  summary = buildSummary({
+    status: result.status,
+    devices: args.devices,
+    deliveryInstances: args.deliveryInstances,
+    projectorInstances: args.projectorInstances,
+    latencyMs: args.latencyMs,
+    ...(c.lastDeliveryS === undefined ? {} : { lastDeliveryS: c.lastDeliveryS }),
+    ...(c.firstDeliveryS === undefined ? {} : { firstDeliveryS: c.firstDeliveryS }),
+    ...(result.ceiling === undefined ? {} : { ceilingRate: result.ceiling.rate }),
+    distinct: c.distinct,
+    duplicates: c.duplicates,
+    batchesInFlightOnKilled: faultFigures.batchesInFlightOnKilled,
+    deadLetters: judged?.deadLetters ?? null,
+    counts: judged?.counts ?? c.counts ?? null,
+    ledgerCounts: judged?.ledgerCounts ?? null,
+    countsMatch: judged?.countsMatch ?? null,
+    peakRssBytes: watch.peaks(),
+    sendingCpuS: sending?.cpuS ?? {},
+    ...(faultFigures.smallSendLatencyMs === undefined ? {} : { smallSendLatencyMs: faultFigures.smallSendLatencyMs }),
+    faults: args.faults,
+    faultLog: faultFigures.log,
+  });
+  const out = [`\nJudge: ${summary.passed ? 'PASSED' : `FAILED: ${summary.failures.join('; ')}`}`];
+  out.push(`  duplicates ${summary.duplicates} (bound ${summary.duplicate_bound} = 500 × ${faultFigures.batchesInFlightOnKilled} batches in flight on killed instances)`);
+  out.push(`  dead letters ${String(summary.dead_letters)} ${JSON.stringify(judged?.deadLetterTopics ?? {})}`);
+  out.push(`  counts ${JSON.stringify(summary.counts)} vs ledger ${JSON.stringify(summary.ledger_counts)}: ${String(summary.counts_match_ledger)}`);
+  for (const line of faultFigures.log) out.push(`  fault: ${line}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+  // Last line of stdout, for scripts.
+  if (args.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+}
 
 /** Figures first (peak RSS and metrics while the processes still live), then a clean shutdown. */
 function finish(): Promise<void> {
@@ -74,11 +132,9 @@ function finish(): Promise<void> {
     if (result.notificationsPerSecond !== undefined && result.ceiling !== undefined && result.ceiling.rate > 0) {
       result.fractionOfCeiling = result.notificationsPerSecond / result.ceiling.rate;
     }
-    if (system !== undefined) {
-      const text = await fetch(system.metricsUrls.delivery, { signal: AbortSignal.timeout(5000) }).then((response) => response.text(), () => '');
-      if (text !== '') result.deliveryMetrics = parseDeliveryMetrics(text);
-    }
+    if (system !== undefined) result.deliveryMetrics = await deliveryMetrics(system.deliveryMetricsUrls());
     process.stdout.write(`\nHerald campaign benchmark\n${formatTable(result)}\n${formatTimeline(result)}\nBENCH_JSON ${JSON.stringify(result)}\n`);
+    printSummary(c);
 
     say('shutting down');
     await positions?.disconnect().catch(() => undefined);
@@ -112,14 +168,19 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-try {
+async function main(): Promise<void> {
   watch.mark('start-up');
   infra = await setUpInfra({ partitions: args.partitions, say });
   result.infra = `${infra.kind.kafka} + ${infra.kind.mongo}`;
-  watch.add('kafka', infra.pids.kafka);
-  watch.add('ferretdb', infra.pids.ferretdb);
-  system = await startSystem(infra, { latencyMs: args.latencyMs, partitions: args.partitions });
-  for (const [name, child] of Object.entries(system.children)) watch.add(name, child.pid);
+  const control = infra.control;
+  if (control !== undefined) {
+    watch.add('kafka', { pids: () => control.kafkaPids() });
+    // Every process of the store (FerretDB, a PostgreSQL postmaster and its forked backends) is summed.
+    watch.add('store', { pids: () => control.storePids(), tree: true });
+  }
+  system = await startSystem(infra, { latencyMs: args.latencyMs, partitions: args.partitions, deliveryInstances: args.deliveryInstances, projectorInstances: args.projectorInstances });
+  const running = system;
+  for (const service of ['api', 'projector', 'delivery'] as const) watch.add(service, { pids: () => running.pidsOf(service) });
   positions = new PositionReader(infra.kafka);
   await positions.connect();
   say(`services up; project ${system.project.id}; prefix ${infra.prefix}`);
@@ -145,13 +206,42 @@ try {
   const published = await publishDevices(infra.producer, { projectId: system.project.id, devices: args.devices, iosCount, deadline, progress });
   result.publish = { seconds: published.seconds, rate: args.devices / published.seconds };
 
+  const smallSendAt = args.faults.smallSendAt;
+  if (smallSendAt !== undefined) await registerSmallTopic(infra.producer, system.project.id, args.devices);
+
   watch.mark((phase = 'projection'));
-  const projected = await waitForProjection(infra.mongo.db, positions, { devices: args.devices, deadline, progress });
+  const registered = args.devices + (smallSendAt === undefined ? 0 : SMALL_DEVICES);
+  const projected = await waitForProjection(infra.mongo.db, positions, { devices: registered, deadline, progress });
   // Projection runs while devices are published: its rate counts from the first publish to the last commit.
   const projectionSeconds = published.seconds + projected.caughtUpS;
   result.projection = { seconds: projectionSeconds, rate: args.devices / projectionSeconds, tailAfterPublishS: projected.caughtUpS, countS: projected.countS };
 
   watch.mark((phase = 'to-first'));
+  const small = createSmallSend({ baseUrl: system.baseUrl, apiKey: system.project.apiKey, from: args.devices, timeoutMs: 60_000 });
+  let smallSend: Promise<void> | undefined;
+  const logFault = (line: string) => {
+    faultFigures.log.push(line);
+    say(`fault: ${line}`);
+  };
+  const actions = faultActions({
+    system,
+    control,
+    positions,
+    onKilled: (batches) => (faultFigures.batchesInFlightOnKilled += batches),
+    startSmallSend: () => {
+      smallSend = small.send().then(
+        (ms) => {
+          faultFigures.smallSendLatencyMs = ms;
+          logFault(ms === null ? 'small send: not all 10 devices delivered within 60 s' : `small send: all 10 delivered ${ms.toFixed(0)} ms after the request`);
+        },
+        (error: unknown) => {
+          faultFigures.smallSendLatencyMs = null;
+          logFault(`small send failed: ${error instanceof Error ? error.message : String(error)}`);
+        },
+      );
+    },
+  });
+  const faults = createFaultRunner(args.faults, args.devices, actions, logFault);
   say('sending one notification to all of them');
   await runCampaign({
     baseUrl: system.baseUrl,
@@ -165,7 +255,21 @@ try {
     progress,
     onFirstDelivery: () => watch.mark((phase = 'sending')),
     onAllDelivered: () => watch.mark((phase = 'completing')),
+    onDistinct: (distinct) => faults.check(distinct),
+    onOtherDevice: (index) => small.delivered(index),
   });
+  await faults.settled();
+  await smallSend;
+
+  watch.mark((phase = 'judging'));
+  const notificationId = result.campaign.notificationId;
+  if (notificationId !== undefined) {
+    judged = await judgeRun({ baseUrl: system.baseUrl, apiKey: system.project.apiKey, notificationId, positions, infra, progress });
+  }
+}
+
+try {
+  await main();
 } catch (error) {
   // After a signal or the watchdog, the shutdown under way makes things fail here: that is not the story.
   if (finishing === undefined) {
@@ -176,5 +280,6 @@ try {
 }
 if (finishing === undefined) {
   await finish();
-  process.exit(result.status === 'ok' ? 0 : 1);
+  // Non-zero when the run failed or the judge found a condition unmet (printed above).
+  process.exit(result.status === 'ok' && summary?.passed === true ? 0 : 1);
 }

@@ -21,7 +21,7 @@ export function providerToken(key: TestApnsKey, nowSeconds = Math.floor(Date.now
 
 /**
  * The raw HTTP/2 request rate one client process reaches against the fake
- * APNs: the same server, certificate and checks (JWT signature per request)
+ * APNs: the same server, certificate and checks (JWT signature once per session)
  * the campaign meets, with the same payload Herald builds — but no Kafka, no
  * MongoDB, no node-apn. `sessions` × `streams` requests are kept in flight.
  */
@@ -57,19 +57,18 @@ export async function measureCeiling(options: {
 }
 
 /**
- * An HTTP/2 server with the fake's TLS and request handling style (compat
- * API, body read to the end) but none of its checks: every request gets 200
+ * An HTTP/2 server with the fake's TLS and request handling style (core
+ * stream API, body read to the end) but none of its checks: every request gets 200
  * and an apns-id. The ceiling against it, next to the one against the fake,
  * shows what the fake's own per-request work (ES256 verification, header
  * checks) costs.
  */
 export async function startBareH2(tls: FakeTls): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http2.createSecureServer({ key: tls.key, cert: tls.cert }, (request, response) => {
-    request.on('data', () => undefined);
-    request.on('end', () => {
-      response.writeHead(200, { 'apns-id': randomUUID() });
-      response.end();
-    });
+  const server = http2.createSecureServer({ key: tls.key, cert: tls.cert });
+  server.on('stream', (stream) => {
+    stream.on('data', () => undefined);
+    stream.on('error', () => undefined);
+    stream.once('end', () => stream.respond({ ':status': 200, 'apns-id': randomUUID() }, { endStream: true }));
   });
   const sockets = new Set<Socket>();
   server.on('secureConnection', (socket: Socket) => {

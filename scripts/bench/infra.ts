@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startLocalInfra, type LocalInfra } from '@herald/local-infra';
+import { freePort, startLocalInfra, type LocalInfra, type LocalInfraSettings } from '@herald/local-infra';
+import { localInfraControl, type InfraControl } from './infra-control.ts';
 import { createKafka, ensureTopics, EventProducer, type HeraldKafka } from '@herald/kafka';
 import { connectMongo, type MongoHandle } from '@herald/mongo';
 import { createLogger } from '@herald/log';
@@ -18,8 +19,8 @@ export interface BenchInfra {
   kafka: HeraldKafka;
   producer: EventProducer;
   mongo: MongoHandle;
-  /** Pids of Kafka and FerretDB when this run started and uses them. */
-  pids: { kafka?: number; ferretdb?: number };
+  /** Kafka and the store when this run started them (both local): pids now, and restarts for fault injection. */
+  control?: InfraControl;
   dataDir?: string;
   close(keep: boolean): Promise<void>;
 }
@@ -29,12 +30,6 @@ function withDatabase(url: string, database: string): string {
   const match = /^(mongodb(?:\+srv)?:\/\/[^/?]+)\/?([^?]*)(\?.*)?$/.exec(url);
   if (match === null) throw new Error(`not a MongoDB URL: ${url}`);
   return `${match[1]}/${database}${match[3] ?? ''}`;
-}
-
-async function readPid(file: string): Promise<number | undefined> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const pid = Number(text.trim());
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
 async function distinctFreePorts(count: number): Promise<number[]> {
@@ -48,6 +43,7 @@ export async function setUpInfra(options: { partitions: number; say: (line: stri
   const prefix = `bench-${runId}.`;
   const database = `bench_${runId}`;
   let infra: LocalInfra | undefined;
+  let settings: LocalInfraSettings | undefined;
   let dataDir: string | undefined;
   let kafkaBrokers = process.env.KAFKA_BROKERS;
   let baseMongoUrl = process.env.MONGO_URL;
@@ -58,7 +54,8 @@ export async function setUpInfra(options: { partitions: number; say: (line: stri
     const [kafkaPort, kafkaControllerPort, mongoPort] = (await distinctFreePorts(3)) as [number, number, number];
     options.say(`starting local Kafka + FerretDB in ${dataDir}`);
     try {
-      infra = await startLocalInfra({ dataDir, kafkaPort, kafkaControllerPort, mongoPort, onOutput: (line) => process.stderr.write(`[infra] ${line}\n`) });
+      settings = { dataDir, kafkaPort, kafkaControllerPort, mongoPort, onOutput: (line) => process.stderr.write(`[infra] ${line}\n`) };
+      infra = await startLocalInfra(settings);
     } catch (error) {
       await rm(dataDir, { recursive: true, force: true });
       throw error;
@@ -87,13 +84,6 @@ export async function setUpInfra(options: { partitions: number; say: (line: stri
     if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const pids: BenchInfra['pids'] = {};
-  if (dataDir !== undefined) {
-    const kafkaPid = localKafka ? await readPid(join(dataDir, 'kafka', 'kafka.pid')) : undefined;
-    const ferretPid = await readPid(join(dataDir, 'ferretdb', 'ferretdb.pid'));
-    if (kafkaPid !== undefined) pids.kafka = kafkaPid;
-    if (ferretPid !== undefined && localMongo) pids.ferretdb = ferretPid;
-  }
   const handle = mongo;
   return {
     kind: { kafka: localKafka ? 'local Kafka' : 'external Kafka', mongo: localMongo ? 'local FerretDB' : 'external MongoDB' },
@@ -103,7 +93,7 @@ export async function setUpInfra(options: { partitions: number; say: (line: stri
     kafka,
     producer,
     mongo: handle,
-    pids,
+    ...(settings !== undefined && localKafka && localMongo ? { control: localInfraControl(settings) } : {}),
     ...(dataDir === undefined ? {} : { dataDir }),
     close: async (keep) => {
       await producer.disconnect().catch(() => undefined);

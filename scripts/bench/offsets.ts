@@ -51,6 +51,20 @@ export class PositionReader {
     return lag;
   }
 
+  /** Records in every dead-letter topic (`*.dlq.*`) of the run's prefix. */
+  async deadLetters(prefix: string): Promise<{ total: number; byTopic: Record<string, number> }> {
+    const topics = (await this.#admin.listTopics()).filter((topic) => topic.startsWith(prefix) && topic.includes('.dlq.'));
+    const byTopic: Record<string, number> = {};
+    let total = 0;
+    for (const topic of topics) {
+      const offsets = await this.#admin.fetchTopicOffsets(topic);
+      const count = offsets.reduce((sum, item) => sum + Math.max(0, Number(item.high) - Number(item.low)), 0);
+      byTopic[topic] = count;
+      total += count;
+    }
+    return { total, byTopic };
+  }
+
   async read(): Promise<Positions> {
     const sum = (map: Map<number, number>) => [...map.values()].reduce((total, value) => total + value, 0);
     const [apnsEnds, fcmEnds, apnsDone, fcmDone, notificationsLag, receiptsLag] = await Promise.all([

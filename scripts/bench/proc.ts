@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Linux `/proc` readings for the processes a run watches (absent values when a process is gone or not Linux). */
 
@@ -50,24 +50,80 @@ export function machineCpuSeconds(): { busy: number; total: number } | undefined
   }
 }
 
+/** Every process's parent, from one pass over /proc. */
+function parentsByPid(): Map<number, number> {
+  const parents = new Map<number, number>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return parents;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return parents;
+}
+
+/** `roots` and all their descendants (e.g. PostgreSQL's forked backends under the store). */
+export function withDescendants(roots: readonly number[], parents: Map<number, number>): number[] {
+  const result = new Set(roots);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, parent] of parents) {
+      if (result.has(parent) && !result.has(pid)) {
+        result.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...result];
+}
+
+/** Where a group's processes are found now: instances come and go, a restarted store has new pids. */
+export interface GroupSource {
+  pids: () => readonly number[];
+  /** Count the whole process tree under each pid. */
+  tree?: boolean;
+}
+
+interface Mark {
+  phase: string;
+  /** CPU seconds by pid, with the group each belongs to. */
+  cpu: Map<number, { group: string; seconds: number }>;
+  machine: { busy: number; total: number } | undefined;
+  at: number;
+}
+
 /**
- * Watches named processes: samples VmRSS every second (keeping the maximum,
- * alongside the kernel's own VmHWM) and takes CPU snapshots at phase
- * boundaries, so a run can say which process used the cores in which phase.
+ * Watches groups of processes (several instances of a service, a store's
+ * process tree): samples RSS every second (the peak of the group's sum) and
+ * keeps every pid's last CPU reading, so a process killed mid-phase still
+ * counts for what it used until its last sample. Phases are marked at
+ * boundaries, so a run can say which group used the cores in which phase.
  */
 export class ProcessWatch {
-  readonly #pids = new Map<string, number>();
+  readonly #groups = new Map<string, GroupSource>();
   readonly #maxRss = new Map<string, number>();
   readonly #lastHwm = new Map<string, number>();
-  readonly #marks: Array<{ phase: string; cpu: Map<string, number>; machine: { busy: number; total: number } | undefined; at: number }> = [];
+  readonly #cpu = new Map<number, { group: string; seconds: number }>();
+  readonly #marks: Mark[] = [];
   #timer: NodeJS.Timeout | undefined;
 
-  add(name: string, pid: number | undefined): void {
-    if (pid !== undefined) this.#pids.set(name, pid);
+  add(name: string, source: GroupSource | number | undefined): void {
+    if (source === undefined) return;
+    this.#groups.set(name, typeof source === 'number' ? { pids: () => [source] } : source);
   }
 
   names(): string[] {
-    return [...this.#pids.keys()];
+    return [...this.#groups.keys()];
   }
 
   start(intervalMs = 1000): void {
@@ -81,30 +137,45 @@ export class ProcessWatch {
   }
 
   sample(): void {
-    for (const [name, pid] of this.#pids) {
-      const { peak, current } = memoryOf(pid);
-      if (current !== undefined) this.#maxRss.set(name, Math.max(this.#maxRss.get(name) ?? 0, current));
-      if (peak !== undefined) this.#lastHwm.set(name, peak);
+    const needTree = [...this.#groups.values()].some((source) => source.tree === true);
+    const parents = needTree ? parentsByPid() : new Map<number, number>();
+    for (const [name, source] of this.#groups) {
+      const roots = source.pids();
+      const pids = source.tree === true ? withDescendants(roots, parents) : roots;
+      let rss = 0;
+      let seen = 0;
+      for (const pid of pids) {
+        const { peak, current } = memoryOf(pid);
+        if (current !== undefined) {
+          rss += current;
+          seen += 1;
+        }
+        if (pids.length === 1 && peak !== undefined) this.#lastHwm.set(name, Math.max(this.#lastHwm.get(name) ?? 0, peak));
+        const seconds = cpuSecondsOf(pid);
+        if (seconds !== undefined) this.#cpu.set(pid, { group: name, seconds });
+      }
+      if (seen > 0) this.#maxRss.set(name, Math.max(this.#maxRss.get(name) ?? 0, rss));
     }
   }
 
-  /** Peak RSS per process in bytes: VmHWM (kernel) when readable, else the sampled maximum. */
+  /** Peak RSS per group in bytes: the sampled peak of the group's sum, or a single process's VmHWM when higher. */
   peaks(): Record<string, number | null> {
     this.sample();
-    return Object.fromEntries(this.names().map((name) => [name, this.#lastHwm.get(name) ?? this.#maxRss.get(name) ?? null]));
+    return Object.fromEntries(
+      this.names().map((name) => {
+        const values = [this.#lastHwm.get(name), this.#maxRss.get(name)].filter((value): value is number => value !== undefined);
+        return [name, values.length === 0 ? null : Math.max(...values)];
+      }),
+    );
   }
 
   /** Marks the start of a phase (the previous one ends here). */
   mark(phase: string): void {
-    const cpu = new Map<string, number>();
-    for (const [name, pid] of this.#pids) {
-      const seconds = cpuSecondsOf(pid);
-      if (seconds !== undefined) cpu.set(name, seconds);
-    }
-    this.#marks.push({ phase, cpu, machine: machineCpuSeconds(), at: performance.now() });
+    this.sample();
+    this.#marks.push({ phase, cpu: new Map(this.#cpu), machine: machineCpuSeconds(), at: performance.now() });
   }
 
-  /** Per phase: wall seconds, CPU seconds per process, and CPU seconds of everything else on the machine. */
+  /** Per phase: wall seconds, CPU seconds per group, and CPU seconds of everything else on the machine. */
   phases(): Array<{ phase: string; wallS: number; cpuS: Record<string, number>; otherCpuS: number | null; machineBusyPct: number | null }> {
     const result = [];
     for (let i = 0; i + 1 < this.#marks.length; i += 1) {
@@ -112,11 +183,11 @@ export class ProcessWatch {
       const to = this.#marks[i + 1]!;
       const cpuS: Record<string, number> = {};
       let ours = 0;
-      for (const [name, end] of to.cpu) {
-        const begin = from.cpu.get(name);
-        if (begin === undefined) continue;
-        cpuS[name] = end - begin;
-        ours += end - begin;
+      for (const [pid, end] of to.cpu) {
+        // A process started within the phase counts from zero.
+        const used = end.seconds - (from.cpu.get(pid)?.seconds ?? 0);
+        cpuS[end.group] = (cpuS[end.group] ?? 0) + used;
+        ours += used;
       }
       const busy = from.machine !== undefined && to.machine !== undefined ? to.machine.busy - from.machine.busy : undefined;
       const total = from.machine !== undefined && to.machine !== undefined ? to.machine.total - from.machine.total : undefined;

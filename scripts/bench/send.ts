@@ -57,6 +57,10 @@ export async function runCampaign(options: {
   /** Called at the first delivery and once the last device got its push (phase boundaries for CPU accounting). */
   onFirstDelivery?: () => void;
   onAllDelivered?: () => void;
+  /** Every distinct targeted device delivered so far (fault points). */
+  onDistinct?: (distinct: number) => void;
+  /** A delivery to a device outside the campaign (index ≥ devices: the small send). */
+  onOtherDevice?: (index: number) => void;
 }): Promise<void> {
   const { baseUrl, apiKey, apns, fcm, devices, deadline, figures } = options;
   const seen = new Uint8Array(devices);
@@ -69,13 +73,17 @@ export async function runCampaign(options: {
       figures.firstDeliveryS = (performance.now() - t0) / 1000;
       options.onFirstDelivery?.();
     }
-    if (!(index >= 0 && index < devices)) return;
+    if (!(index >= 0 && index < devices)) {
+      options.onOtherDevice?.(index);
+      return;
+    }
     if (seen[index] === 1) {
       figures.duplicates += 1;
       return;
     }
     seen[index] = 1;
     figures.distinct += 1;
+    options.onDistinct?.(figures.distinct);
     if (figures.distinct === devices) {
       figures.lastDeliveryS = (performance.now() - t0) / 1000;
       resolveAll();

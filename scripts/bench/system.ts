@@ -11,22 +11,32 @@ import type { BenchInfra } from './infra.ts';
 
 export const BUNDLE_ID = 'com.example.herald.bench';
 
-/** Fake providers in this process, the three services as child processes, one project with credentials for the fakes. */
+/** Fake providers in this process, the services as child processes (several projector/delivery instances), one project with credentials for the fakes. */
 export interface BenchSystem {
   apns: FakeApns;
   fcm: FakeFcm;
   tls: FakeTls;
   apnsKey: TestApnsKey;
   baseUrl: string;
-  metricsUrls: { api: string; projector: string; delivery: string };
-  children: { api: Child; projector: Child; delivery: Child };
+  /** /metrics of every delivery instance started (dead ones fail to answer). */
+  deliveryMetricsUrls(): string[];
+  children: { api: Child; projectors: Child[]; deliveries: Child[] };
+  /** Pids of the live instances of a service. */
+  pidsOf(service: 'api' | 'projector' | 'delivery'): number[];
+  /** Starts one more delivery instance (it joins the consumer groups: a rebalance). */
+  addDelivery(): Promise<string>;
+  /** kill -9 one delivery instance, then starts a new one in its place. */
+  killDelivery(): Promise<string>;
   project: { id: string; apiKey: string };
   close(): Promise<void>;
 }
 
 const MODELS: readonly ReadModelName[] = ['devices', 'topics', 'notifications', 'delivery_ledger'];
 
-export async function startSystem(infra: BenchInfra, options: { latencyMs: number; partitions: number }): Promise<BenchSystem> {
+export async function startSystem(
+  infra: BenchInfra,
+  options: { latencyMs: number; partitions: number; deliveryInstances: number; projectorInstances: number },
+): Promise<BenchSystem> {
   const tls = await createFakeTls();
   const dir = await mkdtemp(join(tmpdir(), 'herald-bench-fakes-'));
   const caFile = join(dir, 'ca.pem');
@@ -41,7 +51,7 @@ export async function startSystem(infra: BenchInfra, options: { latencyMs: numbe
 
   const secret = generateSecretKey();
   const port = await freePort();
-  const metricsPorts = { projector: await freePort(), delivery: await freePort() };
+  const deliveryMetricsPorts: number[] = [];
   const serviceEnv = {
     KAFKA_BROKERS: infra.kafkaBrokers,
     KAFKA_TOPIC_PREFIX: infra.prefix,
@@ -49,28 +59,38 @@ export async function startSystem(infra: BenchInfra, options: { latencyMs: numbe
     KAFKA_PARTITIONS: String(options.partitions),
     LOG_LEVEL: 'warn',
   };
-  const children = {
-    api: spawnService('api', 'services/api/src/server.ts', { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port) }),
-    projector: spawnService('projector', 'services/projector/src/main.ts', { ...serviceEnv, METRICS_PORT: String(metricsPorts.projector) }),
-    delivery: spawnService('delivery', 'services/delivery/src/main.ts', {
+  let instance = 0;
+  const spawnProjector = async () => spawnService(`projector-${(instance += 1)}`, 'services/projector/src/main.ts', { ...serviceEnv, METRICS_PORT: String(await freePort()) });
+  const spawnDelivery = async () => {
+    const metricsPort = await freePort();
+    deliveryMetricsPorts.push(metricsPort);
+    return spawnService(`delivery-${(instance += 1)}`, 'services/delivery/src/main.ts', {
       ...serviceEnv,
-      METRICS_PORT: String(metricsPorts.delivery),
+      METRICS_PORT: String(metricsPort),
       HERALD_SECRET_KEY: secret,
       APNS_ENDPOINT: apns.url,
       FCM_ENDPOINT: fcm.url,
       NODE_EXTRA_CA_CERTS: caFile,
-    }),
+    });
   };
+  const children = {
+    // Another change adds rate limits to the API; the benchmark measures the pipeline, not them.
+    api: spawnService('api', 'services/api/src/server.ts', { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port), HERALD_RATE_LIMITS: 'off' }),
+    projectors: await Promise.all(Array.from({ length: options.projectorInstances }, spawnProjector)),
+    deliveries: await Promise.all(Array.from({ length: options.deliveryInstances }, spawnDelivery)),
+  };
+  const live = (list: readonly Child[]) => list.filter((child) => child.child.exitCode === null && child.child.signalCode === null);
+  const pidsOf = (list: readonly Child[]) => live(list).flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
   const stopAll = async () => {
-    await Promise.all(Object.values(children).map((child) => child.stop()));
+    await Promise.all([children.api, ...children.projectors, ...children.deliveries].map((child) => child.stop()));
     await closeFakes();
   };
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await Promise.all([
       waitReady(children.api, 'GET /readyz 200', httpOk(`${baseUrl}/readyz`)),
-      waitReady(children.projector, 'projection groups joined', groupsJoined(infra.kafka, MODELS.map((model) => readModelVersion(model, 1).group))),
-      waitReady(children.delivery, 'delivery groups joined', groupsJoined(infra.kafka, Object.values(DELIVERY_CONSUMERS).map((consumer) => consumer.group))),
+      ...children.projectors.map((child) => waitReady(child, 'projection groups joined', groupsJoined(infra.kafka, MODELS.map((model) => readModelVersion(model, 1).group)))),
+      ...children.deliveries.map((child) => waitReady(child, 'delivery groups joined', groupsJoined(infra.kafka, Object.values(DELIVERY_CONSUMERS).map((consumer) => consumer.group)))),
     ]);
     await ensureAdminIndexes(infra.mongo.db);
     const { project, apiKey } = await new AdminStore(infra.mongo.db).createProject('bench');
@@ -87,8 +107,24 @@ export async function startSystem(infra: BenchInfra, options: { latencyMs: numbe
       tls,
       apnsKey,
       baseUrl,
-      metricsUrls: { api: `${baseUrl}/metrics`, projector: `http://127.0.0.1:${metricsPorts.projector}/metrics`, delivery: `http://127.0.0.1:${metricsPorts.delivery}/metrics` },
+      deliveryMetricsUrls: () => deliveryMetricsPorts.map((metricsPort) => `http://127.0.0.1:${metricsPort}/metrics`),
       children,
+      pidsOf: (service) => (service === 'api' ? pidsOf([children.api]) : pidsOf(service === 'projector' ? children.projectors : children.deliveries)),
+      addDelivery: async () => {
+        const child = await spawnDelivery();
+        children.deliveries.push(child);
+        return `started ${child.name} (pid ${child.pid ?? '?'}); ${live(children.deliveries).length} delivery instances now`;
+      },
+      killDelivery: async () => {
+        const victim = live(children.deliveries)[0];
+        if (victim === undefined) return 'no live delivery instance to kill';
+        const exited = new Promise((done) => victim.child.once('exit', done));
+        victim.child.kill('SIGKILL');
+        await exited;
+        const replacement = await spawnDelivery();
+        children.deliveries.push(replacement);
+        return `kill -9 ${victim.name} (pid ${victim.pid ?? '?'}); started ${replacement.name} (pid ${replacement.pid ?? '?'})`;
+      },
       project: { id: project._id, apiKey },
       close: stopAll,
     };

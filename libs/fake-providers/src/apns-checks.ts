@@ -42,11 +42,13 @@ export interface ApnsCheckContext {
   rules: RuleBook<ApnsRule>;
   now: number;
   /**
-   * Provider tokens whose signature already checked out. A provider reuses
-   * one token for up to an hour, so like APNs the fake verifies each token
-   * once, not on every push; its age is still checked every time.
+   * Provider tokens that already checked out (key, team, signature), with
+   * their `iat`. A provider reuses one token on a connection for up to an
+   * hour, so the fake keeps one such cache per HTTP/2 session and verifies
+   * each token once there, not on every push; its age is still checked every
+   * time. Absent: every request is verified in full.
    */
-  verifiedTokens?: Set<string>;
+  verifiedTokens?: Map<string, number>;
 }
 
 const PUSH_TYPES = new Set(['alert', 'background', 'location', 'voip', 'complication', 'fileprovider', 'mdm', 'liveactivity', 'pushtotalk', 'widgets']);
@@ -57,24 +59,36 @@ const MAX_VOIP_PAYLOAD = 5120;
 /** Apple rejects provider tokens older than one hour with ExpiredProviderToken. */
 const TOKEN_MAX_AGE_SECONDS = 3600;
 
-/** `reason` when the JWT does not authenticate, undefined when it does. */
-function authProblem(authorization: string | undefined, context: ApnsCheckContext): string | undefined {
-  if (authorization === undefined) return 'MissingProviderToken';
-  const match = /^bearer (.+)$/i.exec(authorization);
-  const jwt = match?.[1] === undefined ? undefined : decodeJwt(match[1]);
+/** Sessions hold few tokens; a client rotating tokens on one session must not grow the cache without bound. */
+const MAX_CACHED_TOKENS = 64;
+
+/** The verified token's `iat`, or the `reason` it does not authenticate. */
+function verifyToken(token: string, context: ApnsCheckContext): number | string {
+  const jwt = decodeJwt(token);
   if (jwt === undefined) return 'InvalidProviderToken';
   const key = typeof jwt.header.kid === 'string' ? context.keys.get(jwt.header.kid) : undefined;
   if (key === undefined || jwt.payload.iss !== key.teamId) return 'InvalidProviderToken';
-  const token = match![1]!;
-  if (context.verifiedTokens?.has(token) !== true) {
-    if (!verifyJwtSignature(jwt, 'ES256', key.publicKeyPem)) return 'InvalidProviderToken';
-    if (context.verifiedTokens !== undefined) {
-      if (context.verifiedTokens.size > 10_000) context.verifiedTokens.clear();
-      context.verifiedTokens.add(token);
+  if (!verifyJwtSignature(jwt, 'ES256', key.publicKeyPem)) return 'InvalidProviderToken';
+  const issuedAt = jwt.payload.iat;
+  return typeof issuedAt === 'number' ? issuedAt : 'InvalidProviderToken';
+}
+
+/** `reason` when the JWT does not authenticate, undefined when it does. */
+function authProblem(authorization: string | undefined, context: ApnsCheckContext): string | undefined {
+  if (authorization === undefined) return 'MissingProviderToken';
+  if (authorization.length < 8 || authorization.slice(0, 7).toLowerCase() !== 'bearer ') return 'InvalidProviderToken';
+  const token = authorization.slice(7);
+  const cache = context.verifiedTokens;
+  let issuedAt = cache?.get(token);
+  if (issuedAt === undefined) {
+    const verified = verifyToken(token, context);
+    if (typeof verified === 'string') return verified;
+    issuedAt = verified;
+    if (cache !== undefined) {
+      if (cache.size >= MAX_CACHED_TOKENS) cache.clear();
+      cache.set(token, issuedAt);
     }
   }
-  const issuedAt = jwt.payload.iat;
-  if (typeof issuedAt !== 'number') return 'InvalidProviderToken';
   if (context.now / 1000 - issuedAt > TOKEN_MAX_AGE_SECONDS) return 'ExpiredProviderToken';
   return undefined;
 }
@@ -103,7 +117,8 @@ export function checkApnsRequest(request: ApnsRequestView, context: ApnsCheckCon
   if (request.method !== 'POST') return fail(405, 'MethodNotAllowed');
   const match = /^\/3\/device\/([^/?]*)$/.exec(request.path);
   if (match === null) return fail(404, 'BadPath');
-  const token = decodeURIComponent(match[1] ?? '');
+  const raw = match[1] ?? '';
+  const token = raw.includes('%') ? decodeURIComponent(raw) : raw;
   if (token === '') return fail(400, 'MissingDeviceToken');
 
   const auth = authProblem(request.headers.authorization, context);

@@ -76,4 +76,25 @@ describe('checkApnsRequest', () => {
     expect(check({ headers: { 'apns-id': id } })).toMatchObject({ apnsId: id });
     expect(check({ headers: { 'apns-id': 'nope' } })).toMatchObject({ reason: 'BadMessageId' });
   });
+
+  it('verifies a provider token once per session cache, still checking its age every time', () => {
+    const token = providerToken();
+    const verifiedTokens = new Map<string, number>();
+    const request = (now: number) =>
+      checkApnsRequest(
+        { method: 'POST', path: '/3/device/abc', headers: { authorization: `bearer ${token}`, 'apns-topic': 't', 'apns-push-type': 'alert' }, body: Buffer.from('{}') },
+        { keys: new Map([[key.keyId, key]]), topics: undefined, rules: createRuleBook([]), now, verifiedTokens },
+      );
+    expect(request(NOW)).toMatchObject({ kind: 'accepted' });
+    expect(verifiedTokens.get(token)).toBe(NOW / 1000);
+    expect(request(NOW + 3601_000)).toMatchObject({ status: 403, reason: 'ExpiredProviderToken' });
+    // A bad token is never cached.
+    const bad = new Map<string, number>();
+    const forged = providerToken({ signer: createTestApnsKey().keyPem });
+    checkApnsRequest(
+      { method: 'POST', path: '/3/device/abc', headers: { authorization: `bearer ${forged}`, 'apns-topic': 't', 'apns-push-type': 'alert' }, body: Buffer.from('{}') },
+      { keys: new Map([[key.keyId, key]]), topics: undefined, rules: createRuleBook([]), now: NOW, verifiedTokens: bad },
+    );
+    expect(bad.size).toBe(0);
+  });
 });

@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http2';
-import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { Http2ServerRequest, Http2ServerResponse, ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:net';
 
 /** Bodies above this are cut off: the fakes only need to see that a payload is too large. */
-const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES = 1024 * 1024;
 
 export async function readBody(request: Http2ServerRequest): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -21,6 +21,13 @@ export function sendJson(response: Http2ServerResponse, status: number, body: un
   const text = JSON.stringify(body);
   response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': Buffer.byteLength(text), ...headers });
   response.end(text);
+}
+
+/** The same JSON answer on the core stream API. */
+export function respondJson(stream: ServerHttp2Stream, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  stream.respond({ ':status': status, 'content-type': 'application/json; charset=UTF-8', 'content-length': Buffer.byteLength(text), ...headers });
+  stream.end(text);
 }
 
 /** Plain header values; pseudo-headers (`:path`, …) are left out. */

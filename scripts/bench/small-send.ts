@@ -1,0 +1,52 @@
+import { createEvent, deviceIdFor, topicIdFor } from '@herald/events';
+import type { EventProducer } from '@herald/kafka';
+import { tokenFor } from './register.ts';
+
+export const SMALL_TOPIC = 'bench-small';
+export const SMALL_DEVICES = 10;
+
+/** Registers 10 devices (indexes `from`…`from + 9`, half iOS) in a second topic, beside the campaign's. */
+export async function registerSmallTopic(producer: EventProducer, projectId: string, from: number): Promise<void> {
+  const context = { project_id: projectId };
+  const topicId = topicIdFor(projectId, SMALL_TOPIC);
+  await producer.publish([createEvent('TopicCreated', { topic_id: topicId, name: SMALL_TOPIC }, context)]);
+  const events = Array.from({ length: SMALL_DEVICES }, (_, offset) => {
+    const platform = offset % 2 === 0 ? ('ios' as const) : ('android' as const);
+    const token = tokenFor(from + offset, platform);
+    return createEvent('DeviceRegistered', { device_id: deviceIdFor(projectId, token), token, platform, topic_ids: [topicId] }, context);
+  });
+  await producer.publish(events);
+}
+
+/**
+ * A 10-device notification sent while the campaign runs: resolves with the
+ * milliseconds from the request to the last of its 10 devices delivered (null
+ * when they were not all delivered within `timeoutMs`). `delivered` is fed
+ * every delivery outside the campaign.
+ */
+export function createSmallSend(options: { baseUrl: string; apiKey: string; from: number; timeoutMs: number }) {
+  const seen = new Set<number>();
+  let t0 = 0;
+  let finish: ((ms: number | null) => void) | undefined;
+  return {
+    delivered(index: number) {
+      if (index < options.from || index >= options.from + SMALL_DEVICES || t0 === 0) return;
+      seen.add(index);
+      if (seen.size === SMALL_DEVICES) finish?.(performance.now() - t0);
+    },
+    async send(): Promise<number | null> {
+      const done = new Promise<number | null>((resolve) => (finish = resolve));
+      t0 = performance.now();
+      const response = await fetch(`${options.baseUrl}/api/v1/notifications`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ notification: { title: 'Small', body: 'A small send during the campaign', targets: [SMALL_TOPIC] } }),
+      });
+      if (response.status !== 201) throw new Error(`small send: POST answered ${response.status}: ${await response.text()}`);
+      const timer = setTimeout(() => finish?.(null), options.timeoutMs);
+      const ms = await done;
+      clearTimeout(timer);
+      return ms;
+    },
+  };
+}

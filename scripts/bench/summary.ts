@@ -1,0 +1,120 @@
+import type { FaultPlan } from './args.ts';
+
+/** The process groups a run accounts CPU and memory to; instances of one group (and a store's process tree) are summed. */
+export const PROCESS_GROUPS = ['api', 'projector', 'delivery', 'kafka', 'store', 'fakes', 'bench'] as const;
+export type ProcessGroup = (typeof PROCESS_GROUPS)[number];
+
+/** Pushes per delivery batch: the most one batch in flight can re-send after a kill. */
+export const BATCH_SIZE = 500;
+
+/** What `--json` prints as the last line of stdout. Times in ms, rates per second; null when not reached/measured. */
+export interface BenchSummary {
+  status: string;
+  passed: boolean;
+  failures: string[];
+  devices: number;
+  delivery_instances: number;
+  projector_instances: number;
+  latency_ms: number;
+  notifications_per_s: number | null;
+  ceiling_per_s: number | null;
+  fraction_of_ceiling: number | null;
+  first_delivery_ms: number | null;
+  delivered_distinct: number;
+  duplicates: number;
+  /** 500 × batches in flight on killed instances; 0 when none was killed. */
+  duplicate_bound: number;
+  dead_letters: number | null;
+  counts_match_ledger: boolean | null;
+  counts: Record<string, number> | null;
+  ledger_counts: Record<string, number> | null;
+  peak_rss_mb: Record<ProcessGroup, number | null>;
+  cpu_us_per_push: Record<ProcessGroup, number | null>;
+  small_send_latency_ms?: number | null;
+  faults: FaultPlan;
+  /** What was injected, when (delivered %), and with what effect. */
+  fault_log: string[];
+}
+
+export interface SummaryInput {
+  status: string;
+  devices: number;
+  deliveryInstances: number;
+  projectorInstances: number;
+  latencyMs: number;
+  /** Seconds from the POST to the N-th distinct delivery. */
+  lastDeliveryS?: number;
+  firstDeliveryS?: number;
+  ceilingRate?: number;
+  distinct: number;
+  duplicates: number;
+  batchesInFlightOnKilled: number;
+  deadLetters: number | null;
+  counts: Record<string, number> | null;
+  ledgerCounts: Record<string, number> | null;
+  countsMatch: boolean | null;
+  peakRssBytes: Partial<Record<ProcessGroup, number | null>>;
+  /** CPU seconds per group while sending (first → last delivery). */
+  sendingCpuS: Partial<Record<ProcessGroup, number>>;
+  smallSendLatencyMs?: number | null;
+  faults: FaultPlan;
+  faultLog: string[];
+}
+
+export function duplicateBound(batchesInFlightOnKilled: number): number {
+  return BATCH_SIZE * Math.max(0, batchesInFlightOnKilled);
+}
+
+/** Why a run fails the judge (empty: it passes). Each line names the condition and the figures. */
+export function verdict(input: Pick<SummaryInput, 'status' | 'devices' | 'distinct' | 'duplicates' | 'batchesInFlightOnKilled' | 'deadLetters' | 'countsMatch' | 'smallSendLatencyMs' | 'faults'>): string[] {
+  const failures: string[] = [];
+  if (input.status !== 'ok') failures.push(`run status ${input.status}`);
+  if (input.distinct < input.devices) failures.push(`delivered ${input.distinct} of ${input.devices} targeted devices`);
+  const bound = duplicateBound(input.batchesInFlightOnKilled);
+  if (input.duplicates > bound) failures.push(`duplicates ${input.duplicates} > bound ${bound} (${BATCH_SIZE} × ${input.batchesInFlightOnKilled} batches in flight on killed instances)`);
+  if (input.deadLetters === null) failures.push('dead letters could not be counted');
+  else if (input.deadLetters > 0) failures.push(`dead_letters ${input.deadLetters} (expected 0)`);
+  if (input.countsMatch !== true) failures.push(input.countsMatch === null ? 'counts could not be compared with the ledger' : 'counts differ from the ledger');
+  if (input.faults.smallSendAt !== undefined && (input.smallSendLatencyMs === undefined || input.smallSendLatencyMs === null)) failures.push('small send was not delivered to all 10 devices');
+  return failures;
+}
+
+const round = (value: number, digits = 0) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+export function buildSummary(input: SummaryInput): BenchSummary {
+  const failures = verdict(input);
+  const rate = input.lastDeliveryS === undefined || input.lastDeliveryS <= 0 ? null : input.devices / input.lastDeliveryS;
+  const ceiling = input.ceilingRate === undefined || input.ceilingRate <= 0 ? null : input.ceilingRate;
+  const byGroup = <T>(pick: (group: ProcessGroup) => T) => Object.fromEntries(PROCESS_GROUPS.map((group) => [group, pick(group)])) as Record<ProcessGroup, T>;
+  return {
+    status: input.status,
+    passed: failures.length === 0,
+    failures,
+    devices: input.devices,
+    delivery_instances: input.deliveryInstances,
+    projector_instances: input.projectorInstances,
+    latency_ms: input.latencyMs,
+    notifications_per_s: rate === null ? null : round(rate),
+    ceiling_per_s: ceiling === null ? null : round(ceiling),
+    fraction_of_ceiling: rate === null || ceiling === null ? null : round(rate / ceiling, 3),
+    first_delivery_ms: input.firstDeliveryS === undefined ? null : round(input.firstDeliveryS * 1000),
+    delivered_distinct: input.distinct,
+    duplicates: input.duplicates,
+    duplicate_bound: duplicateBound(input.batchesInFlightOnKilled),
+    dead_letters: input.deadLetters,
+    counts_match_ledger: input.countsMatch,
+    counts: input.counts,
+    ledger_counts: input.ledgerCounts,
+    peak_rss_mb: byGroup((group) => {
+      const bytes = input.peakRssBytes[group];
+      return bytes === undefined || bytes === null ? null : round(bytes / 1024 / 1024, 1);
+    }),
+    cpu_us_per_push: byGroup((group) => {
+      const seconds = input.sendingCpuS[group];
+      return seconds === undefined || input.distinct === 0 ? null : round((seconds * 1e6) / input.devices, 1);
+    }),
+    ...(input.faults.smallSendAt === undefined ? {} : { small_send_latency_ms: input.smallSendLatencyMs ?? null }),
+    faults: input.faults,
+    fault_log: input.faultLog,
+  };
+}
