@@ -34,9 +34,9 @@ export async function judgeRun(options: {
     if (counts !== undefined) figures.counts = counts;
     figures.ledgerCounts = await readLedgerCounts(options.infra.mongo.db, options.notificationId).catch(() => null);
     figures.countsMatch = counts === undefined || figures.ledgerCounts === null ? null : countsMatchLedger(counts, figures.ledgerCounts);
-    const caughtUp = at !== undefined && at.notificationsLag === 0 && at.receiptsLag === 0;
+    const caughtUp = at !== undefined && at.notificationsLag === 0 && at.ledgerLag === 0;
     if ((caughtUp && figures.countsMatch === true) || Date.now() > until) break;
-    options.progress(`judging: projection lag ${at?.notificationsLag ?? '?'}/${at?.receiptsLag ?? '?'}, counts ${JSON.stringify(counts)} vs ledger ${JSON.stringify(figures.ledgerCounts)}`);
+    options.progress(`judging: projection lag ${at?.notificationsLag ?? '?'}/${at?.ledgerLag ?? '?'}, counts ${JSON.stringify(counts)} vs ledger ${JSON.stringify(figures.ledgerCounts)}`);
     await new Promise((done) => setTimeout(done, 1000));
   }
   const dead = await options.positions.deadLetters(options.infra.prefix).catch(() => undefined);

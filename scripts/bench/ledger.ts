@@ -1,19 +1,15 @@
-import { ReadModelRegistry, type Db } from '@herald/mongo';
+import { ReadModelRegistry, type Db, type DeliveryLedgerDocument } from '@herald/mongo';
+import { ledgerCounts } from '@herald/projections';
 
 /**
- * The one place the bench reads the delivery ledger. Today that is the
- * receipts read model (one document per notification and device, with the
- * outcome DeliveryReported gave it); when the ledger becomes one document
- * per batch, only `readLedgerCounts` changes.
+ * The one place the bench reads the delivery ledger: one document per batch
+ * (its devices and their outcomes), added up with the same `ledgerCounts`
+ * the per-device receipts are served from.
  */
 export async function readLedgerCounts(db: Db, notificationId: string): Promise<Record<string, number>> {
-  const receipts = await new ReadModelRegistry(db, { cacheMs: 0 }).collection('receipts');
-  const rows = await receipts
-    .aggregate<{ _id: string | null; n: number }>([{ $match: { notification_id: notificationId, outcome: { $exists: true } } }, { $group: { _id: '$outcome', n: { $sum: 1 } } }])
-    .toArray();
-  const counts: Record<string, number> = {};
-  for (const row of rows) counts[row._id ?? 'unknown'] = row.n;
-  return counts;
+  const ledger = await new ReadModelRegistry(db, { cacheMs: 0 }).collection<DeliveryLedgerDocument>('delivery_ledger');
+  const { sent: _sent, opened: _opened, ...byOutcome } = ledgerCounts(await ledger.find({ notification_id: notificationId }).toArray());
+  return byOutcome;
 }
 
 /** The notification's counts (GET /notifications/{id}) agree with the ledger: every outcome, and `sent` as their sum. */

@@ -10,9 +10,9 @@ export interface Positions {
   batchesQueued: number;
   /** DeliveryBatch records committed by the sender groups. */
   batchesDone: number;
-  /** notification-events records not yet applied by the notifications / receipts projections. */
+  /** notification-events records not yet applied by the notifications / delivery-ledger projections. */
   notificationsLag: number;
-  receiptsLag: number;
+  ledgerLag: number;
 }
 
 /** Reads positions through one admin connection for the whole campaign. */
@@ -67,7 +67,7 @@ export class PositionReader {
 
   async read(): Promise<Positions> {
     const sum = (map: Map<number, number>) => [...map.values()].reduce((total, value) => total + value, 0);
-    const [apnsEnds, fcmEnds, apnsDone, fcmDone, notificationsLag, receiptsLag] = await Promise.all([
+    const [apnsEnds, fcmEnds, apnsDone, fcmDone, notificationsLag, ledgerLag] = await Promise.all([
       this.#ends(TOPICS.deliveriesApns),
       this.#ends(TOPICS.deliveriesFcm),
       this.#committed(DELIVERY_CONSUMERS.apns.group, TOPICS.deliveriesApns),
@@ -75,6 +75,6 @@ export class PositionReader {
       this.lag(readModelVersion('notifications', 1).group, TOPICS.notificationEvents),
       this.lag(readModelVersion('delivery_ledger', 1).group, TOPICS.notificationEvents),
     ]);
-    return { batchesQueued: sum(apnsEnds) + sum(fcmEnds), batchesDone: sum(apnsDone) + sum(fcmDone), notificationsLag, receiptsLag };
+    return { batchesQueued: sum(apnsEnds) + sum(fcmEnds), batchesDone: sum(apnsDone) + sum(fcmDone), notificationsLag, ledgerLag };
   }
 }
