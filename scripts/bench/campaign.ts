@@ -180,6 +180,7 @@ async function main(): Promise<void> {
   }
   system = await startSystem(infra, { latencyMs: args.latencyMs, partitions: args.partitions, deliveryInstances: args.deliveryInstances, projectorInstances: args.projectorInstances });
   const running = system;
+  watch.add('fakes', system.fakesPid);
   for (const service of ['api', 'projector', 'delivery'] as const) watch.add(service, { pids: () => running.pidsOf(service) });
   positions = new PositionReader(infra.kafka);
   await positions.connect();

@@ -1,8 +1,8 @@
 import cliProgress from 'cli-progress';
-import type { FakeApns, FakeFcm } from '@herald/fake-providers';
+import type { RemoteFake } from './fakes-process.ts';
 import type { Deadline } from './deadline.ts';
 import type { PositionReader, Positions } from './offsets.ts';
-import { indexOfToken, TOPIC_NAME } from './register.ts';
+import { TOPIC_NAME } from './register.ts';
 
 /** Seconds since the request was sent (t = 0 just before the POST). */
 export interface CampaignFigures {
@@ -47,8 +47,8 @@ async function getNotification(baseUrl: string, apiKey: string, id: string): Pro
 export async function runCampaign(options: {
   baseUrl: string;
   apiKey: string;
-  apns: FakeApns;
-  fcm: FakeFcm;
+  apns: RemoteFake;
+  fcm: RemoteFake;
   devices: number;
   positions: PositionReader;
   deadline: Deadline;
@@ -67,8 +67,7 @@ export async function runCampaign(options: {
   let t0 = 0;
   let resolveAll!: () => void;
   const allDelivered = new Promise<void>((resolve) => (resolveAll = resolve));
-  const onDelivery = ({ token }: { token: string }) => {
-    const index = indexOfToken(token);
+  const onDelivery = ({ index }: { index: number }) => {
     if (figures.firstDeliveryS === undefined) {
       figures.firstDeliveryS = (performance.now() - t0) / 1000;
       options.onFirstDelivery?.();
@@ -89,8 +88,8 @@ export async function runCampaign(options: {
       resolveAll();
     }
   };
-  apns.reset();
-  fcm.reset();
+  // One reset clears both fakes (they share a process); counters before it (the ceiling's) are dropped.
+  await apns.reset();
   const unsubscribe = [apns.onDelivery(onDelivery), fcm.onDelivery(onDelivery)];
 
   const bar = new cliProgress.SingleBar(

@@ -113,7 +113,7 @@ export function buildSummary(input: SummaryInput): BenchSummary {
       const seconds = input.sendingCpuS[group];
       return seconds === undefined || input.distinct === 0 ? null : round((seconds * 1e6) / input.devices, 1);
     }),
-    ...(input.faults.smallSendAt === undefined ? {} : { small_send_latency_ms: input.smallSendLatencyMs ?? null }),
+    ...(input.faults.smallSendAt === undefined ? {} : { small_send_latency_ms: input.smallSendLatencyMs === undefined || input.smallSendLatencyMs === null ? null : round(input.smallSendLatencyMs) }),
     faults: input.faults,
     fault_log: input.faultLog,
   };

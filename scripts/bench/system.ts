@@ -2,19 +2,22 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminStore, CredentialStore, generateSecretKey, parseSecretKey } from '@herald/admin';
-import { createFakeTls, createTestApnsKey, createTestServiceAccount, startFakeApns, startFakeFcm, type FakeApns, type FakeFcm, type FakeTls, type TestApnsKey } from '@herald/fake-providers';
+import { createFakeTls, createTestApnsKey, createTestServiceAccount, type FakeTls, type TestApnsKey } from '@herald/fake-providers';
 import { DELIVERY_CONSUMERS } from '@herald/events';
 import { freePort } from '@herald/local-infra';
 import { ensureAdminIndexes, readModelVersion, type ReadModelName } from '@herald/mongo';
 import { groupsJoined, httpOk, spawnService, waitReady, type Child } from './children.ts';
+import { startFakesProcess, type RemoteFake } from './fakes-process.ts';
 import type { BenchInfra } from './infra.ts';
 
 export const BUNDLE_ID = 'com.example.herald.bench';
 
-/** Fake providers in this process, the services as child processes (several projector/delivery instances), one project with credentials for the fakes. */
+/** Fake providers in a child process, the services as child processes (several projector/delivery instances), one project with credentials for the fakes. */
 export interface BenchSystem {
-  apns: FakeApns;
-  fcm: FakeFcm;
+  apns: RemoteFake;
+  fcm: RemoteFake;
+  /** The process the fakes run in. */
+  fakesPid: number | undefined;
   tls: FakeTls;
   apnsKey: TestApnsKey;
   baseUrl: string;
@@ -41,11 +44,11 @@ export async function startSystem(
   const dir = await mkdtemp(join(tmpdir(), 'herald-bench-fakes-'));
   const caFile = join(dir, 'ca.pem');
   await writeFile(caFile, tls.ca);
-  // Counts only (record: false): a million deliveries are not kept in memory.
-  const apns = await startFakeApns({ tls, record: false, latencyMs: options.latencyMs });
-  const fcm = await startFakeFcm({ tls, record: false, latencyMs: options.latencyMs });
+  // In a process of their own, so their CPU and memory are measured apart from the bench's.
+  const fakes = await startFakesProcess(tls, options.latencyMs);
+  const { apns, fcm } = fakes;
   const closeFakes = async () => {
-    await Promise.all([apns.close(), fcm.close()]);
+    await fakes.close();
     await rm(dir, { recursive: true, force: true });
   };
 
@@ -96,14 +99,15 @@ export async function startSystem(
     const { project, apiKey } = await new AdminStore(infra.mongo.db).createProject('bench');
     const credentials = new CredentialStore(infra.mongo.db, parseSecretKey(secret));
     const apnsKey = createTestApnsKey();
-    apns.registerKey({ keyId: apnsKey.keyId, teamId: apnsKey.teamId, publicKeyPem: apnsKey.publicKeyPem });
+    await apns.registerKey({ keyId: apnsKey.keyId, teamId: apnsKey.teamId, publicKeyPem: apnsKey.publicKeyPem });
     await credentials.setApns(project._id, { keyPem: apnsKey.keyPem, keyId: apnsKey.keyId, teamId: apnsKey.teamId, bundleId: BUNDLE_ID, sandbox: true });
     const account = createTestServiceAccount();
-    fcm.registerAccount({ clientEmail: account.clientEmail, projectId: account.projectId, publicKeyPem: account.publicKeyPem });
+    await fcm.registerAccount({ clientEmail: account.clientEmail, projectId: account.projectId, publicKeyPem: account.publicKeyPem });
     await credentials.setFcm(project._id, { serviceAccount: { ...account.serviceAccount } });
     return {
       apns,
       fcm,
+      fakesPid: fakes.pid,
       tls,
       apnsKey,
       baseUrl,
