@@ -11,6 +11,20 @@ export interface ProjectionDeps {
   logger: Logger;
 }
 
+/**
+ * Records per write round: one insertMany (or a few replace slices) per
+ * chunk. Each store command has a fixed cost (on FerretDB/SQLite a commit),
+ * so a new-document chunk of up to 2,000 is one command instead of four.
+ */
+export const PROJECTION_CHUNK = 2_000;
+
+/**
+ * Partitions applied at once. Each document's events share a key, so one
+ * partition: concurrent chunks never touch the same document, and while one
+ * waits on the store another is folded.
+ */
+export const PROJECTION_PARTITIONS_AT_ONCE = 3;
+
 /** Runs one projection into one read-model version, with that version's consumer group. */
 export async function runProjection(
   deps: ProjectionDeps,
@@ -27,6 +41,8 @@ export async function runProjection(
     groupId: version.group,
     topics: projection.topics,
     logger,
+    maxChunkSize: PROJECTION_CHUNK,
+    partitionsConsumedConcurrently: PROJECTION_PARTITIONS_AT_ONCE,
     handle: async (records) => {
       await applyProjection(projection, collection as never, records, logger);
     },
