@@ -55,6 +55,8 @@ export interface HarnessOptions {
   deliveryEnv?: Record<string, string>;
   apnsRules?: readonly ApnsRule[];
   fcmRules?: readonly FcmRule[];
+  /** A Kafka and store of the test's own (fault tests restart them); default: the shared test infra. */
+  infra?: { kafkaBrokers: string; mongoUrl: string };
 }
 
 const DELIVERY_READY = 'delivery consuming';
@@ -95,7 +97,7 @@ async function startDeliveryFixture(env: TestEnv, options: HarnessOptions): Prom
  * under a namespace (topic prefix, database) of this test file's own.
  */
 export async function startApiHarness(name: string, options: HarnessOptions = {}): Promise<ApiHarness> {
-  const env = await createTestEnv(name);
+  const env = await createTestEnv(name, options.infra);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const serviceEnv = {
