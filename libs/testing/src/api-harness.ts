@@ -45,6 +45,8 @@ export interface ApiHarness {
   metricsUrls: Record<string, string>;
   /** Restarts the delivery process (for crash tests): `signal` ends the running one first. */
   restartDelivery?(signal: NodeJS.Signals): Promise<void>;
+  /** Starts one more delivery process (its consumer groups rebalance); stopped with the others. */
+  addDelivery?(): Promise<ServiceProcess>;
   /** Stops the services (asserting nothing); resolves with their exit codes. */
   stop(): Promise<Record<string, number | null>>;
 }
@@ -168,6 +170,11 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
             await processes.delivery?.stop(signal);
             const [delivery] = await startServiceProcesses([deliverySpec]);
             processes.delivery = delivery!;
+          },
+          addDelivery: async () => {
+            const [extra] = await startServiceProcesses([{ ...deliverySpec, env: { ...deliverySpec.env, METRICS_PORT: String(await freePort()) } }]);
+            processes[`delivery-${Object.keys(processes).length}`] = extra!;
+            return extra!;
           },
         }),
     stop: async () => {
