@@ -32,7 +32,7 @@ function chain(error: unknown): Shaped[] {
   const queue: unknown[] = [error];
   while (queue.length > 0 && seen.length < 50) {
     const current = queue.shift();
-    if (current === null || typeof current !== 'object' || seen.includes(current as Shaped)) continue;
+    if (current === null || typeof current !== 'object' || seen.includes(current)) continue;
     const shaped = current as Shaped;
     seen.push(shaped);
     queue.push(shaped.cause, shaped.originalError);

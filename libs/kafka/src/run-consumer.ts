@@ -113,13 +113,13 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
       const { topic, partition } = batch;
       const logical = logicalTopic.get(topic) ?? topic;
       // The broker's answer that this member lost the partition, once a heartbeat saw it.
-      let revoked: unknown;
+      let revoked: Error | undefined;
       const heartbeat = async () => {
         try {
           await payload.heartbeat();
         } catch (raw) {
           const error = classifyKafkaError(raw);
-          if (isRebalance(error)) revoked ??= raw;
+          if (isRebalance(error)) revoked ??= raw instanceof Error ? raw : (error as Error);
           throw error;
         }
       };

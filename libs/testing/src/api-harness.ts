@@ -45,6 +45,8 @@ export interface ApiHarness {
   metricsUrls: Record<string, string>;
   /** Restarts the delivery process (for crash tests): `signal` ends the running one first. */
   restartDelivery?(signal: NodeJS.Signals): Promise<void>;
+  /** Starts one more delivery process (its consumer groups rebalance); stopped with the others. */
+  addDelivery?(): Promise<ServiceProcess>;
   /** Stops the services (asserting nothing); resolves with their exit codes. */
   stop(): Promise<Record<string, number | null>>;
 }
@@ -55,6 +57,8 @@ export interface HarnessOptions {
   deliveryEnv?: Record<string, string>;
   apnsRules?: readonly ApnsRule[];
   fcmRules?: readonly FcmRule[];
+  /** A Kafka and store of the test's own (fault tests restart them); default: the shared test infra. */
+  infra?: { kafkaBrokers: string; mongoUrl: string };
 }
 
 const DELIVERY_READY = 'delivery consuming';
@@ -95,7 +99,7 @@ async function startDeliveryFixture(env: TestEnv, options: HarnessOptions): Prom
  * under a namespace (topic prefix, database) of this test file's own.
  */
 export async function startApiHarness(name: string, options: HarnessOptions = {}): Promise<ApiHarness> {
-  const env = await createTestEnv(name);
+  const env = await createTestEnv(name, options.infra);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const serviceEnv = {
@@ -166,6 +170,11 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
             await processes.delivery?.stop(signal);
             const [delivery] = await startServiceProcesses([deliverySpec]);
             processes.delivery = delivery!;
+          },
+          addDelivery: async () => {
+            const [extra] = await startServiceProcesses([{ ...deliverySpec, env: { ...deliverySpec.env, METRICS_PORT: String(await freePort()) } }]);
+            processes[`delivery-${Object.keys(processes).length}`] = extra!;
+            return extra!;
           },
         }),
     stop: async () => {

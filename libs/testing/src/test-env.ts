@@ -16,10 +16,10 @@ export interface TestEnv {
   close(): Promise<void>;
 }
 
-/** Connects to the infrastructure the global setup provided, under a fresh namespace. */
-export async function createTestEnv(name: string): Promise<TestEnv> {
-  const kafkaBrokers = inject('kafkaBrokers');
-  const baseUrl = inject('mongoUrl');
+/** Connects to the infrastructure the global setup provided (or `infra`, a test's own), under a fresh namespace. */
+export async function createTestEnv(name: string, infra?: { kafkaBrokers: string; mongoUrl: string }): Promise<TestEnv> {
+  const kafkaBrokers = infra?.kafkaBrokers ?? inject('kafkaBrokers');
+  const baseUrl = infra?.mongoUrl ?? inject('mongoUrl');
   const prefix = `t-${name}-${randomBytes(4).toString('hex')}.`;
   const database = prefix.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 60);
   const mongoUrl = withDatabase(baseUrl, database);

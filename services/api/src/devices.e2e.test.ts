@@ -180,7 +180,7 @@ describe('bad input never yields a 500', () => {
     expect(documented('/api/v1/notifications', 'post')).toEqual(['201', '400', '401', '409', '413', '415', '422', '503']);
     expect(documented('/api/v1/notifications/{id}', 'get')).toEqual(['200', '400', '401', '404']);
     expect(documented('/api/v1/notifications/{id}/open', 'put')).toEqual(['204', '400', '404', '413', '415', '503']);
-    expect(documented('/api/v1/metadata', 'patch')).toEqual(['200', '400', '404', '413', '415', '503']);
+    expect(documented('/api/v1/metadata', 'patch')).toEqual(['200', '400', '401', '404', '413', '415', '503']);
     // Bearer routes say so; device-facing routes do not.
     expect(paths['/api/v1/devices']!.get!.security).toEqual([{ bearerAuth: [] }]);
     expect(paths['/api/v1/metadata']!.patch!.security).toBeUndefined();

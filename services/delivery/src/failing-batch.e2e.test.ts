@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, deadLetterTopic, DELIVERY_CONSUMERS, deviceIdFor, TOPICS, topicIdFor, type DeliveryReportedV1, type HeraldEvent } from '@herald/events';
+import { createEvent, deadLetterTopic, DELIVERY_CONSUMERS, deviceIdFor, TOPICS, topicIdFor, type HeraldEvent } from '@herald/events';
 import { runConsumer, topicEnds } from '@herald/kafka';
 import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
@@ -69,7 +69,7 @@ describe('a failing batch among many', () => {
       handle: async (records) => {
         for (const { event } of records) {
           if (event.type !== 'DeliveryReported') continue;
-          for (const result of (event as DeliveryReportedV1).data.results) {
+          for (const result of (event).data.results) {
             if (result.outcome === 'failed') failed.push(result);
             else if (result.outcome === 'delivered') delivered += 1;
           }

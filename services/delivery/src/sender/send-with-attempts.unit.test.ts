@@ -4,7 +4,7 @@ import type { DeviceTarget } from '../providers/push-message.ts';
 import type { AttemptedResult } from './deliver-with-retry.ts';
 import { sendWithAttempts, type AttemptDeps } from './send-with-attempts.ts';
 
-const devices: DeviceTarget[] = ['a', 'b', 'c'].map((id) => ({ device_id: id, token: `t-${id}` }) as DeviceTarget);
+const devices: DeviceTarget[] = ['a', 'b', 'c'].map((id) => ({ device_id: id, token: `t-${id}` }));
 
 function deps(send: AttemptDeps['send'], overrides: Partial<AttemptDeps> = {}) {
   const recorded: number[] = [];

@@ -62,6 +62,29 @@ async function sendBatch(deps: SenderDeps, batch: DeliveryBatchV1, targets: read
 const isInfrastructure = (error: unknown) => isRetriable(error) || isRebalance(error);
 
 /**
+ * Retries recording a sent batch (its report, its done mark) through a
+ * Kafka or store outage, with back-off and no cap. Handing the error to the
+ * runner instead would redeliver the chunk and send the batch again. A
+ * rebalance still stops it (the heartbeat throws): the new owner re-sends
+ * at most this batch.
+ */
+async function untilRecorded(deps: SenderDeps, context: HandlerContext, record: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await record();
+      return;
+    } catch (error) {
+      if (!isRetriable(error) || isRebalance(error)) throw error;
+      deps.logger.warn({ err: error, attempt }, 'recording a sent batch failed; retrying');
+    }
+    await context.heartbeat().catch((error: unknown) => {
+      if (isRebalance(error)) throw error;
+    });
+    await deps.clock.sleep(backoffMs(attempt, { ...deps.policy, maxDelayMs: 5_000 }, deps.clock.random()));
+  }
+}
+
+/**
  * Sends each DeliveryBatch once: a batch already reported is skipped; one
  * that was being sent when a sender died is sent again (so at most the
  * batches in flight at a crash are repeated, never a campaign). Each batch
@@ -93,13 +116,14 @@ export function senderHandler(deps: SenderDeps) {
       onFailure: (error, failures) => deps.logger.warn({ err: error, batch_id: batchId, failures, max: deps.maxAttempts }, 'batch attempt failed'),
     });
     const { reported, deactivated } = batchReport(batch, results);
-    await deps.producer.publish([reported, ...deactivated]);
+    // The pushes are out: from here an outage must not send them again, so wait it out in this task.
+    await untilRecorded(deps, context, () => deps.producer.publish([reported, ...deactivated]));
     if (deps.observer !== undefined) {
       const byOutcome = new Map<string, number>();
       for (const result of reported.data.results) byOutcome.set(result.outcome, (byOutcome.get(result.outcome) ?? 0) + 1);
       for (const [outcome, count] of byOutcome) deps.observer.outcome(deps.provider, outcome, count);
     }
-    await deps.batches.done(batchId);
+    await untilRecorded(deps, context, () => deps.batches.done(batchId));
   };
   return async (records: readonly ConsumedEvent[], context: HandlerContext): Promise<void> => {
     const batches = records.flatMap(({ event }) => (event.type === 'DeliveryBatch' && event.data.provider === deps.provider ? [event] : []));
