@@ -50,7 +50,7 @@ export async function startSystem(infra: BenchInfra, options: { latencyMs: numbe
     LOG_LEVEL: 'warn',
   };
   const children = {
-    api: spawnService('api', 'services/api/src/server.ts', { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port) }),
+    api: spawnService('api', 'services/api/src/server.ts', { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: '0', HERALD_RATE_LIMITS: 'off' }),
     projector: spawnService('projector', 'services/projector/src/main.ts', { ...serviceEnv, METRICS_PORT: String(metricsPorts.projector) }),
     delivery: spawnService('delivery', 'services/delivery/src/main.ts', {
       ...serviceEnv,

@@ -2,9 +2,11 @@ import { loadConfig, redactConfig, runProcess } from '@herald/config';
 import { createLogger } from '@herald/log';
 import { ensureAdminIndexes, ReadModelRegistry } from '@herald/mongo';
 import { AdminStore } from '@herald/admin';
+import { startMetricsServer } from '@herald/metrics';
 import { connectBackbone } from '@herald/runtime';
 import { ApiConfig } from './config.ts';
 import { buildApp } from './build-app.ts';
+import { httpOptions } from './http-options.ts';
 import { readinessCheck } from './readiness.ts';
 
 await runProcess('api', async () => {
@@ -26,11 +28,16 @@ await runProcess('api', async () => {
       checkReady: readinessCheck(kafka, mongo.db),
     },
     logger,
+    httpOptions(config),
   );
+  // Prometheus scrapes its own port, like the projector's and delivery's: /metrics is not public.
+  const metricsServer = await startMetricsServer(metrics.registry, config.METRICS_HOST, config.METRICS_PORT);
+  logger.info({ port: metricsServer.port }, 'api metrics listening');
   await app.listen({ host: config.HOST, port: config.PORT });
 
   return async () => {
     await app.close();
+    await metricsServer.close();
     await backbone.close();
   };
 });
