@@ -1,7 +1,7 @@
 import { loadConfig, redactConfig, runProcess } from '@herald/config';
 import { createLogger } from '@herald/log';
 import { ensureAdminIndexes, ReadModelRegistry } from '@herald/mongo';
-import { AdminStore } from '@herald/admin';
+import { AdminStore, IdempotencyStore } from '@herald/admin';
 import { startMetricsServer } from '@herald/metrics';
 import { connectBackbone } from '@herald/runtime';
 import { ApiConfig } from './config.ts';
@@ -17,6 +17,8 @@ await runProcess('api', async () => {
   const backbone = await connectBackbone('api', config, logger);
   const { metrics, kafka, mongo, producer } = backbone;
   await ensureAdminIndexes(mongo.db);
+  // Send idempotency keys expire after 24 h by a TTL index, or (FerretDB 1.x, which has none) when a claim finds them expired.
+  logger.info({ expiry: await new IdempotencyStore(mongo.db).ensureIndexes() }, 'idempotency keys expire');
 
   const app = await buildApp(
     {
