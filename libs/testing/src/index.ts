@@ -3,3 +3,4 @@ export * from './test-env.ts';
 export * from './service-process.ts';
 export * from './group-caught-up.ts';
 export * from './api-harness.ts';
+export * from './own-infra.ts';
