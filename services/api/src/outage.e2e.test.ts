@@ -6,7 +6,7 @@ import {
   REPO_ROOT,
   restartInfra,
   startOwnInfra,
-  startServiceProcess,
+  startServiceProcessRetrying,
   stopBroker,
   stopStore,
   waitFor,
@@ -90,7 +90,7 @@ beforeAll(async () => {
     env: { ...process.env, ...env },
   });
   ({ id: projectId, api_key: apiKey } = JSON.parse(stdout) as { id: string; api_key: string });
-  api = await startServiceProcess(
+  api = await startServiceProcessRetrying(
     'services/api/src/server.ts',
     { ...env, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(await freePort()), HERALD_RATE_LIMITS: 'off' },
     'Server listening at',
@@ -98,8 +98,11 @@ beforeAll(async () => {
   expect((await register()).status).toBe(201);
 });
 afterAll(async () => {
-  expect(await api?.stop()).toBe(0);
-  await infra?.close();
+  try {
+    expect(await api?.stop()).toBe(0);
+  } finally {
+    await infra?.close();
+  }
 });
 
 describe('the API while a dependency is down', () => {
