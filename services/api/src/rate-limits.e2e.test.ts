@@ -75,3 +75,11 @@ describe('rate limits', () => {
     expect((await call('GET', '/healthz')).status).toBe(200);
   });
 });
+
+describe('metrics', () => {
+  it('are served on the API\'s METRICS_PORT, not on its public port', async () => {
+    expect((await fetch(`${harness.baseUrl}/metrics`)).status).toBe(404);
+    const text = await (await fetch(harness.metricsUrls.api!)).text();
+    expect(text).toMatch(/herald_http_requests_total\{[^}]*route="\/api\/v1\/topics",status="429"[^}]*\} \d+/);
+  });
+});
