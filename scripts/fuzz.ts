@@ -47,7 +47,8 @@ async function main(): Promise<number> {
       KAFKA_BROKERS: infra.kafkaBrokers,
       MONGO_URL: `${infra.mongoUrl.replace(/\/$/, '')}/fuzz`,
       KAFKA_PARTITIONS: '1',
-      LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'info',
+      // info: the API's ready line ('Server listening at') is an info-level log.
+      LOG_LEVEL: 'info',
     };
     const created = await run(process.execPath, ['services/cli/src/main.ts', 'projects', 'create', 'fuzz', '--json'], { cwd: REPO_ROOT, env: { ...process.env, ...env } });
     const project = JSON.parse(created.stdout) as { id: string; api_key: string };

@@ -65,9 +65,9 @@ export async function startServiceProcess(entry: string, env: Record<string, str
 
 /**
  * Like startServiceProcess, trying again (a fresh process) when one is not
- * ready in time: an API started against a broker that has only just come up
- * can wait for ever in kafkajs' producer initialisation ("the coordinator is
- * loading"), which a new process gets past.
+ * ready in time, for services started against infrastructure that has only
+ * just come up. The ready lines are info-level logs: run services at
+ * LOG_LEVEL info or lower, else the line never comes.
  */
 export async function startServiceProcessRetrying(
   entry: string,
