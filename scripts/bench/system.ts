@@ -78,7 +78,7 @@ export async function startSystem(
   };
   const children = {
     // Another change adds rate limits to the API; the benchmark measures the pipeline, not them.
-    api: spawnService('api', 'services/api/src/server.ts', { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port), HERALD_RATE_LIMITS: 'off' }),
+    api: spawnService('api', 'services/api/src/server.ts', { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: '0', HERALD_RATE_LIMITS: 'off' }),
     projectors: await Promise.all(Array.from({ length: options.projectorInstances }, spawnProjector)),
     deliveries: await Promise.all(Array.from({ length: options.deliveryInstances }, spawnDelivery)),
   };

@@ -11,42 +11,78 @@ interface IdempotencyRecord {
   /** What the first request answered; returned to repeats. */
   result?: unknown;
   created_at: Date;
+  /** When the key is free again; the TTL index deletes the record then. Absent for keys that never expire. */
+  expires_at?: Date;
 }
 
 export type Claim<T> = { kind: 'claimed'; id: string } | { kind: 'done'; result: T } | { kind: 'pending' };
 
+/**
+ * How long a claim may stay pending: a request that claimed a key and then
+ * died (a crash, a lost connection to the store) leaves it pending; after
+ * this a retry takes it over. Well above the API's request deadline.
+ */
+export const PENDING_LEASE_MS = 45_000;
+
 export function requestHash(request: unknown): string {
   return createHash('sha256').update(JSON.stringify(request)).digest('hex');
+}
+
+/** Whether a stored claim may be taken over by a new request at `now`. */
+export function isReclaimable(record: Pick<IdempotencyRecord, 'state' | 'created_at'>, windowMs: number, now: Date, leaseMs = PENDING_LEASE_MS): boolean {
+  const age = now.getTime() - record.created_at.getTime();
+  return age > windowMs || (record.state === 'pending' && age > leaseMs);
 }
 
 /**
  * "Do this once": a request claims its key by inserting it (the unique `_id`
  * makes concurrent claims race safely), does its work, then records the
  * result. A repeat finds the result; a failed attempt releases its claim so
- * a retry can go ahead. Keys older than `windowMs` are free again (checked on
- * read, since FerretDB has no TTL indexes).
+ * a retry can go ahead, and a claim its request never released (the process
+ * died) is free again after PENDING_LEASE_MS. Keys older than `windowMs` are
+ * free again: a TTL index on `expires_at` deletes them where the store has TTL
+ * indexes (MongoDB), and a claim takes an expired record over in any case
+ * (FerretDB 1.x refuses TTL indexes).
  */
 export class IdempotencyStore {
   readonly #keys: Collection<IdempotencyRecord>;
+  readonly #leaseMs: number;
 
-  constructor(db: Db) {
+  constructor(db: Db, options: { leaseMs?: number } = {}) {
     this.#keys = db.collection<IdempotencyRecord>(ADMIN_COLLECTIONS.idempotencyKeys);
+    this.#leaseMs = options.leaseMs ?? PENDING_LEASE_MS;
+  }
+
+  /**
+   * The TTL index that deletes expired keys (idempotent; call at start-up).
+   * FerretDB 1.x refuses TTL indexes ("not implemented yet"): there expired
+   * keys stay until a claim takes them over. Resolves with which of the two holds.
+   */
+  async ensureIndexes(): Promise<'ttl-index' | 'reclaim-on-use'> {
+    try {
+      await this.#keys.createIndex({ expires_at: 1 }, { name: 'expire_keys', expireAfterSeconds: 0 });
+      return 'ttl-index';
+    } catch (error) {
+      if (/expireAfterSeconds/.test((error as Error).message) && /not implemented/i.test((error as Error).message)) return 'reclaim-on-use';
+      throw error;
+    }
   }
 
   async claim<T>(id: string, hash: string, windowMs: number, now = new Date()): Promise<Claim<T>> {
+    const expiresAt = Number.isFinite(windowMs) ? { expires_at: new Date(now.getTime() + windowMs) } : {};
     try {
-      await this.#keys.insertOne({ _id: id, state: 'pending', request_hash: hash, created_at: now });
+      await this.#keys.insertOne({ _id: id, state: 'pending', request_hash: hash, created_at: now, ...expiresAt });
       return { kind: 'claimed', id };
     } catch (error) {
       if ((error as { code?: unknown }).code !== 11000) throw error;
     }
     const existing = await this.#keys.findOne({ _id: id });
     if (existing === null) return this.claim(id, hash, windowMs, now);
-    if (now.getTime() - existing.created_at.getTime() > windowMs) {
-      // Expired: take it over, unless another request just did.
+    if (isReclaimable(existing, windowMs, now, this.#leaseMs)) {
+      // Expired, or abandoned while pending: take it over, unless another request just did.
       const taken = await this.#keys.updateOne(
         { _id: id, created_at: existing.created_at },
-        { $set: { state: 'pending', request_hash: hash, created_at: now }, $unset: { result: '' } },
+        { $set: { state: 'pending', request_hash: hash, created_at: now, ...expiresAt }, $unset: { result: '' } },
       );
       return taken.modifiedCount === 1 ? { kind: 'claimed', id } : { kind: 'pending' };
     }

@@ -2,10 +2,20 @@ import { pino, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger } from 'pino';
 
-/** Paths that may carry device tokens or credentials; pino replaces them before writing. */
+/** Paths that may carry device tokens, personal identifiers or credentials; pino replaces them before writing. */
 export const REDACT_PATHS = [
   'token',
   '*.token',
+  'previous_token',
+  '*.previous_token',
+  'identifier',
+  '*.identifier',
+  'identifier_hash',
+  '*.identifier_hash',
+  'identifiers',
+  '*.identifiers',
+  'headers["x-api-key"]',
+  'req.headers["x-api-key"]',
   'headers.authorization',
   'req.headers.authorization',
   'api_key',

@@ -52,6 +52,8 @@ export interface ApiHarness {
 }
 
 export interface HarnessOptions {
+  /** Extra settings for the API process, over the harness's (which switch rate limits off: HERALD_RATE_LIMITS=off). */
+  apiEnv?: Record<string, string>;
   /** Also run the delivery process (all roles) against fake APNs and FCM. */
   delivery?: boolean;
   deliveryEnv?: Record<string, string>;
@@ -110,9 +112,9 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
   };
   const fixture = options.delivery === true ? await startDeliveryFixture(env, options) : undefined;
-  const metricsPorts = { projector: await freePort(), delivery: await freePort() };
+  const metricsPorts = { api: await freePort(), projector: await freePort(), delivery: await freePort() };
   const metricsUrls: Record<string, string> = {
-    api: `${baseUrl}/metrics`,
+    api: `http://127.0.0.1:${metricsPorts.api}/metrics`,
     projector: `http://127.0.0.1:${metricsPorts.projector}/metrics`,
     ...(fixture === undefined ? {} : { delivery: `http://127.0.0.1:${metricsPorts.delivery}/metrics` }),
   };
@@ -124,7 +126,12 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
   let processes: Record<string, ServiceProcess>;
   try {
     const started = await startServiceProcesses([
-      { entry: 'services/api/src/server.ts', env: { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port) }, readyLine: 'Server listening at' },
+      {
+        entry: 'services/api/src/server.ts',
+        // Tests of other features are not throttled; rate-limit tests pass their own limits in apiEnv.
+        env: { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(metricsPorts.api), HERALD_RATE_LIMITS: 'off', ...options.apiEnv },
+        readyLine: 'Server listening at',
+      },
       { entry: 'services/projector/src/main.ts', env: { ...serviceEnv, METRICS_PORT: String(metricsPorts.projector) }, readyLine: 'projector consuming' },
       ...(fixture === undefined ? [] : [deliverySpec]),
     ]);

@@ -4,3 +4,4 @@ export * from './service-process.ts';
 export * from './group-caught-up.ts';
 export * from './api-harness.ts';
 export * from './infra-faults.ts';
+export * from './own-infra.ts';

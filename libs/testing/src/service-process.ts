@@ -33,7 +33,11 @@ export async function startServiceProcess(entry: string, env: Record<string, str
   }
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
   await new Promise<void>((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${entry} did not print "${readyLine}" within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      // Not ready in time: it must not outlive the failure (an orphan holds the test run open).
+      child.kill('SIGKILL');
+      reject(new Error(`${entry} did not print "${readyLine}" within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes(readyLine)) {
@@ -57,6 +61,28 @@ export async function startServiceProcess(entry: string, env: Record<string, str
       return exited;
     },
   };
+}
+
+/**
+ * Like startServiceProcess, trying again (a fresh process) when one is not
+ * ready in time, for services started against infrastructure that has only
+ * just come up. The ready lines are info-level logs: run services at
+ * LOG_LEVEL info or lower, else the line never comes.
+ */
+export async function startServiceProcessRetrying(
+  entry: string,
+  env: Record<string, string>,
+  readyLine: string,
+  options: { attempts?: number; timeoutMs?: number } = {},
+): Promise<ServiceProcess> {
+  const attempts = options.attempts ?? 3;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startServiceProcess(entry, env, readyLine, options.timeoutMs ?? 45_000);
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+    }
+  }
 }
 
 /** Starts several service processes at once; if any fails to start, stops the others before failing. */

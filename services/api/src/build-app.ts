@@ -5,16 +5,23 @@ import type { Logger } from '@herald/log';
 import { newId } from '@herald/events';
 import app from './app.ts';
 import type { AppDeps } from './app-deps.ts';
+import { DEFAULT_HTTP_OPTIONS, type HttpOptions } from './http-options.ts';
+import { requestSerializer } from './request-serializer.ts';
 
 /** Request bodies above this are refused with 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-export async function buildApp(deps: AppDeps, logger: Logger): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps, logger: Logger, http: HttpOptions = DEFAULT_HTTP_OPTIONS): Promise<FastifyInstance> {
   // Widened to fastify's logger type so the instance has the default generics routes expect.
-  const loggerInstance: FastifyBaseLogger = logger;
+  const loggerInstance: FastifyBaseLogger = logger.child({}, { serializers: { req: requestSerializer } });
   const fastify = Fastify({
     loggerInstance,
     bodyLimit: BODY_LIMIT_BYTES,
+    // Every request has a deadline: past it fastify answers through the error handler (503 + Retry-After).
+    handlerTimeout: http.requestDeadlineMs,
+    // A slow client may not hold a connection for ever either (headers and body within this time).
+    requestTimeout: 30_000,
+    trustProxy: http.trustProxy,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : newId();
@@ -24,6 +31,6 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<FastifyIn
     clientErrorHandler,
   });
   fastify.setValidatorCompiler(validatorCompiler);
-  await fastify.register(app, deps);
+  await fastify.register(app, { ...deps, http });
   return fastify;
 }

@@ -1,9 +1,23 @@
 import Type from 'typebox';
-import { CommonConfig } from '@herald/config';
+import { CommonConfig, metricsSettings } from '@herald/config';
 
 export const ApiConfig = Type.Object({
   ...CommonConfig.properties,
+  ...metricsSettings(9100),
   HOST: Type.String({ default: '127.0.0.1' }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   KAFKA_PARTITIONS: Type.Integer({ minimum: 1, default: 6, description: 'partitions for topics Herald creates' }),
+  TRUST_PROXY: Type.String({
+    default: 'false',
+    pattern: '^(true|false|\\d{1,2}|[0-9A-Fa-f:./]+(,[0-9A-Fa-f:./]+)*)$',
+    description: "which proxies' X-Forwarded-For to believe: false, true, a hop count, or comma-separated addresses/CIDRs",
+  }),
+  HERALD_RATE_LIMITS: Type.Enum(['on', 'off'], { default: 'on', description: 'off switches every rate limit off (benchmarks, trusted networks)' }),
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000, description: 'the window every rate limit counts in' }),
+  RATE_LIMIT_DEVICE_PER_ADDRESS: Type.Integer({ minimum: 1, default: 300, description: 'device-facing requests per client address per window' }),
+  RATE_LIMIT_DEVICE_PER_PROJECT: Type.Integer({ minimum: 1, default: 30_000, description: 'device-facing requests per project per window' }),
+  RATE_LIMIT_BEARER_PER_KEY: Type.Integer({ minimum: 1, default: 6_000, description: 'bearer-key requests per API key per window' }),
+  REQUEST_DEADLINE_MS: Type.Integer({ minimum: 100, default: 4_500, description: 'a request not answered by then gets 503' }),
+  PUBLISH_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 3_000, description: 'a Kafka publish not acknowledged by then answers 503' }),
+  PUBLISH_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 2_000, description: 'publishes waiting for Kafka at once; more answer 503 at once' }),
 });

@@ -1,10 +1,12 @@
 import { loadConfig, redactConfig, runProcess } from '@herald/config';
 import { createLogger } from '@herald/log';
 import { ensureAdminIndexes, ReadModelRegistry } from '@herald/mongo';
-import { AdminStore } from '@herald/admin';
+import { AdminStore, IdempotencyStore } from '@herald/admin';
+import { startMetricsServer } from '@herald/metrics';
 import { connectBackbone } from '@herald/runtime';
 import { ApiConfig } from './config.ts';
 import { buildApp } from './build-app.ts';
+import { httpOptions } from './http-options.ts';
 import { readinessCheck } from './readiness.ts';
 
 await runProcess('api', async () => {
@@ -15,6 +17,8 @@ await runProcess('api', async () => {
   const backbone = await connectBackbone('api', config, logger);
   const { metrics, kafka, mongo, producer } = backbone;
   await ensureAdminIndexes(mongo.db);
+  // Send idempotency keys expire after 24 h by a TTL index, or (FerretDB 1.x, which has none) when a claim finds them expired.
+  logger.info({ expiry: await new IdempotencyStore(mongo.db).ensureIndexes() }, 'idempotency keys expire');
 
   const app = await buildApp(
     {
@@ -26,11 +30,16 @@ await runProcess('api', async () => {
       checkReady: readinessCheck(kafka, mongo.db),
     },
     logger,
+    httpOptions(config),
   );
+  // Prometheus scrapes its own port, like the projector's and delivery's: /metrics is not public.
+  const metricsServer = await startMetricsServer(metrics.registry, config.METRICS_HOST, config.METRICS_PORT);
+  logger.info({ port: metricsServer.port }, 'api metrics listening');
   await app.listen({ host: config.HOST, port: config.PORT });
 
   return async () => {
     await app.close();
+    await metricsServer.close();
     await backbone.close();
   };
 });

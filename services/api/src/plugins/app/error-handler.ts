@@ -1,18 +1,26 @@
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
 import { isAppError, validationMessages } from '@herald/errors';
+import { asUnavailable, retryAfterSeconds } from '../../retry-after.ts';
 
-/** Maps every failure to the spec's `{"errors": [...]}` body; 5xx bodies never carry internals. */
+/**
+ * Maps every failure to the spec's `{"errors": [...]}` body; 5xx bodies never carry internals.
+ * A dependency that does not answer (and the request deadline) is a 503 with Retry-After, never a 500.
+ */
 export default fp(
   async (fastify) => {
-    fastify.setErrorHandler((error: FastifyError, request, reply) => {
+    fastify.setErrorHandler((raw: FastifyError, request, reply) => {
+      const error = asUnavailable(raw) as FastifyError;
       if (error.validation !== undefined) {
         const errors = validationMessages(error.validation);
         const status = request.routeOptions.config.validationStatus ?? 400;
         return reply.code(status).send({ errors: errors.length > 0 ? errors : [`${error.validationContext ?? 'request'} is invalid`] });
       }
       if (isAppError(error)) {
-        if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+        const retryAfter = retryAfterSeconds(error);
+        if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
+        if (error.status === 503) request.log.warn({ err: error }, 'request answered 503: a dependency is unavailable');
+        else if (error.status >= 500) request.log.error({ err: error }, 'request failed');
         return reply.code(error.status).send({ errors: error.status >= 500 ? ['the service is temporarily unavailable'] : [...error.details] });
       }
       const status = error.statusCode ?? 500;

@@ -1,7 +1,10 @@
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../../app-deps.ts';
 
-/** Counts and times every answered request by route pattern (not raw URL: ids would explode the label set). */
+/**
+ * Counts and times every answered request by route pattern (not raw URL: ids would explode the label set).
+ * `/metrics` itself is served on METRICS_PORT (server.ts), not on the public port.
+ */
 export default fp<AppDeps>(
   async (fastify, deps) => {
     const { metrics } = deps;
@@ -9,9 +12,6 @@ export default fp<AppDeps>(
       const route = request.routeOptions.url ?? 'unmatched';
       metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
       metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-    });
-    fastify.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });
   },
   { name: 'metrics' },

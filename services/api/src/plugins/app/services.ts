@@ -2,13 +2,20 @@ import fp from 'fastify-plugin';
 import type { AppDeps } from '../../app-deps.ts';
 import { IdempotencyStore } from '@herald/admin';
 import type { Logger } from '@herald/log';
+import { DEFAULT_HTTP_OPTIONS, type HttpOptions } from '../../http-options.ts';
+import { guardProducer } from '../../guard-producer.ts';
 import { DeviceService } from '../../services/device-service.ts';
 import { NotificationService } from '../../services/notification-service.ts';
 import { TopicService } from '../../services/topic-service.ts';
 
-/** Services are built once per app from the injected dependencies. */
-export default fp<AppDeps>(
-  async (fastify, deps) => {
+/**
+ * Services are built once per app from the injected dependencies. They publish
+ * through a guarded producer: a Kafka that does not acknowledge answers 503 in
+ * time instead of holding requests.
+ */
+export default fp<AppDeps & { http?: HttpOptions }>(
+  async (fastify, options) => {
+    const deps = { ...options, producer: guardProducer(options.producer, (options.http ?? DEFAULT_HTTP_OPTIONS).publish) };
     fastify.decorate('services', {
       devices: new DeviceService(deps),
       topics: new TopicService(deps),

@@ -1,0 +1,48 @@
+import type { Static } from 'typebox';
+import type { ApiConfig } from './config.ts';
+
+/** The HTTP-facing settings the app takes from the configuration (tests pass their own). */
+export interface HttpOptions {
+  trustProxy: TrustProxy;
+  /** undefined: no rate limits (HERALD_RATE_LIMITS=off). */
+  rateLimits?: { windowMs: number; devicePerAddress: number; devicePerProject: number; bearerPerKey: number } | undefined;
+  requestDeadlineMs: number;
+  publish: { timeoutMs: number; maxInFlight: number };
+}
+
+export const DEFAULT_HTTP_OPTIONS: HttpOptions = {
+  trustProxy: false,
+  rateLimits: undefined,
+  requestDeadlineMs: 4_500,
+  publish: { timeoutMs: 3_000, maxInFlight: 2_000 },
+};
+
+export function httpOptions(config: Static<typeof ApiConfig>): HttpOptions {
+  return {
+    trustProxy: trustProxySetting(config.TRUST_PROXY),
+    rateLimits:
+      config.HERALD_RATE_LIMITS === 'off'
+        ? undefined
+        : {
+            windowMs: config.RATE_LIMIT_WINDOW_MS,
+            devicePerAddress: config.RATE_LIMIT_DEVICE_PER_ADDRESS,
+            devicePerProject: config.RATE_LIMIT_DEVICE_PER_PROJECT,
+            bearerPerKey: config.RATE_LIMIT_BEARER_PER_KEY,
+          },
+    requestDeadlineMs: config.REQUEST_DEADLINE_MS,
+    publish: { timeoutMs: config.PUBLISH_TIMEOUT_MS, maxInFlight: config.PUBLISH_MAX_IN_FLIGHT },
+  };
+}
+
+type TrustProxy = boolean | string[] | ((address: string, hop: number) => boolean);
+
+/** TRUST_PROXY → fastify's trustProxy: a boolean, a hop count (trust that many proxies), or the proxies' addresses. */
+export function trustProxySetting(value: string): TrustProxy {
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value.split(',').map((part) => part.trim());
+}
