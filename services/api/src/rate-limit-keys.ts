@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 
-/** Does a route's schema require the bearer key (its OpenAPI security says so)? */
+/**
+ * Does a route's schema require the bearer key (its OpenAPI security says
+ * so)? A route that also lists the empty scheme (`[{}, {bearerAuth: []}]`)
+ * takes the key as optional: it is device-facing.
+ */
 export function isBearerRoute(schema: unknown): boolean {
   const security = (schema as { security?: Array<Record<string, unknown>> } | undefined)?.security;
-  return security?.some((scheme) => 'bearerAuth' in scheme) === true;
+  return security !== undefined && security.length > 0 && security.every((scheme) => 'bearerAuth' in scheme);
 }
 
 /** Device-facing: an API route callable without a key (registration, metadata, opens). */

@@ -6,6 +6,8 @@ describe('rate limit keys', () => {
     expect(isBearerRoute({ security: [{ bearerAuth: [] }] })).toBe(true);
     expect(isBearerRoute({ body: {} })).toBe(false);
     expect(isBearerRoute(undefined)).toBe(false);
+    // An optional key (registration: proof for a token refresh) leaves the route device-facing.
+    expect(isBearerRoute({ security: [{}, { bearerAuth: [] }] })).toBe(false);
     expect(isDeviceRoute('/api/v1/metadata')).toBe(true);
     expect(isDeviceRoute('/health')).toBe(false);
   });

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { bearerToken } from '@herald/admin';
 import { UnauthorizedError } from '@herald/errors';
+import { isBearerRoute } from '../../rate-limit-keys.ts';
 
 /**
  * A route whose schema declares `security: [{bearerAuth: []}]` requires a
@@ -26,9 +27,7 @@ export default fp(
       request.projectId = projectId;
     };
     fastify.addHook('onRoute', (route) => {
-      const security = (route.schema as { security?: Array<Record<string, unknown>> } | undefined)?.security;
-      const required = security !== undefined && security.length > 0 && security.every((scheme) => 'bearerAuth' in scheme);
-      if (!required) return;
+      if (!isBearerRoute(route.schema)) return;
       const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
       route.onRequest = [authenticate, ...existing];
     });
