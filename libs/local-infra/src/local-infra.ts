@@ -12,6 +12,10 @@ export interface LocalInfraSettings {
   kafkaPort: number;
   kafkaControllerPort: number;
   mongoPort: number;
+  /** PostgreSQL's port when the store runs FerretDB on PostgreSQL (HERALD_STORE=postgresql); the script's default otherwise. */
+  pgPort?: number;
+  /** FerretDB's backend; unset: HERALD_STORE, else the script's default (infra/README.md). */
+  store?: 'postgresql' | 'sqlite';
   /** Lines the script prints while it works (install progress, waiting). */
   onOutput?: (line: string) => void;
 }
@@ -23,7 +27,7 @@ export interface LocalInfra {
 }
 
 /** Loopback defaults that `npm start` and the CLI share (ARCHITECTURE.md). */
-export const DEFAULT_PORTS = { kafkaPort: 9092, kafkaControllerPort: 9093, mongoPort: 27017 } as const;
+export const DEFAULT_PORTS = { kafkaPort: 9092, kafkaControllerPort: 9093, mongoPort: 27017, pgPort: 5432 } as const;
 
 function runScript(command: 'start' | 'stop' | 'status', settings: LocalInfraSettings): Promise<string> {
   return new Promise((resolvePromise, reject) => {
@@ -34,6 +38,8 @@ function runScript(command: 'start' | 'stop' | 'status', settings: LocalInfraSet
         KAFKA_PORT: String(settings.kafkaPort),
         KAFKA_CONTROLLER_PORT: String(settings.kafkaControllerPort),
         FERRETDB_PORT: String(settings.mongoPort),
+        ...(settings.pgPort === undefined ? {} : { PG_PORT: String(settings.pgPort) }),
+        ...(settings.store === undefined ? {} : { HERALD_STORE: settings.store }),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

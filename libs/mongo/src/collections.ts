@@ -25,8 +25,13 @@ export const READ_MODELS = {
 export type ReadModelName = keyof typeof READ_MODELS;
 
 /** The indexes each collection's queries need; created at start, idempotently. */
+// README "Indexes (query shapes)" lists which query each one serves and who issues it.
 export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
-  [ADMIN_COLLECTIONS.apiKeys]: [{ key: { project_id: 1 }, name: 'by_project' }],
+  [ADMIN_COLLECTIONS.projects]: [
+    { key: { name: 1 }, name: 'by_name' },
+    { key: { created_at: 1 }, name: 'by_created' },
+  ],
+  [ADMIN_COLLECTIONS.apiKeys]: [{ key: { project_id: 1, created_at: 1 }, name: 'by_project_created' }],
   [ADMIN_COLLECTIONS.idempotencyKeys]: [{ key: { project_id: 1, key: 1 }, name: 'by_project_key' }],
   [READ_MODELS.devices]: [
     { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
@@ -36,6 +41,10 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
     { key: { project_id: 1, status: 1, _id: 1 }, name: 'by_project_status_id' },
     { key: { project_id: 1, token: 1 }, name: 'by_project_token' },
     { key: { project_id: 1, topics: 1 }, name: 'by_project_topic' },
+    // The fan-out's keyset-paged audience: {project_id, status:'active', _id > after} sorted by _id,
+    // per $or branch: topics $in (this index), _id/token $in, metadata.* equality (the next one).
+    { key: { project_id: 1, status: 1, topics: 1, _id: 1 }, name: 'by_project_status_topic_id' },
+    { key: { project_id: 1, status: 1, _id: 1 }, name: 'by_project_status_id' },
   ],
   [READ_MODELS.topics]: [
     { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
