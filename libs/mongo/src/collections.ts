@@ -37,8 +37,6 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
     { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
     { key: { project_id: 1, identifier_values: 1 }, name: 'by_project_identifier' },
     { key: { project_id: 1, status: 1, created_at: 1, _id: 1 }, name: 'by_project_status_created' },
-    // The fan-out's keyset pages: project and status equal, _id range in _id order.
-    { key: { project_id: 1, status: 1, _id: 1 }, name: 'by_project_status_id' },
     { key: { project_id: 1, token: 1 }, name: 'by_project_token' },
     { key: { project_id: 1, topics: 1 }, name: 'by_project_topic' },
     // The fan-out's keyset-paged audience: {project_id, status:'active', _id > after} sorted by _id,
