@@ -5,3 +5,4 @@ export * from './group-caught-up.ts';
 export * from './api-harness.ts';
 export * from './infra-faults.ts';
 export * from './own-infra.ts';
+export * from './seed-audience.ts';

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/events';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { devicesPerPlatform, seedTopicAudience, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
  * Kill -9 the delivery process in the middle of a campaign, start it again,
@@ -19,21 +18,7 @@ beforeAll(async () => {
   harness = await startApiHarness('crash', { delivery: true, deliveryEnv: { DELIVERY_CONCURRENCY: String(IN_FLIGHT_PER_PROVIDER) } });
   project = await harness.createProject('crash');
   await harness.fakes!.configure(project.id);
-  // Registered straight through Kafka, as the benchmark does: the API path is not under test here.
-  const topicId = topicIdFor(project.id, 'crowd');
-  const context = { project_id: project.id };
-  const events: HeraldEvent[] = [createEvent('TopicCreated', { topic_id: topicId, name: 'crowd' }, context)];
-  for (const platform of ['ios', 'android'] as const) {
-    for (let i = 0; i < DEVICES_PER_PLATFORM; i += 1) {
-      const token = `${platform}-${i}`;
-      events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(project.id, token), token, platform, topic_ids: [topicId] }, context));
-    }
-  }
-  for (let i = 0; i < events.length; i += 1000) await harness.env.producer.publish(events.slice(i, i + 1000));
-  await waitFor('all devices projected', async () => {
-    const response = await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key });
-    return (response.body?.pagination as { count: number } | undefined)?.count === 2 * DEVICES_PER_PLATFORM;
-  }, 120_000);
+  await seedTopicAudience(harness, project, devicesPerPlatform(DEVICES_PER_PLATFORM));
 }, 240_000);
 
 afterAll(async () => {

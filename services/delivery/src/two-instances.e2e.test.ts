@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, deadLetterTopic, DELIVERY_CONSUMERS, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/events';
+import { deadLetterTopic, DELIVERY_CONSUMERS } from '@herald/events';
 import { topicEnds } from '@herald/kafka';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { devicesPerPlatform, seedTopicAudience, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
  * Two delivery instances share a campaign: a second process joins mid-send
@@ -22,20 +22,7 @@ beforeAll(async () => {
   harness = await startApiHarness('two-instances', { delivery: true, deliveryEnv: { DELIVERY_CONCURRENCY: String(IN_FLIGHT_PER_PROVIDER) } });
   project = await harness.createProject('pair');
   await harness.fakes!.configure(project.id);
-  const topicId = topicIdFor(project.id, 'crowd');
-  const context = { project_id: project.id };
-  const events: HeraldEvent[] = [createEvent('TopicCreated', { topic_id: topicId, name: 'crowd' }, context)];
-  for (const platform of ['ios', 'android'] as const) {
-    for (let i = 0; i < DEVICES_PER_PLATFORM; i += 1) {
-      const token = `${platform}-${i}`;
-      events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(project.id, token), token, platform, topic_ids: [topicId] }, context));
-    }
-  }
-  for (let i = 0; i < events.length; i += 1000) await harness.env.producer.publish(events.slice(i, i + 1000));
-  await waitFor('all devices projected', async () => {
-    const response = await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key });
-    return (response.body?.pagination as { count: number } | undefined)?.count === 2 * DEVICES_PER_PLATFORM;
-  }, 120_000);
+  await seedTopicAudience(harness, project, devicesPerPlatform(DEVICES_PER_PLATFORM));
 }, 240_000);
 
 afterAll(async () => {

@@ -1,0 +1,37 @@
+import { createEvent, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/events';
+import type { ApiHarness } from './api-harness.ts';
+import { waitFor } from './wait-for.ts';
+
+export interface SeedDevice {
+  token: string;
+  platform: 'ios' | 'android';
+}
+
+/** `count` devices per platform with tokens `<platform>-<i>`: the usual campaign audience of the delivery tests. */
+export function devicesPerPlatform(count: number): SeedDevice[] {
+  return (['ios', 'android'] as const).flatMap((platform) => Array.from({ length: count }, (_, i) => ({ token: `${platform}-${i}`, platform })));
+}
+
+/**
+ * Subscribes `devices` to topic `topic` of a project, registered straight
+ * through Kafka as the benchmark does (the API path is not under test where
+ * this is used), and waits until the devices read model lists them all.
+ */
+export async function seedTopicAudience(
+  harness: ApiHarness,
+  project: { id: string; api_key: string },
+  devices: readonly SeedDevice[],
+  topic = 'crowd',
+): Promise<void> {
+  const topicId = topicIdFor(project.id, topic);
+  const context = { project_id: project.id };
+  const events: HeraldEvent[] = [createEvent('TopicCreated', { topic_id: topicId, name: topic }, context)];
+  for (const { token, platform } of devices) {
+    events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(project.id, token), token, platform, topic_ids: [topicId] }, context));
+  }
+  for (let i = 0; i < events.length; i += 1000) await harness.env.producer.publish(events.slice(i, i + 1000));
+  await waitFor('all devices projected', async () => {
+    const response = await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key });
+    return (response.body?.pagination as { count: number } | undefined)?.count === devices.length;
+  }, 120_000);
+}
