@@ -1,4 +1,5 @@
-import { createEvent, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/events';
+import { createEvent, deadLetterTopic, DELIVERY_CONSUMERS, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/events';
+import { topicEnds, type HeraldKafka } from '@herald/kafka';
 import type { ApiHarness } from './api-harness.ts';
 import { waitFor } from './wait-for.ts';
 
@@ -34,4 +35,22 @@ export async function seedTopicAudience(
     const response = await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key });
     return (response.body?.pagination as { count: number } | undefined)?.count === devices.length;
   }, 120_000);
+}
+
+/**
+ * Records in the dead-letter topics of the delivery groups, per group (a
+ * topic not created yet counts 0): fault tests expect every group at 0.
+ */
+export async function deliveryDeadLetters(kafka: HeraldKafka, groups: ReadonlyArray<keyof typeof DELIVERY_CONSUMERS> = ['fanout', 'apns', 'fcm']): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const name of groups) {
+    const consumer = DELIVERY_CONSUMERS[name];
+    let count = 0;
+    for (const topic of consumer.topics) {
+      const ends = await topicEnds(kafka, deadLetterTopic(topic, consumer.group)).catch(() => []);
+      count += ends.reduce((sum, end) => sum + end.high - end.low, 0);
+    }
+    counts[consumer.group] = count;
+  }
+  return counts;
 }
