@@ -12,7 +12,7 @@ export function splitTargets(targets: readonly Target[]): TargetSpec {
   const metadataFilters: Array<Record<string, string>> = [];
   for (const target of targets) {
     if (typeof target === 'string') names.push(target);
-    else metadataFilters.push(target.metadata);
+    else if ('metadata' in target) metadataFilters.push(target.metadata);
   }
   return { names: [...new Set(names)], metadataFilters };
 }

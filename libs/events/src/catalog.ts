@@ -10,6 +10,9 @@ import { DeliveryReportedV1 } from './schemas/delivery-reported.v1.ts';
 import { NotificationOpenedV1 } from './schemas/notification-opened.v1.ts';
 import { DeliveryBatchV1 } from './schemas/delivery-batch.v1.ts';
 import { FanoutStepV1 } from './schemas/fanout-step.v1.ts';
+import { DeviceUnregisteredV1 } from './schemas/device-unregistered.v1.ts';
+import { NotificationCancelledV1 } from './schemas/notification-cancelled.v1.ts';
+import { NotificationExpiredV1 } from './schemas/notification-expired.v1.ts';
 
 /** The latest version of every event; consumers only ever see these (older versions are upcast). */
 export type HeraldEvent =
@@ -22,7 +25,10 @@ export type HeraldEvent =
   | DeliveryReportedV1
   | NotificationOpenedV1
   | DeliveryBatchV1
-  | FanoutStepV1;
+  | FanoutStepV1
+  | DeviceUnregisteredV1
+  | NotificationCancelledV1
+  | NotificationExpiredV1;
 
 export type EventType = HeraldEvent['type'];
 export type EventOf<T extends EventType> = Extract<HeraldEvent, { type: T }>;
@@ -51,11 +57,14 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry(DeviceRegisteredV1, TOPICS.deviceEvents, 'device_id'),
   entry(MetadataUpdatedV1, TOPICS.deviceEvents, 'device_id'),
   entry(DeviceDeactivatedV1, TOPICS.deviceEvents, 'device_id'),
+  entry(DeviceUnregisteredV1, TOPICS.deviceEvents, 'device_id'),
   entry(TopicCreatedV1, TOPICS.topicEvents, 'topic_id'),
   entry(NotificationRequestedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationDispatchedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(DeliveryReportedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationOpenedV1, TOPICS.notificationEvents, 'notification_id'),
+  entry(NotificationCancelledV1, TOPICS.notificationEvents, 'notification_id'),
+  entry(NotificationExpiredV1, TOPICS.notificationEvents, 'notification_id'),
   // Keyed by batch, not notification: one campaign's batches spread over every partition and sender.
   entry(DeliveryBatchV1, TOPICS.deliveriesApns, 'batch_id'),
   // Keyed by notification: one campaign's steps stay in order on one partition.

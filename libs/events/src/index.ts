@@ -15,3 +15,7 @@ export * from './schemas/delivery-reported.v1.ts';
 export * from './schemas/notification-opened.v1.ts';
 export * from './schemas/delivery-batch.v1.ts';
 export * from './schemas/fanout-step.v1.ts';
+export * from './schemas/push-options.ts';
+export * from './schemas/device-unregistered.v1.ts';
+export * from './schemas/notification-cancelled.v1.ts';
+export * from './schemas/notification-expired.v1.ts';

@@ -48,6 +48,8 @@ export interface DeliveryCounts {
   failed: number;
   /** Token rejected as invalid; the device was deactivated. */
   invalid: number;
+  /** Not sent: the notification was cancelled before its batch went out. */
+  cancelled: number;
   /** Devices that reported opening it. */
   opened: number;
 }
@@ -55,7 +57,7 @@ export interface DeliveryCounts {
 export interface NotificationDocument extends ProjectedDocument {
   title: string;
   body: string;
-  targets: Array<string | { metadata: Record<string, string> }>;
+  targets: Array<string | { metadata: Record<string, string> } | { external_id: string }>;
   link_to?: string;
   group?: string;
   status: 'accepted' | 'dispatching' | 'completed';
@@ -69,7 +71,7 @@ export interface NotificationDocument extends ProjectedDocument {
 /** One device's line in a delivery batch. */
 export interface LedgerDevice {
   device_id: string;
-  outcome: 'delivered' | 'failed' | 'invalid';
+  outcome: 'delivered' | 'failed' | 'invalid' | 'cancelled';
   /** Provider's reason code when not delivered. */
   reason?: string;
   /** Sends tried for this device (absent when the report did not say). */

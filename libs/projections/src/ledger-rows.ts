@@ -21,7 +21,7 @@ export function receiptRows(doc: DeliveryLedgerDocument): ReceiptRow[] {
 
 /** The outcome counts a notification's ledger documents add up to (what its `counts` must equal). */
 export function ledgerCounts(docs: Iterable<DeliveryLedgerDocument>): Omit<DeliveryCounts, 'targeted'> {
-  const counts = { sent: 0, delivered: 0, failed: 0, invalid: 0, opened: 0 };
+  const counts = { sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, opened: 0 };
   for (const doc of docs) {
     for (const device of doc.devices) {
       counts.sent += 1;

@@ -3,7 +3,7 @@ import type { ConsumedEvent } from '@herald/kafka';
 import type { DeliveryCounts, NotificationDocument } from '@herald/mongo';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 
-const ZERO: DeliveryCounts = { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, opened: 0 };
+const ZERO: DeliveryCounts = { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, opened: 0 };
 
 /**
  * A notification's status and counters. All its events share its Kafka key,

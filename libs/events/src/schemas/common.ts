@@ -10,5 +10,6 @@ export const StringMap = Type.Record(Type.String(), Type.String());
 export type StringMap = Static<typeof StringMap>;
 
 export const MetadataTarget = Type.Object({ metadata: StringMap }, { additionalProperties: false });
-export const Target = Type.Union([Type.String({ minLength: 1 }), MetadataTarget]);
+export const ExternalIdTarget = Type.Object({ external_id: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+export const Target = Type.Union([Type.String({ minLength: 1 }), MetadataTarget, ExternalIdTarget]);
 export type Target = Static<typeof Target>;

@@ -6,6 +6,7 @@ export const DeliveryOutcome = Type.Union([
   Type.Literal('delivered'),
   Type.Literal('failed'),
   Type.Literal('invalid'),
+  Type.Literal('cancelled'),
 ]);
 export type DeliveryOutcome = Static<typeof DeliveryOutcome>;
 
@@ -25,6 +26,6 @@ export const DeliveryReportedV1 = eventSchema(
       }),
     ),
   }),
-  'Per-device outcomes of one delivery batch: delivered (accepted by the provider), failed, or invalid (token rejected).',
+  'Per-device outcomes of one delivery batch: delivered (accepted by the provider), failed, invalid (token rejected), or cancelled (not sent: the notification was cancelled first).',
 );
 export type DeliveryReportedV1 = Static<typeof DeliveryReportedV1>;

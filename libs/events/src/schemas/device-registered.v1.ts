@@ -12,6 +12,8 @@ export const DeviceRegisteredV1 = eventSchema(
     identifiers: Type.Optional(StringMap),
     metadata: Type.Optional(StringMap),
     topic_ids: Type.Optional(Type.Array(Type.String())),
+    external_id: Type.Optional(Type.String({ minLength: 1, description: "The project's id of the user who owns the device (one user, many devices)" })),
+    timezone: Type.Optional(Type.String({ minLength: 1, description: 'IANA time zone name, for local-time sends' })),
   }),
   'A device registered or re-registered (token refresh, reactivation). Absent optional fields keep their previous value.',
 );

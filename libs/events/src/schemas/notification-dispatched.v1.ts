@@ -10,7 +10,11 @@ export const NotificationDispatchedV1 = eventSchema(
     notification_id: Type.String({ minLength: 1 }),
     targeted: PerProvider,
     batches: PerProvider,
+    slot: Type.Optional(
+      Type.String({ minLength: 1, description: 'A local-time send dispatches once per time-zone slot; absent for a send with one dispatch' }),
+    ),
+    slots: Type.Optional(Type.Integer({ minimum: 1, description: 'How many dispatches the notification has in all (default 1)' })),
   }),
-  'Fan-out resolved the audience and queued every delivery batch.',
+  'Fan-out resolved the audience (of one slot, for a local-time send) and queued every delivery batch.',
 );
 export type NotificationDispatchedV1 = Static<typeof NotificationDispatchedV1>;

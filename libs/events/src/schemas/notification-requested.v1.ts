@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { eventSchema } from '../envelope.ts';
 import { Target } from './common.ts';
+import { PushOptionFields } from './push-options.ts';
 
 export const NotificationRequestedV1 = eventSchema(
   'NotificationRequested',
@@ -12,7 +13,12 @@ export const NotificationRequestedV1 = eventSchema(
     targets: Type.Array(Target, { minItems: 1 }),
     link_to: Type.Optional(Type.String()),
     group: Type.Optional(Type.String()),
+    ...PushOptionFields,
+    send_at: Type.Optional(Type.String({ format: 'date-time', description: 'Held until this instant (RFC 3339)' })),
+    send_at_local: Type.Optional(
+      Type.String({ description: 'Wall-clock time ("2026-12-01T09:00") at which each device gets it in its own time zone' }),
+    ),
   }),
-  'A client asked for a notification to be sent to its targets.',
+  'A client asked for a notification to be sent to its targets, now or at `send_at` / `send_at_local`. Fields added later are optional.',
 );
 export type NotificationRequestedV1 = Static<typeof NotificationRequestedV1>;

@@ -7,8 +7,13 @@ const TargetSchema = Type.Union(
   [
     Type.String({ minLength: 1, maxLength: 4096, description: 'A topic id or name, a device id, or a device token' }),
     Type.Object({ metadata: MetadataFilter }, { additionalProperties: false }),
+    Type.Object({ external_id: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
   ],
-  { description: 'A target string, or `{"metadata": {...}}` selecting active devices whose metadata contains every pair' },
+  {
+    description:
+      'A target string, `{"metadata": {...}}` selecting active devices whose metadata contains every pair, ' +
+      "or `{\"external_id\": \"u-1\"}` selecting a user's active devices",
+  },
 );
 
 export const NotificationRequest = Type.Object(
