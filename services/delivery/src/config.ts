@@ -15,6 +15,7 @@ export const DeliveryConfig = Type.Object({
   DELIVERY_FANOUT_CONCURRENCY: Type.Integer({ minimum: 1, default: 4, description: 'partitions the fan-out works on at once (a small send on another partition never waits for a campaign step)' }),
   DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 8, description: 'batches each sender sends at once' }),
   APNS_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 100, description: 'APNs requests in flight per project credential' }),
+  APNS_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5_000, description: 'an APNs request unanswered this long is retried (the push may have arrived: a timeout can repeat it)' }),
   FCM_MAX_CONCURRENT_CHUNKS: Type.Integer({ minimum: 1, default: 2, description: 'FCM sendEach calls (of ≤500) in flight per project credential' }),
   KAFKA_PARTITIONS: Type.Integer({ minimum: 1, default: 6, description: 'partitions for topics Herald creates' }),
 });

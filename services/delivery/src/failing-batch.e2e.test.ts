@@ -20,7 +20,9 @@ beforeAll(async () => {
   harness = await startApiHarness('failing-batch', {
     delivery: true,
     apnsRules: [{ prefix: 'ios-fail-', status: 500, reason: 'InternalServerError' }],
-    deliveryEnv: { DELIVERY_MAX_ATTEMPTS: String(MAX_ATTEMPTS), DELIVERY_RETRY_DEADLINE_MS: '300' },
+    // A starved CI machine can hold an answer past the default 5 s request timeout, and a timed-out
+    // push is rightly sent again; a long timeout keeps repeats to what this test is about.
+    deliveryEnv: { DELIVERY_MAX_ATTEMPTS: String(MAX_ATTEMPTS), DELIVERY_RETRY_DEADLINE_MS: '300', APNS_REQUEST_TIMEOUT_MS: '60000' },
   });
   project = await harness.createProject('failing');
   await harness.fakes!.configure(project.id);
@@ -53,8 +55,8 @@ describe('a failing batch among many', () => {
     expect(data.counts).toMatchObject({ targeted: GOOD + FAILING, delivered: GOOD, failed: FAILING });
 
     // Every accepted token, and no batch re-sent for its neighbours' failure: that would repeat
-    // hundreds of pushes per attempt. A push whose answer is slower than the client's 5 s request
-    // timeout (a starved test machine) is retried like any timeout, so a few repeats are allowed.
+    // hundreds of pushes (a batch is up to 500 devices). The margin covers a consumer-group
+    // rebalance on a starved machine, which re-sends at most the pushes then in flight.
     const tokens = apns.deliveries.map((delivery) => delivery.token);
     expect(new Set(tokens).size).toBe(GOOD);
     expect(tokens.length - GOOD).toBeLessThan(50);

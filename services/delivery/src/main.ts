@@ -37,6 +37,7 @@ await runProcess('delivery', async () => {
     concurrency: config.DELIVERY_CONCURRENCY,
     maxAttempts: config.DELIVERY_MAX_ATTEMPTS,
     apnsMaxInFlight: config.APNS_MAX_IN_FLIGHT,
+    apnsRequestTimeoutMs: config.APNS_REQUEST_TIMEOUT_MS,
     fcmMaxConcurrentChunks: config.FCM_MAX_CONCURRENT_CHUNKS,
     observer: {
       sent: (provider, seconds) => metrics.providerLatency.observe({ provider }, seconds),

@@ -33,6 +33,7 @@ export interface DeliveryDeps {
   /** Attempts per batch before its open devices are reported failed (AttemptsExhausted). */
   maxAttempts?: number;
   apnsMaxInFlight?: number;
+  apnsRequestTimeoutMs?: number;
   fcmMaxConcurrentChunks?: number;
   observer?: SenderObserver;
 }
@@ -53,6 +54,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
     fcmEndpoint: deps.fcmEndpoint,
     ca: deps.ca,
     ...(deps.apnsMaxInFlight === undefined ? {} : { apnsMaxInFlight: deps.apnsMaxInFlight }),
+    ...(deps.apnsRequestTimeoutMs === undefined ? {} : { apnsRequestTimeoutMs: deps.apnsRequestTimeoutMs }),
     ...(deps.fcmMaxConcurrentChunks === undefined ? {} : { fcmMaxConcurrentChunks: deps.fcmMaxConcurrentChunks }),
   });
   const policy: RetryPolicy = { deadlineMs: deps.retryDeadlineMs ?? 30_000, baseDelayMs: 200, maxDelayMs: 10_000 };

@@ -22,6 +22,7 @@ export interface ProviderClientSettings {
   /** Extra trusted CAs for tests; processes use NODE_EXTRA_CA_CERTS. */
   ca?: string | undefined;
   apnsMaxInFlight?: number;
+  apnsRequestTimeoutMs?: number;
   fcmMaxConcurrentChunks?: number;
   /** How often a cached client re-reads its credential, to pick up a replaced key. */
   refreshMs?: number;
@@ -60,6 +61,7 @@ export class ProviderClients {
         endpoint: this.#settings.apnsEndpoint,
         ca: this.#settings.ca,
         ...(this.#settings.apnsMaxInFlight === undefined ? {} : { maxInFlight: this.#settings.apnsMaxInFlight }),
+        ...(this.#settings.apnsRequestTimeoutMs === undefined ? {} : { requestTimeoutMs: this.#settings.apnsRequestTimeoutMs }),
       }),
     ) as Promise<ApnsClient | undefined>;
   }
