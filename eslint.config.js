@@ -20,6 +20,19 @@ export default tseslint.config(
     },
   },
   {
+    // kafkajs is an implementation detail of libs/kafka: one place knows its types and its admin client.
+    files: ['**/*.ts'],
+    ignores: ['libs/kafka/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'kafkajs', message: 'Use @herald/kafka (kafkajs stays inside libs/kafka).' }] }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSEnumDeclaration', message: 'Use a literal union or `as const` instead of enum.' },
+        { selector: "CallExpression[callee.property.name='admin'][arguments.length=0]", message: 'Use openLogAdmin/withLogAdmin from @herald/kafka (admin() stays inside libs/kafka).' },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { NODE_FLAGS } from './libs/runtime/src/node-flags.ts';
 
 export default defineConfig({
   test: {
+    // Test files run kafkajs in-process too.
+    execArgv: [...NODE_FLAGS],
     projects: [
       {
         test: {

@@ -14,6 +14,7 @@ import { connectMongo } from '@herald/mongo';
 import { DEFAULT_PORTS, startLocalInfra, type LocalInfra } from '@herald/local-infra';
 import { startLocalProviders, type LocalProviders } from './local/local-providers.ts';
 import { localSecretKey } from './local/secret-key.ts';
+import { NODE_FLAGS } from '@herald/runtime';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const stateDir = join(root, '.herald');
@@ -81,7 +82,7 @@ if (env.APNS_ENDPOINT === undefined && env.FCM_ENDPOINT === undefined) {
 }
 
 function startService(service: (typeof SERVICES)[number]): Promise<void> {
-  const child = spawn(process.execPath, [join(root, service.entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, join(root, service.entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const prettify = prettyFactory({ colorize: process.stdout.isTTY, ignore: 'pid,hostname,name', translateTime: 'HH:MM:ss.l' });
   return new Promise((ready, failed) => {

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import type { HeraldKafka } from '@herald/kafka';
+import { withLogAdmin, type HeraldKafka } from '@herald/kafka';
 // Deep import on purpose: @herald/testing's index also loads vitest (test-env.ts), which needs a vitest run.
 import { REPO_ROOT } from '../../libs/testing/src/service-process.ts';
+import { NODE_FLAGS } from '@herald/runtime';
 
 /** A service child process. Output is kept as a bounded tail (services run at LOG_LEVEL=warn, so it is small). */
 export interface Child {
@@ -17,7 +18,7 @@ export interface Child {
 const TAIL_CHARS = 8_000;
 
 export function spawnService(name: string, entry: string, env: Record<string, string>): Child {
-  const child = spawn(process.execPath, [resolve(REPO_ROOT, entry)], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, resolve(REPO_ROOT, entry)], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   const onData = (chunk: Buffer) => {
     tail = (tail + chunk.toString()).slice(-TAIL_CHARS);
@@ -60,16 +61,7 @@ export async function waitReady(child: Child, what: string, probe: () => Promise
 
 /** Every group (logical names) is Stable with at least one member: its consumers have joined. */
 export function groupsJoined(kafka: HeraldKafka, logicalGroups: readonly string[]): () => Promise<boolean> {
-  return async () => {
-    const admin = kafka.client.admin();
-    await admin.connect();
-    try {
-      const { groups } = await admin.describeGroups(logicalGroups.map((group) => kafka.group(group)));
-      return groups.length === logicalGroups.length && groups.every((group) => group.state === 'Stable' && group.members.length > 0);
-    } finally {
-      await admin.disconnect();
-    }
-  };
+  return () => withLogAdmin(kafka, (admin) => admin.groupsJoined(logicalGroups.map((group) => kafka.group(group))));
 }
 
 export function httpOk(url: string): () => Promise<boolean> {

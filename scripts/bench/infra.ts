@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startLocalInfra, type LocalInfra, type LocalInfraSettings } from '@herald/local-infra';
 import { localInfraControl, type InfraControl } from './infra-control.ts';
-import { createKafka, ensureTopics, EventProducer, type HeraldKafka } from '@herald/kafka';
+import { createKafka, ensureTopics, EventProducer, withLogAdmin, type HeraldKafka } from '@herald/kafka';
 import { connectMongo, type MongoHandle } from '@herald/mongo';
 import { createLogger } from '@herald/log';
 
@@ -100,18 +100,10 @@ export async function setUpInfra(options: { partitions: number; say: (line: stri
       // Shared servers: remove what this run created there (a local server goes away with its data dir).
       if (!keep && !localMongo) await handle.db.dropDatabase().catch(() => undefined);
       if (!keep && !localKafka) {
-        const admin = kafka.client.admin();
-        try {
-          await admin.connect();
-          const mine = (await admin.listTopics()).filter((topic) => topic.startsWith(prefix));
-          if (mine.length > 0) await admin.deleteTopics({ topics: mine });
-          const groups = (await admin.listGroups()).groups.map((group) => group.groupId).filter((id) => id.startsWith(prefix));
-          if (groups.length > 0) await admin.deleteGroups(groups);
-        } catch {
-          // best effort
-        } finally {
-          await admin.disconnect();
-        }
+        await withLogAdmin(kafka, async (admin) => {
+          await admin.deleteTopics((await admin.topics()).filter((topic) => topic.startsWith(prefix)));
+          await admin.deleteGroups((await admin.groups()).filter((id) => id.startsWith(prefix)));
+        }).catch(() => undefined); // best effort
       }
       await handle.close().catch(() => undefined);
       if (localInfra !== undefined) await localInfra.stop().catch((error: unknown) => options.say(`could not stop local infra: ${String(error)}`));

@@ -1,8 +1,6 @@
 import { DELIVERY_CONSUMERS, TOPICS } from '@herald/events';
-import type { HeraldKafka } from '@herald/kafka';
+import { openLogAdmin, type HeraldKafka, type LogAdmin } from '@herald/kafka';
 import { readModelVersion } from '@herald/mongo';
-
-type Admin = ReturnType<HeraldKafka['client']['admin']>;
 
 /** Kafka positions that show where a campaign is: batches queued by fan-out, batches done by senders, projection lag. */
 export interface Positions {
@@ -18,29 +16,33 @@ export interface Positions {
 /** Reads positions through one admin connection for the whole campaign. */
 export class PositionReader {
   readonly #kafka: HeraldKafka;
-  readonly #admin: Admin;
+  #admin: LogAdmin | undefined;
 
   constructor(kafka: HeraldKafka) {
     this.#kafka = kafka;
-    this.#admin = kafka.client.admin();
   }
 
   async connect(): Promise<void> {
-    await this.#admin.connect();
+    this.#admin = await openLogAdmin(this.#kafka);
   }
 
   async disconnect(): Promise<void> {
-    await this.#admin.disconnect();
+    await this.#admin?.close();
+  }
+
+  get #connected(): LogAdmin {
+    if (this.#admin === undefined) throw new Error('PositionReader: connect() first');
+    return this.#admin;
   }
 
   async #ends(logicalTopic: string): Promise<Map<number, number>> {
-    const offsets = await this.#admin.fetchTopicOffsets(this.#kafka.topic(logicalTopic));
-    return new Map(offsets.map((item) => [item.partition, Number(item.high)]));
+    const ends = await this.#connected.ends(this.#kafka.topic(logicalTopic));
+    return new Map(ends.map((item) => [item.partition, item.high]));
   }
 
   async #committed(logicalGroup: string, logicalTopic: string): Promise<Map<number, number>> {
-    const [topic] = await this.#admin.fetchOffsets({ groupId: this.#kafka.group(logicalGroup), topics: [this.#kafka.topic(logicalTopic)] });
-    return new Map((topic?.partitions ?? []).map((item) => [item.partition, Math.max(0, Number(item.offset))]));
+    const committed = await this.#connected.committed(this.#kafka.group(logicalGroup), this.#kafka.topic(logicalTopic));
+    return new Map([...committed].map(([partition, offset]) => [partition, Math.max(0, offset)]));
   }
 
   /** Records of `logicalTopic` the group has not committed yet. */
@@ -53,12 +55,12 @@ export class PositionReader {
 
   /** Records in every dead-letter topic (`*.dlq.*`) of the run's prefix. */
   async deadLetters(prefix: string): Promise<{ total: number; byTopic: Record<string, number> }> {
-    const topics = (await this.#admin.listTopics()).filter((topic) => topic.startsWith(prefix) && topic.includes('.dlq.'));
+    const topics = (await this.#connected.topics()).filter((topic) => topic.startsWith(prefix) && topic.includes('.dlq.'));
     const byTopic: Record<string, number> = {};
     let total = 0;
     for (const topic of topics) {
-      const offsets = await this.#admin.fetchTopicOffsets(topic);
-      const count = offsets.reduce((sum, item) => sum + Math.max(0, Number(item.high) - Number(item.low)), 0);
+      const ends = await this.#connected.ends(topic);
+      const count = ends.reduce((sum, item) => sum + Math.max(0, item.high - item.low), 0);
       byTopic[topic] = count;
       total += count;
     }

@@ -71,10 +71,6 @@ export class AdminStore {
     return this.#projects.findOne({ _id: projectId }, WITHOUT_SECRET);
   }
 
-  async findProjectByName(name: string): Promise<Project | null> {
-    return this.#projects.findOne({ name }, WITHOUT_SECRET);
-  }
-
   async listProjects(): Promise<Project[]> {
     return this.#projects.find({}, WITHOUT_SECRET).sort({ created_at: 1 }).toArray();
   }

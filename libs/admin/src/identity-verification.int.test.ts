@@ -59,7 +59,6 @@ describe('AdminStore identity verification', () => {
     const stored = await env.mongo.db.collection(ADMIN_COLLECTIONS.projects).findOne({ _id: projectId as never });
     expect(stored).toHaveProperty('device_auth.secret');
     expect(await admin.findProject(projectId)).not.toHaveProperty('device_auth');
-    expect(await admin.findProjectByName('quiet')).not.toHaveProperty('device_auth');
     for (const project of await admin.listProjects()) expect(project).not.toHaveProperty('device_auth');
   });
 });

@@ -9,7 +9,6 @@ export const ERROR_CODES = {
   FORBIDDEN: { status: 403, retriable: false },
   NOT_FOUND: { status: 404, retriable: false },
   CONFLICT: { status: 409, retriable: false },
-  PAYLOAD_TOO_LARGE: { status: 413, retriable: false },
   RATE_LIMITED: { status: 429, retriable: true },
   INVALID_CONFIG: { status: 500, retriable: false },
   EVENT_DECODE_FAILED: { status: 500, retriable: false },

@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type logCreator } from 'kafkajs';
 import type { Logger } from '@herald/log';
+import { kafkajsLogLevel } from './kafkajs-log-level.ts';
 
 export type { Kafka } from 'kafkajs';
 
@@ -38,12 +39,12 @@ const PINO_LEVEL = {
   [logLevel.NOTHING]: 'silent',
 } as const;
 
-/** kafkajs logs through the process's pino logger, at warn and above (its info is chatty). */
+/** kafkajs logs through the process's pino logger, at warn and above (its info is chatty), minus its expected noise. */
 function pinoLogCreator(logger: Logger): logCreator {
   return () =>
     ({ namespace, level, log }) => {
       const { message, ...fields } = log;
-      const method = PINO_LEVEL[level];
+      const method = kafkajsLogLevel({ namespace, level: PINO_LEVEL[level], message });
       if (method === 'silent') return;
       logger[method]({ kafka: namespace, ...fields }, message);
     };

@@ -6,3 +6,4 @@ export * from './run-consumer.ts';
 export * from './offsets.ts';
 export * from './process-chunk.ts';
 export * from './kafka-errors.ts';
+export * from './log-admin.ts';

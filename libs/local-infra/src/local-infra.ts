@@ -78,10 +78,6 @@ export async function startLocalInfra(settings: LocalInfraSettings): Promise<Loc
   return { ...addresses, stop: async () => void (await runScript('stop', settings)) };
 }
 
-export async function stopLocalInfra(settings: LocalInfraSettings): Promise<void> {
-  await runScript('stop', settings);
-}
-
 /** A port nobody listens on right now, for test instances that must not clash. */
 export function freePort(): Promise<number> {
   return new Promise((resolvePromise, reject) => {

@@ -43,8 +43,3 @@ export function createLogger(settings: LoggerSettings): Logger {
   };
   return settings.destination === undefined ? pino(options) : pino(options, settings.destination);
 }
-
-/** A token as it may appear in logs: enough to correlate, not enough to use. */
-export function maskToken(token: string): string {
-  return token.length <= 8 ? '***' : `${token.slice(0, 4)}…${token.slice(-4)}`;
-}

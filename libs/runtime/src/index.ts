@@ -1,1 +1,2 @@
 export * from './backbone.ts';
+export * from './node-flags.ts';

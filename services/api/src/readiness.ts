@@ -1,18 +1,14 @@
-import type { HeraldKafka } from '@herald/kafka';
+import { withLogAdmin, type HeraldKafka } from '@herald/kafka';
 import type { Db } from '@herald/mongo';
 
 /** Asks Kafka and MongoDB whether they answer; returns what does not. */
 export function readinessCheck(kafka: HeraldKafka, db: Db): () => Promise<string[]> {
   return async () => {
     const problems: string[] = [];
-    const admin = kafka.client.admin();
     try {
-      await admin.connect();
-      await admin.describeCluster();
+      await withLogAdmin(kafka, (admin) => admin.ping());
     } catch {
       problems.push('Kafka is not reachable');
-    } finally {
-      await admin.disconnect().catch(() => undefined);
     }
     try {
       await db.command({ ping: 1 });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { READ_MODELS, ReadModelRegistry, type ReadModelName } from '@herald/mongo';
-import { consumerGroupLag } from '@herald/kafka';
+import { consumerGroupLag, withLogAdmin } from '@herald/kafka';
 import { planRebuild, PROJECTIONS, rebuildReadModel } from '@herald/projections';
 import { ValidationError } from '@herald/errors';
 import { DELIVERY_CONSUMERS } from '@herald/events';
@@ -54,10 +54,7 @@ export function readModelCommands(program: Command, withContext: Runner): void {
         if (options.dropOld === true) {
           await new Promise((resolve) => setTimeout(resolve, FOLLOW_GRACE_MS));
           const dropped = await new ReadModelRegistry(mongo.db).dropRetired(model);
-          const admin = deps.kafka.client.admin();
-          await admin.connect();
-          await admin.deleteGroups(dropped.map((version) => deps.kafka.group(version.group))).catch(() => undefined);
-          await admin.disconnect();
+          await withLogAdmin(deps.kafka, (admin) => admin.deleteGroups(dropped.map((version) => deps.kafka.group(version.group)))).catch(() => undefined);
           out(`dropped ${dropped.map((version) => version.collection).join(', ') || 'nothing'}`);
         }
       }),

@@ -1,0 +1,23 @@
+export type LogMethod = 'error' | 'warn' | 'info' | 'debug' | 'silent';
+
+export interface KafkajsLogEntry {
+  namespace: string;
+  level: LogMethod;
+  message: string;
+}
+
+/**
+ * The level Herald logs a kafkajs line at. kafkajs logs every broker error
+ * response at ERROR from its connection layer ("Response Metadata(...)",
+ * "Response CreateTopics(...)") although the caller retries it or gets it
+ * thrown (and Herald logs what it throws); at start-up the broker answers
+ * "coordinator is loading" and "not hosting this partition" for seconds.
+ * Those lines, and the producer's warning about the retry limit Herald sets
+ * on purpose, go to debug; connection failures, crashes and everything else
+ * keep their level.
+ */
+export function kafkajsLogLevel(entry: KafkajsLogEntry): LogMethod {
+  if (entry.namespace === 'Connection' && entry.message.startsWith('Response ')) return 'debug';
+  if (entry.message.startsWith('Limiting retries for the idempotent producer')) return 'debug';
+  return entry.level;
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { kafkajsLogLevel } from './kafkajs-log-level.ts';
+
+describe('kafkajsLogLevel', () => {
+  it('moves broker error responses the caller handles to debug', () => {
+    expect(kafkajsLogLevel({ namespace: 'Connection', level: 'error', message: 'Response Metadata(key: 3, version: 6)' })).toBe('debug');
+    expect(kafkajsLogLevel({ namespace: 'Connection', level: 'error', message: 'Response CreateTopics(key: 19, version: 3)' })).toBe('debug');
+  });
+
+  it('moves the idempotent producer retry-limit warning to debug', () => {
+    expect(kafkajsLogLevel({ namespace: 'Producer', level: 'warn', message: 'Limiting retries for the idempotent producer may invalidate EoS guarantees' })).toBe('debug');
+  });
+
+  it('keeps real problems at their level', () => {
+    expect(kafkajsLogLevel({ namespace: 'Connection', level: 'error', message: 'Connection error: connect ECONNREFUSED 127.0.0.1:9092' })).toBe('error');
+    expect(kafkajsLogLevel({ namespace: 'Consumer', level: 'error', message: 'Crash: KafkaJSNumberOfRetriesExceeded' })).toBe('error');
+    expect(kafkajsLogLevel({ namespace: 'Producer', level: 'warn', message: 'Failed to send messages' })).toBe('warn');
+  });
+});

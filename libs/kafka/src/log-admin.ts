@@ -1,0 +1,72 @@
+import type { HeraldKafka } from './create-kafka.ts';
+import type { PartitionEnd } from './offsets.ts';
+
+/**
+ * The cluster questions Herald's tools ask (ends of a topic, a group's
+ * commits, whether a group has joined, clean-up), over one admin
+ * connection, so kafkajs' admin client stays inside libs/kafka. Topic and
+ * group names here are the broker's (prefixed) names unless a method says
+ * logical.
+ */
+export interface LogAdmin {
+  /** Answers when the cluster does; throws when it does not. */
+  ping(): Promise<void>;
+  /** Partition ends of a topic (broker name). */
+  ends(topic: string): Promise<PartitionEnd[]>;
+  /** Last committed offset per partition of `topic` for `group` (broker names); -1 where nothing is committed. */
+  committed(group: string, topic: string): Promise<Map<number, number>>;
+  topics(): Promise<string[]>;
+  groups(): Promise<string[]>;
+  /** Whether every group is Stable with at least one member (its consumers have joined). */
+  groupsJoined(groups: readonly string[]): Promise<boolean>;
+  deleteTopics(topics: readonly string[]): Promise<void>;
+  deleteGroups(groups: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openLogAdmin(kafka: HeraldKafka): Promise<LogAdmin> {
+  const admin = kafka.client.admin();
+  await admin.connect();
+  return {
+    async ping() {
+      await admin.describeCluster();
+    },
+    async ends(topic) {
+      const offsets = await admin.fetchTopicOffsets(topic);
+      return offsets.map((item) => ({ partition: item.partition, low: Number(item.low), high: Number(item.high) }));
+    },
+    async committed(group, topic) {
+      const [found] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+      return new Map((found?.partitions ?? []).map((item) => [item.partition, Number(item.offset)]));
+    },
+    async topics() {
+      return admin.listTopics();
+    },
+    async groups() {
+      return (await admin.listGroups()).groups.map((group) => group.groupId);
+    },
+    async groupsJoined(groups) {
+      const described = await admin.describeGroups([...groups]);
+      return described.groups.length === groups.length && described.groups.every((group) => group.state === 'Stable' && group.members.length > 0);
+    },
+    async deleteTopics(topics) {
+      if (topics.length > 0) await admin.deleteTopics({ topics: [...topics] });
+    },
+    async deleteGroups(groups) {
+      if (groups.length > 0) await admin.deleteGroups([...groups]);
+    },
+    async close() {
+      await admin.disconnect();
+    },
+  };
+}
+
+/** Runs `work` with an admin connection that is closed afterwards, whatever happens. */
+export async function withLogAdmin<T>(kafka: HeraldKafka, work: (admin: LogAdmin) => Promise<T>): Promise<T> {
+  const admin = await openLogAdmin(kafka);
+  try {
+    return await work(admin);
+  } finally {
+    await admin.close().catch(() => undefined);
+  }
+}
