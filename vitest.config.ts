@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { NODE_FLAGS } from './libs/runtime/src/node-flags.ts';
 
@@ -5,6 +7,8 @@ export default defineConfig({
   test: {
     // Test files run kafkajs in-process too.
     execArgv: [...NODE_FLAGS],
+    // The CLI in tests never picks up a developer's local mode (.herald/secret.key): a state dir nothing creates.
+    env: { HERALD_STATE_DIR: join(tmpdir(), 'herald-tests-have-no-local-state') },
     projects: [
       {
         test: {

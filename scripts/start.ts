@@ -9,11 +9,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { prettyFactory } from 'pino-pretty';
-import { AdminStore } from '@herald/admin';
+import { AdminStore, localSecretKey } from '@herald/admin';
 import { connectMongo } from '@herald/mongo';
 import { DEFAULT_PORTS, startLocalInfra, type LocalInfra } from '@herald/local-infra';
 import { startLocalProviders, type LocalProviders } from './local/local-providers.ts';
-import { localSecretKey } from './local/secret-key.ts';
 import { NODE_FLAGS } from '@herald/runtime';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,7 +73,7 @@ if (env.KAFKA_BROKERS === undefined || env.MONGO_URL === undefined) {
   env.KAFKA_BROKERS ??= infra.kafkaBrokers;
   env.MONGO_URL ??= `${infra.mongoUrl.replace(/\/$/, '')}/herald`;
 }
-env.HERALD_SECRET_KEY ??= await localSecretKey(stateDir);
+env.HERALD_SECRET_KEY ??= (await localSecretKey(stateDir, { create: true }))!;
 if (env.APNS_ENDPOINT === undefined && env.FCM_ENDPOINT === undefined) {
   providers = await startLocalProviders(stateDir, (line) => process.stdout.write(`[providers] ${line}\n`));
   Object.assign(env, providers.env);
@@ -125,7 +124,7 @@ async function demoProject(): Promise<{ id: string; api_key: string }> {
       await writeFile(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
       say('created the demo project');
     }
-    // The fakes are new each start: give the demo project credentials they accept.
+    // Credentials the local fakes accept (the same every start).
     await providers?.configure(mongo.db, env.HERALD_SECRET_KEY!, demo.id);
     return demo;
   } finally {

@@ -5,3 +5,4 @@ export * from './secret-box.ts';
 export * from './provider-credentials.ts';
 export * from './credential-store.ts';
 export * from './device-auth.ts';
+export * from './local-secret-key.ts';

@@ -8,3 +8,4 @@ export { FCM_MAX_PAYLOAD_BYTES } from './fcm-checks.ts';
 export type { FakeStats } from './recorder.ts';
 export type { TokenRuleBase } from './rules.ts';
 export * from './test-credentials.ts';
+export * from './local-identity.ts';

@@ -1,17 +1,19 @@
 import { Command } from 'commander';
 import { isAppError } from '@herald/errors';
 import { withContext } from './context.ts';
+import { resolveLocalMode } from './local-mode.ts';
 import { projectCommands } from './commands/projects.ts';
 import { keyCommands } from './commands/keys.ts';
 import { readModelCommands } from './commands/read-models.ts';
 import { providerCommands } from './commands/providers.ts';
 
+const { env, local } = await resolveLocalMode(process.env);
 const program = new Command('herald').description('Herald admin CLI').showHelpAfterError();
-const run = (action: Parameters<typeof withContext>[1]) => withContext(process.env, action);
-projectCommands(program, run);
+const run = (action: Parameters<typeof withContext>[1]) => withContext(env, action);
+projectCommands(program, run, { env, local });
 keyCommands(program, run);
 readModelCommands(program, run);
-providerCommands(program, run, process.env);
+providerCommands(program, run, env);
 
 try {
   await program.parseAsync(process.argv);

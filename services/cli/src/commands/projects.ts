@@ -1,23 +1,45 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
+import { CredentialStore, parseSecretKey } from '@herald/admin';
+import { LOCAL_PROVIDER_IDENTITY_FILE, localProviderIdentity, storeIdentity } from '@herald/fake-providers';
+import type { Db } from '@herald/mongo';
 import type { Runner } from '../context.ts';
+import type { LocalMode } from '../local-mode.ts';
 import { identityVerificationCommand } from './identity-verification.ts';
 
-export function projectCommands(program: Command, withContext: Runner): void {
+interface ProjectSettings {
+  env: Readonly<Record<string, string | undefined>>;
+  local?: LocalMode | undefined;
+}
+
+/** Local mode: the new project gets the credentials `npm start`'s fake APNs and FCM accept (kept in the state dir). */
+async function giveLocalFakeProviders(db: Db, settings: ProjectSettings, projectId: string): Promise<boolean> {
+  if (settings.local === undefined || settings.env.HERALD_SECRET_KEY === undefined) return false;
+  const identity = await localProviderIdentity(join(settings.local.stateDir, LOCAL_PROVIDER_IDENTITY_FILE), { create: true });
+  await storeIdentity(new CredentialStore(db, parseSecretKey(settings.env.HERALD_SECRET_KEY)), projectId, identity!);
+  return true;
+}
+
+export function projectCommands(program: Command, withContext: Runner, settings: ProjectSettings): void {
   const projects = program.command('projects').description('create and list projects; identity verification');
 
   projects
     .command('create <name>')
     .description('create a project and print its id and a new API key (shown once)')
     .option('--json', 'print {"id": ..., "api_key": ...} only')
-    .action(async (name: string, options: { json?: boolean }) =>
-      withContext(async ({ admin, out }) => {
+    .option('--no-fake-providers', "local mode: do not give the project the local fake APNs/FCM credentials")
+    .action(async (name: string, options: { json?: boolean; fakeProviders: boolean }) =>
+      withContext(async ({ admin, out, mongo }) => {
         const { project, apiKey } = await admin.createProject(name);
+        const faked = options.fakeProviders && (await giveLocalFakeProviders(mongo.db, settings, project._id));
         if (options.json === true) out(JSON.stringify({ id: project._id, api_key: apiKey }));
         else {
           out(`project ${project.name}`);
           out(`  id:      ${project._id}`);
           out(`  api key: ${apiKey}`);
           out('The API key is shown only this once; Herald stores only its hash.');
+          if (faked) out('Local mode: it sends through the local fake APNs and FCM (`npm start`); --no-fake-providers skips this.');
+          else out('It has no provider credentials yet: pushes are reported failed (NoApnsCredentials / NoFcmCredentials) until `herald providers apns|fcm` sets them.');
         }
       }),
     );

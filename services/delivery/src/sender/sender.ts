@@ -45,16 +45,22 @@ function timed<T>(deps: SenderDeps, send: () => Promise<T>): Promise<T> {
   return send().finally(() => deps.observer?.sent(deps.provider, (performance.now() - started) / 1000));
 }
 
+/** A project without this provider's credential: every device fails with a reason its receipts show, and the operator sees why. */
+function noCredentials(deps: SenderDeps, batch: DeliveryBatchV1, targets: readonly DeviceTarget[], reason: string): AttemptedResult[] {
+  deps.logger.warn({ project_id: batch.project_id, notification_id: batch.data.notification_id, devices: targets.length, reason }, 'project has no credentials for this provider: `herald providers` sets them');
+  return allFailed(targets, reason);
+}
+
 async function sendBatch(deps: SenderDeps, batch: DeliveryBatchV1, targets: readonly DeviceTarget[]): Promise<AttemptedResult[]> {
   const message = pushMessage(batch);
   if (deps.provider === 'apns') {
     const client = await deps.clients.apns(batch.project_id);
-    if (client === undefined) return allFailed(targets, 'NoApnsCredentials');
+    if (client === undefined) return noCredentials(deps, batch, targets, 'NoApnsCredentials');
     const request = buildApnsRequest(message);
     return deliverWithRetry(targets, (devices) => timed(deps, () => client.send(devices, request)), deps.policy, deps.clock);
   }
   const client = await deps.clients.fcm(batch.project_id);
-  if (client === undefined) return allFailed(targets, 'NoFcmCredentials');
+  if (client === undefined) return noCredentials(deps, batch, targets, 'NoFcmCredentials');
   const fcmMessage = buildFcmMessage(message);
   return deliverWithRetry(targets, (devices) => timed(deps, () => client.send(devices, fcmMessage)), deps.policy, deps.clock);
 }

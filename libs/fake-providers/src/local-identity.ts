@@ -1,0 +1,50 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { createTestApnsKey, createTestServiceAccount, type TestApnsKey, type TestServiceAccount } from './test-keys.ts';
+import type { FakeApns } from './fake-apns.ts';
+import type { FakeFcm } from './fake-fcm.ts';
+import type { CredentialSink } from './test-credentials.ts';
+
+export const TEST_BUNDLE_ID = 'com.example.herald';
+
+/** One APNs key and one FCM service account that a pair of fakes accepts. */
+export interface ProviderIdentity {
+  apns: TestApnsKey;
+  fcm: TestServiceAccount;
+}
+
+export function createProviderIdentity(): ProviderIdentity {
+  return { apns: createTestApnsKey(), fcm: createTestServiceAccount() };
+}
+
+/** Tells the fakes to accept the identity's provider tokens. */
+export function acceptIdentity(fakes: { apns: FakeApns; fcm: FakeFcm }, identity: ProviderIdentity): void {
+  const { apns, fcm } = identity;
+  fakes.apns.registerKey({ keyId: apns.keyId, teamId: apns.teamId, publicKeyPem: apns.publicKeyPem });
+  fakes.fcm.registerAccount({ clientEmail: fcm.clientEmail, projectId: fcm.projectId, publicKeyPem: fcm.publicKeyPem });
+}
+
+/** Stores the identity as a project's APNs and FCM credentials. */
+export async function storeIdentity(credentials: CredentialSink, projectId: string, identity: ProviderIdentity): Promise<void> {
+  const { apns, fcm } = identity;
+  await credentials.setApns(projectId, { keyPem: apns.keyPem, keyId: apns.keyId, teamId: apns.teamId, bundleId: TEST_BUNDLE_ID, sandbox: true });
+  await credentials.setFcm(projectId, { serviceAccount: fcm.serviceAccount });
+}
+
+/** Where, inside local mode's state dir (.herald), the identity its fakes accept is kept. */
+export const LOCAL_PROVIDER_IDENTITY_FILE = 'local-providers.json';
+
+/**
+ * The identity local mode's fakes accept, kept in a file (mode 0600) so that
+ * every `npm start` accepts the same keys and a project the CLI created
+ * yesterday still delivers today. Created on first use when `create` is set;
+ * undefined when the file is absent and `create` is not.
+ */
+export async function localProviderIdentity(file: string, options: { create: boolean }): Promise<ProviderIdentity | undefined> {
+  const saved = await readFile(file, 'utf8').then((text) => JSON.parse(text) as ProviderIdentity, () => undefined);
+  if (saved !== undefined || !options.create) return saved;
+  const identity = createProviderIdentity();
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(identity)}\n`, { mode: 0o600 });
+  return identity;
+}
