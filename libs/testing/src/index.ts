@@ -6,3 +6,4 @@ export * from './api-harness.ts';
 export * from './infra-faults.ts';
 export * from './own-infra.ts';
 export * from './seed-audience.ts';
+export * from './inject-app.ts';
