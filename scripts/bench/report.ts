@@ -75,7 +75,7 @@ export function formatTable(result: BenchResult): string {
     ['fan-out: all batches queued (±1 s)', c.fanoutDoneS === undefined ? '—' : `${secs(c.fanoutDoneS)} (${int(c.expectedBatches)} batches)`],
     ['time to last delivery (N-th device)', secs(c.lastDeliveryS)],
     ['NOTIFICATIONS/S END TO END', rate(result.notificationsPerSecond)],
-    ['time to read model `completed`', secs(c.completedS)],
+    ['time to read model `sent`', secs(c.completedS)],
     ['delivered distinct / duplicates / rejected', `${int(c.distinct)} / ${int(c.duplicates)} / ${int(c.rejected)}`],
     ['counts at the end', c.counts === undefined ? '—' : JSON.stringify(c.counts)],
     ['max requests in flight at fakes (APNs / FCM)', `${c.maxInFlight.apns} / ${c.maxInFlight.fcm}`],

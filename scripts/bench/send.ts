@@ -96,7 +96,7 @@ export async function runCampaign(options: {
     { format: '  delivered  {bar} {value}/{total} | {rate}/s | {status}', noTTYOutput: true, notTTYSchedule: 5_000, stream: process.stderr },
     cliProgress.Presets.shades_classic,
   );
-  let status = 'accepted';
+  let status = 'queued';
   let sampling = true;
   const sampler = async () => {
     while (sampling) {
@@ -106,7 +106,7 @@ export async function runCampaign(options: {
       const [positions, notification] = await Promise.all([options.positions.read().catch(() => undefined), getNotification(baseUrl, apiKey, figures.notificationId).catch(() => undefined)]);
       if (notification !== undefined) {
         status = notification.status;
-        if (status !== 'accepted') figures.dispatchingS ??= t;
+        if (status !== 'queued') figures.dispatchingS ??= t;
         if (notification.counts !== undefined) figures.counts = notification.counts;
       }
       if (positions !== undefined && positions.batchesQueued >= figures.expectedBatches) figures.fanoutDoneS ??= t;
@@ -131,25 +131,25 @@ export async function runCampaign(options: {
     if (response.status !== 201) throw new Error(`POST /api/v1/notifications answered ${response.status}: ${text}`);
     figures.notificationId = (JSON.parse(text) as { data: { id: string } }).data.id;
 
-    // Until the N-th distinct delivery, or the read model says completed with fewer (rejections), or the deadline.
+    // Until the N-th distinct delivery, or the read model says sent with fewer (rejections), or the deadline.
     for (;;) {
       const timeout = Math.min(1000, deadline.remainingMs());
       await Promise.race([allDelivered, new Promise((done) => setTimeout(done, timeout))]);
       if (figures.lastDeliveryS !== undefined) break;
-      if (status === 'completed') break;
+      if (status === 'sent') break;
       deadline.check('delivering', `${figures.distinct}/${devices} delivered`);
     }
     options.onAllDelivered?.();
     figures.positionsAtLast = await options.positions.read().catch(() => undefined);
-    // Then the read model's view: completed once every targeted device has an outcome.
+    // Then the read model's view: sent once every targeted device has an outcome.
     for (;;) {
       const notification = await getNotification(baseUrl, apiKey, figures.notificationId).catch(() => undefined);
       if (notification?.counts !== undefined) figures.counts = notification.counts;
-      if (notification?.status === 'completed') {
+      if (notification?.status === 'sent') {
         figures.completedS = (performance.now() - t0) / 1000;
         break;
       }
-      deadline.check('waiting for completed', `status ${notification?.status ?? '?'}, counts ${JSON.stringify(notification?.counts ?? {})}`);
+      deadline.check('waiting for sent', `status ${notification?.status ?? '?'}, counts ${JSON.stringify(notification?.counts ?? {})}`);
       await new Promise((done) => setTimeout(done, 250));
     }
   } finally {

@@ -48,9 +48,19 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
     { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
     { key: { project_id: 1, name: 1 }, name: 'by_project_name' },
   ],
-  [READ_MODELS.notifications]: [{ key: { project_id: 1, created_at: 1 }, name: 'by_project_created' }],
-  // The open check: which batch of a notification holds a device (multikey on MongoDB).
-  [READ_MODELS.delivery_ledger]: [{ key: { notification_id: 1, 'devices.device_id': 1 }, name: 'by_notification_device' }],
+  // The notification list, newest first, in all and by status.
+  [READ_MODELS.notifications]: [
+    { key: { project_id: 1, created_at: -1, _id: -1 }, name: 'by_project_newest' },
+    { key: { project_id: 1, status: 1, created_at: -1, _id: -1 }, name: 'by_project_status_newest' },
+  ],
+  [READ_MODELS.delivery_ledger]: [
+    // The open check: which batch of a notification holds a device (multikey on MongoDB).
+    { key: { notification_id: 1, 'devices.device_id': 1 }, name: 'by_notification_device' },
+    // A notification's receipts, batch by batch in send order.
+    { key: { notification_id: 1, provider: 1, sequence: 1, _id: 1 }, name: 'by_notification_batch' },
+    // A device's receipts, newest first (multikey).
+    { key: { project_id: 1, 'devices.device_id': 1, reported_at: -1 }, name: 'by_project_device_reported' },
+  ],
 };
 
 /**

@@ -54,17 +54,34 @@ export interface DeliveryCounts {
   opened: number;
 }
 
+export type NotificationStatus = 'scheduled' | 'queued' | 'sending' | 'sent' | 'cancelled' | 'expired';
+
+/** Statuses after which nothing more is sent. */
+export const FINISHED_STATUSES: readonly NotificationStatus[] = ['sent', 'cancelled', 'expired'];
+
+/** What the client asked for beyond title, body and targets (push options, schedule), as sent. */
+export type NotificationOptions = Record<string, unknown>;
+
 export interface NotificationDocument extends ProjectedDocument {
   title: string;
   body: string;
   targets: Array<string | { metadata: Record<string, string> } | { external_id: string }>;
   link_to?: string;
   group?: string;
-  status: 'accepted' | 'dispatching' | 'completed';
+  /** Push options and schedule fields present on the request (data, badge, …, send_at, send_at_local). */
+  options?: NotificationOptions;
+  status: NotificationStatus;
+  /** Totals over both providers. */
   counts: DeliveryCounts;
+  by_provider?: { apns: DeliveryCounts; fcm: DeliveryCounts };
+  /** Dispatches seen (slot names; '' for a send with one dispatch) and how many there are in all. */
+  dispatched_slots?: string[];
+  slots?: number;
   /** Batches already counted: a batch re-sent after a sender crash is reported twice but counted once. */
   reported_batches: string[];
   created_at: string;
+  dispatched_at?: string;
+  finished_at?: string;
   updated_at: string;
 }
 
@@ -90,5 +107,7 @@ export interface DeliveryLedgerDocument extends ProjectedDocument {
   /** The batch's sequence number within its notification and provider (from the batch id). */
   sequence?: number;
   devices: LedgerDevice[];
+  /** Devices per outcome in this batch: receipts page through batches without reading their devices. */
+  tally?: Partial<Record<LedgerDevice['outcome'], number>>;
   reported_at: string;
 }

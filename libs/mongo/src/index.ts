@@ -1,4 +1,4 @@
 export * from './connect-mongo.ts';
 export * from './collections.ts';
 export * from './read-models.ts';
-export type * from './documents.ts';
+export * from './documents.ts';

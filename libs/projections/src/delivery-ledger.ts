@@ -1,6 +1,7 @@
 import { TOPICS } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { DeliveryLedgerDocument, LedgerDevice } from '@herald/mongo';
+import { tallyOf } from './ledger-rows.ts';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 
 /** The batch's sequence number: batch ids are `<notification>:<provider>:<sequence>` (deliveryBatchId). */
@@ -25,20 +26,22 @@ export function evolveLedger(state: DeliveryLedgerDocument | undefined, record: 
       if (state !== undefined) return state;
       const { data } = event;
       const sequence = batchSequence(id);
+      const devices = data.results.map(
+        (result): LedgerDevice => ({
+          device_id: result.device_id,
+          outcome: result.outcome,
+          ...(result.reason === undefined ? {} : { reason: result.reason }),
+          ...(result.attempts === undefined ? {} : { attempts: result.attempts }),
+        }),
+      );
       return {
         _id: id,
         project_id: event.project_id,
         notification_id: data.notification_id,
         provider: data.provider,
         ...(sequence === undefined ? {} : { sequence }),
-        devices: data.results.map(
-          (result): LedgerDevice => ({
-            device_id: result.device_id,
-            outcome: result.outcome,
-            ...(result.reason === undefined ? {} : { reason: result.reason }),
-            ...(result.attempts === undefined ? {} : { attempts: result.attempts }),
-          }),
-        ),
+        devices,
+        tally: tallyOf(devices),
         reported_at: event.occurred_at,
         position: positionOf(record),
       };

@@ -1,11 +1,20 @@
 import type { DeliveryCounts, DeliveryLedgerDocument, LedgerDevice } from '@herald/mongo';
 
-/** One device's receipt for one notification, as the per-device receipts API will serve it. */
+export type Outcome = LedgerDevice['outcome'];
+export type Tally = Partial<Record<Outcome, number>>;
+
+/** One device's receipt for one notification: the API's per-notification and per-device receipts rows. */
 export interface ReceiptRow extends LedgerDevice {
   notification_id: string;
   batch_id: string;
   provider: DeliveryLedgerDocument['provider'];
   reported_at: string;
+}
+
+/** The provider a batch id names: batch ids are `<notification>:<provider>:<sequence>` (deliveryBatchId). */
+export function batchProvider(batchId: string): DeliveryLedgerDocument['provider'] | undefined {
+  const provider = batchId.split(':').at(-2);
+  return provider === 'apns' || provider === 'fcm' ? provider : undefined;
 }
 
 /** Expands a ledger document (one batch) into its per-device receipt rows, in the batch's order. */
@@ -19,12 +28,51 @@ export function receiptRows(doc: DeliveryLedgerDocument): ReceiptRow[] {
   }));
 }
 
+/** Devices per outcome in one batch. */
+export function tallyOf(devices: readonly LedgerDevice[]): Tally {
+  const tally: Tally = {};
+  for (const device of devices) tally[device.outcome] = (tally[device.outcome] ?? 0) + 1;
+  return tally;
+}
+
+/** Rows of a batch that a receipts query counts: all of them, or those with one outcome. */
+export function tallied(tally: Tally, outcome: Outcome | undefined): number {
+  if (outcome !== undefined) return tally[outcome] ?? 0;
+  return Object.values(tally).reduce((sum, count) => sum + (count ?? 0), 0);
+}
+
+export interface BatchSlice {
+  batch_id: string;
+  /** Index among the batch's matching rows where the page starts, and how many to take. */
+  skip: number;
+  take: number;
+}
+
+/**
+ * Which batches, and which of their matching rows, make up a page of
+ * receipts when batches are read in `batches` order: only those batches'
+ * devices need reading, however many batches the notification has.
+ */
+export function planReceiptPage(batches: ReadonlyArray<{ _id: string; tally: Tally }>, outcome: Outcome | undefined, skip: number, limit: number): { count: number; slices: BatchSlice[] } {
+  let count = 0;
+  const slices: BatchSlice[] = [];
+  for (const batch of batches) {
+    const rows = tallied(batch.tally, outcome);
+    const start = Math.max(0, skip - count);
+    const wanted = skip + limit - count - start;
+    if (rows > start && wanted > 0) slices.push({ batch_id: batch._id, skip: start, take: Math.min(rows - start, wanted) });
+    count += rows;
+  }
+  return { count, slices };
+}
+
 /** The outcome counts a notification's ledger documents add up to (what its `counts` must equal). */
 export function ledgerCounts(docs: Iterable<DeliveryLedgerDocument>): Omit<DeliveryCounts, 'targeted'> {
   const counts = { sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, opened: 0 };
   for (const doc of docs) {
     for (const device of doc.devices) {
-      counts.sent += 1;
+      // A cancelled device was never handed to a provider.
+      if (device.outcome !== 'cancelled') counts.sent += 1;
       counts[device.outcome] += 1;
       if (device.opened_at !== undefined) counts.opened += 1;
     }

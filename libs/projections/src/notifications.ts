@@ -1,25 +1,61 @@
-import { TOPICS } from '@herald/events';
+import { TOPICS, type NotificationRequestedV1 } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import type { DeliveryCounts, NotificationDocument } from '@herald/mongo';
+import { FINISHED_STATUSES, type DeliveryCounts, type NotificationDocument, type NotificationOptions } from '@herald/mongo';
+import { batchProvider } from './ledger-rows.ts';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 
-const ZERO: DeliveryCounts = { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, opened: 0 };
+export const ZERO_COUNTS: DeliveryCounts = { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, opened: 0 };
+
+/** Request fields kept as the client sent them besides title, body, targets, link_to and group. */
+function optionsOf(data: NotificationRequestedV1['data']): NotificationOptions | undefined {
+  const { notification_id: _id, title: _title, body: _body, targets: _targets, link_to: _link, group: _group, ...options } = data;
+  return Object.keys(options).length === 0 ? undefined : options;
+}
+
+/** Held for later: a `send_at` after the request, or a local-time send (each zone's 09:00 comes in its own time). */
+export function isScheduled(data: NotificationRequestedV1['data'], requestedAt: string): boolean {
+  if (data.send_at_local !== undefined) return true;
+  return data.send_at !== undefined && Date.parse(data.send_at) > Date.parse(requestedAt);
+}
+
+const isFinished = (doc: NotificationDocument) => FINISHED_STATUSES.includes(doc.status);
+
+/** Each device is counted once it has an outcome; a cancelled device has one too (it will never be sent). */
+const settled = (counts: DeliveryCounts) => counts.delivered + counts.failed + counts.invalid + counts.cancelled;
 
 /**
- * A notification's status and counters. All its events share its Kafka key,
- * so they arrive in order at one consumer: the counters have one writer.
- * `accepted` → `dispatching` (audience resolved) → `completed` (every
- * targeted device has an outcome).
+ * `queued`/`scheduled` → `sending` (first dispatch) → `sent` once every slot
+ * is dispatched and every targeted device has an outcome. Cancelled and
+ * expired are final and set by their own events.
+ */
+function withProgress(doc: NotificationDocument, at: string): NotificationDocument {
+  if (isFinished(doc) || doc.dispatched_at === undefined) return doc;
+  const allDispatched = (doc.dispatched_slots?.length ?? 0) >= (doc.slots ?? 1);
+  if (allDispatched && settled(doc.counts) >= doc.counts.targeted) return { ...doc, status: 'sent', finished_at: at };
+  return { ...doc, status: 'sending' };
+}
+
+function finish(doc: NotificationDocument, status: 'cancelled' | 'expired', at: string, position: NotificationDocument['position']): NotificationDocument {
+  if (isFinished(doc)) return { ...doc, position };
+  return { ...doc, status, finished_at: at, updated_at: at, position };
+}
+
+/**
+ * A notification's status, counters (in all and per provider) and
+ * timestamps. All its events share its Kafka key, so they arrive in order at
+ * one consumer: the counters have one writer.
  */
 export function evolveNotification(state: NotificationDocument | undefined, record: ConsumedEvent): NotificationDocument | undefined {
   const { event } = record;
   if (alreadyApplied(state, record)) return state;
   if (state !== undefined && state.project_id !== event.project_id) return state;
   const position = positionOf(record);
+  const at = event.occurred_at;
   switch (event.type) {
     case 'NotificationRequested': {
       if (state !== undefined) return { ...state, position };
       const { data } = event;
+      const options = optionsOf(data);
       return {
         _id: data.notification_id,
         project_id: event.project_id,
@@ -28,53 +64,98 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
         targets: data.targets,
         ...(data.link_to === undefined ? {} : { link_to: data.link_to }),
         ...(data.group === undefined ? {} : { group: data.group }),
-        status: 'accepted',
-        counts: { ...ZERO },
+        ...(options === undefined ? {} : { options }),
+        status: isScheduled(data, at) ? 'scheduled' : 'queued',
+        counts: { ...ZERO_COUNTS },
+        by_provider: { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } },
         reported_batches: [],
-        created_at: event.occurred_at,
-        updated_at: event.occurred_at,
+        created_at: at,
+        updated_at: at,
         position,
       };
     }
     case 'NotificationDispatched': {
       if (state === undefined) return state;
-      const counts = { ...state.counts, targeted: event.data.targeted.apns + event.data.targeted.fcm };
-      return withStatus({ ...state, counts, status: 'dispatching', updated_at: event.occurred_at, position });
+      const slot = event.data.slot ?? '';
+      const dispatched = state.dispatched_slots ?? [];
+      if (dispatched.includes(slot)) return { ...state, position };
+      const { apns, fcm } = event.data.targeted;
+      const byProvider = state.by_provider ?? { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } };
+      return withProgress(
+        {
+          ...state,
+          counts: { ...state.counts, targeted: state.counts.targeted + apns + fcm },
+          by_provider: {
+            apns: { ...byProvider.apns, targeted: byProvider.apns.targeted + apns },
+            fcm: { ...byProvider.fcm, targeted: byProvider.fcm.targeted + fcm },
+          },
+          dispatched_slots: [...dispatched, slot],
+          slots: event.data.slots ?? state.slots ?? 1,
+          dispatched_at: state.dispatched_at ?? at,
+          updated_at: at,
+          position,
+        },
+        at,
+      );
     }
     case 'DeliveryReported': {
       if (state === undefined) return state;
       const reported = state.reported_batches ?? [];
       if (reported.includes(event.data.batch_id)) return { ...state, position };
       const counts = { ...state.counts };
+      const byProvider = state.by_provider ?? { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } };
+      const provider = { ...byProvider[event.data.provider] };
       for (const result of event.data.results) {
-        counts.sent += 1;
         counts[result.outcome] += 1;
+        provider[result.outcome] += 1;
+        if (result.outcome !== 'cancelled') {
+          counts.sent += 1;
+          provider.sent += 1;
+        }
       }
-      return withStatus({ ...state, counts, reported_batches: [...reported, event.data.batch_id], updated_at: event.occurred_at, position });
+      return withProgress(
+        { ...state, counts, by_provider: { ...byProvider, [event.data.provider]: provider }, reported_batches: [...reported, event.data.batch_id], updated_at: at, position },
+        at,
+      );
     }
     case 'NotificationOpened': {
       if (state === undefined) return state;
-      return { ...state, counts: { ...state.counts, opened: state.counts.opened + 1 }, updated_at: event.occurred_at, position };
+      const provider = event.data.batch_id === undefined ? undefined : batchProvider(event.data.batch_id);
+      const byProvider = state.by_provider;
+      return {
+        ...state,
+        counts: { ...state.counts, opened: state.counts.opened + 1 },
+        ...(provider === undefined || byProvider === undefined
+          ? {}
+          : { by_provider: { ...byProvider, [provider]: { ...byProvider[provider], opened: byProvider[provider].opened + 1 } } }),
+        updated_at: at,
+        position,
+      };
     }
+    case 'NotificationCancelled':
+      return state === undefined ? state : finish(state, 'cancelled', at, position);
+    case 'NotificationExpired':
+      return state === undefined ? state : finish(state, 'expired', at, position);
     default:
       return state;
   }
 }
 
-function withStatus(doc: NotificationDocument): NotificationDocument {
-  if (doc.status === 'accepted') return doc;
-  return { ...doc, status: doc.counts.sent >= doc.counts.targeted ? 'completed' : 'dispatching' };
-}
-
 export const notificationsProjection: Projection<NotificationDocument> = {
   name: 'notifications',
   topics: [TOPICS.notificationEvents],
-  documentIds: ({ event }) =>
-    event.type === 'NotificationRequested' ||
-    event.type === 'NotificationDispatched' ||
-    event.type === 'DeliveryReported' ||
-    event.type === 'NotificationOpened'
-      ? [event.data.notification_id]
-      : [],
+  documentIds: ({ event }) => {
+    switch (event.type) {
+      case 'NotificationRequested':
+      case 'NotificationDispatched':
+      case 'DeliveryReported':
+      case 'NotificationOpened':
+      case 'NotificationCancelled':
+      case 'NotificationExpired':
+        return [event.data.notification_id];
+      default:
+        return [];
+    }
+  },
   evolve: evolveNotification,
 };

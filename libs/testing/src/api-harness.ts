@@ -43,6 +43,8 @@ export interface ApiHarness {
   fakes?: { apns: FakeApns; fcm: FakeFcm; configure(projectId: string): Promise<void> };
   /** `/metrics` of each service process. */
   metricsUrls: Record<string, string>;
+  /** Restarts the projector process (for crash tests): `signal` ends the running one first. */
+  restartProjector(signal: NodeJS.Signals): Promise<void>;
   /** Restarts the delivery process (for crash tests): `signal` ends the running one first. */
   restartDelivery?(signal: NodeJS.Signals): Promise<void>;
   /** Starts one more delivery process (its consumer groups rebalance); stopped with the others. */
@@ -123,6 +125,7 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
     env: { ...serviceEnv, ...fixture?.env, METRICS_PORT: String(metricsPorts.delivery) },
     readyLine: DELIVERY_READY,
   };
+  const projectorSpec = { entry: 'services/projector/src/main.ts', env: { ...serviceEnv, METRICS_PORT: String(metricsPorts.projector) }, readyLine: 'projector consuming' };
   let processes: Record<string, ServiceProcess>;
   try {
     const started = await startServiceProcesses([
@@ -132,7 +135,7 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
         env: { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(metricsPorts.api), HERALD_RATE_LIMITS: 'off', ...options.apiEnv },
         readyLine: 'Server listening at',
       },
-      { entry: 'services/projector/src/main.ts', env: { ...serviceEnv, METRICS_PORT: String(metricsPorts.projector) }, readyLine: 'projector consuming' },
+      projectorSpec,
       ...(fixture === undefined ? [] : [deliverySpec]),
     ]);
     processes = { api: started[0]!, projector: started[1]!, ...(started[2] === undefined ? {} : { delivery: started[2] }) };
@@ -168,6 +171,11 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
       const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
       const text = await response.text();
       return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
+    },
+    restartProjector: async (signal: NodeJS.Signals) => {
+      await processes.projector?.stop(signal);
+      const [projector] = await startServiceProcesses([projectorSpec]);
+      processes.projector = projector!;
     },
     ...(fixture === undefined
       ? {}

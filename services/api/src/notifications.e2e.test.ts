@@ -33,13 +33,14 @@ describe('POST /api/v1/notifications', () => {
         targets: ['news', { metadata: { plan: 'pro' } }],
         link_to: 'app://x',
         group: 'g',
-        status: 'accepted',
+        status: 'queued',
         created_at: expect.any(String),
+        request: { title: 'Hi', body: 'There', targets: ['news', { metadata: { plan: 'pro' } }], link_to: 'app://x', group: 'g' },
       },
     });
     const id = (response.body!.data as { id: string }).id;
     const stored = await waitFor('the notification projected', async () => ((await get(id)).status === 200 ? get(id) : undefined));
-    expect(stored.body).toMatchObject({ data: { id, status: 'accepted', counts: { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, opened: 0 } } });
+    expect(stored.body).toMatchObject({ data: { id, status: 'queued', counts: { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, opened: 0 }, dispatched_at: null, finished_at: null } });
   });
 
   it('lists every problem at once with 422', async () => {

@@ -44,7 +44,7 @@ describe('delivery crash and restart', () => {
 
     await waitFor('the notification completed after the restart', async () => {
       const data = (await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body?.data as { status: string } | undefined;
-      return data?.status === 'completed';
+      return data?.status === 'sent';
     }, 120_000);
 
     const tokens = [...apns.deliveries.map((d) => d.token), ...fcm.deliveries.map((d) => d.token)];

@@ -53,7 +53,7 @@ async function send(targets: unknown[]): Promise<string> {
 async function completed(id: string): Promise<{ status: string; counts: Counts }> {
   return waitFor(`notification ${id} completed`, async () => {
     const data = (await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body?.data as { status: string; counts: Counts } | undefined;
-    return data?.status === 'completed' ? data : undefined;
+    return data?.status === 'sent' ? data : undefined;
   }, 30_000);
 }
 

@@ -48,9 +48,9 @@ describe('a failing batch among many', () => {
     const sent = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: 'Sale', body: 'Now', targets: ['crowd'] } } });
     expect(sent.status).toBe(201);
     const id = (sent.body!.data as { id: string }).id;
-    const data = await waitFor(`notification ${id} completed`, async () => {
+    const data = await waitFor(`notification ${id} sent`, async () => {
       const body = (await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body?.data as { status: string; counts: Record<string, number> } | undefined;
-      return body?.status === 'completed' ? body : undefined;
+      return body?.status === 'sent' ? body : undefined;
     }, 120_000);
     expect(data.counts).toMatchObject({ targeted: GOOD + FAILING, delivered: GOOD, failed: FAILING });
 

@@ -59,7 +59,7 @@ describe('broker and store restarts mid-campaign', () => {
 
     const done = await waitFor('the notification completed after the restarts', async () => {
       const data = await notification(id);
-      return data?.status === 'completed' ? data : undefined;
+      return data?.status === 'sent' ? data : undefined;
     }, 180_000);
 
     const tokens = [...apns.deliveries.map((d) => d.token), ...fcm.deliveries.map((d) => d.token)];

@@ -48,7 +48,7 @@ describe('two delivery instances', () => {
 
     const done = await waitFor('the notification completed', async () => {
       const data = (await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body?.data as { status: string; counts: Record<string, number> } | undefined;
-      return data?.status === 'completed' ? data : undefined;
+      return data?.status === 'sent' ? data : undefined;
     }, 180_000);
 
     const tokens = [...apns.deliveries.map((d) => d.token), ...fcm.deliveries.map((d) => d.token)];

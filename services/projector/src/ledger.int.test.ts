@@ -62,7 +62,7 @@ describe('delivery ledger over Kafka and the store', () => {
     const ledger = env.mongo.db.collection<DeliveryLedgerDocument>(readModelVersion('delivery_ledger', 1).collection);
     const notification = await waitFor('the notification completed with its open counted', async () => {
       const doc = await notifications.findOne({ _id: id });
-      return doc?.status === 'completed' && doc.counts.opened === 1 ? doc : undefined;
+      return doc?.status === 'sent' && doc.counts.opened === 1 ? doc : undefined;
     });
     await waitForGroupCaughtUp(env.kafka, readModelVersion('delivery_ledger', 1).group, TOPICS.notificationEvents);
 

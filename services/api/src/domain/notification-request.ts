@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import { createEvent, type NotificationRequestedV1 } from '@herald/events';
 import type { NotificationDocument } from '@herald/mongo';
+import { isScheduled, ZERO_COUNTS } from '@herald/projections';
 import { fitsProviderLimits } from '@herald/push-payloads';
 import type { Notification, NotificationRequest } from '../schemas/notifications.ts';
 
@@ -38,15 +39,16 @@ export function requestedEvent(input: NotificationInput, notificationId: string,
   );
 }
 
-/** As the client sees it right after 201: accepted, counts not yet known. */
+/** As the client sees it right after 201: queued (or scheduled), counts not yet known. */
 export function acceptedView(event: NotificationRequestedV1): NotificationView {
-  const { counts: _notYet, ...view } = notificationView({ ...event.data, _id: event.data.notification_id, status: 'accepted', created_at: event.occurred_at });
-  return view;
+  const status = isScheduled(event.data, event.occurred_at) ? 'scheduled' : 'queued';
+  const { notification_id: _id, ...request } = event.data;
+  return { ...baseView({ ...event.data, _id: event.data.notification_id, status, created_at: event.occurred_at }), request };
 }
 
-export function notificationView(
-  doc: Pick<NotificationDocument, '_id' | 'title' | 'body' | 'targets' | 'link_to' | 'group' | 'status' | 'created_at'> & { counts?: NotificationDocument['counts'] },
-): NotificationView {
+type ViewFields = Pick<NotificationDocument, '_id' | 'title' | 'body' | 'targets' | 'link_to' | 'group' | 'status' | 'created_at'>;
+
+function baseView(doc: ViewFields): NotificationView {
   return {
     id: doc._id,
     title: doc.title,
@@ -56,6 +58,25 @@ export function notificationView(
     group: doc.group ?? null,
     status: doc.status,
     created_at: doc.created_at,
-    ...(doc.counts === undefined ? {} : { counts: doc.counts }),
+  };
+}
+
+/** The read model's document as the API answers it: status, counts in all and per provider, timestamps, the request as sent. */
+export function notificationView(doc: NotificationDocument): NotificationView {
+  const request = {
+    title: doc.title,
+    body: doc.body,
+    targets: doc.targets,
+    ...(doc.link_to === undefined ? {} : { link_to: doc.link_to }),
+    ...(doc.group === undefined ? {} : { group: doc.group }),
+    ...doc.options,
+  };
+  return {
+    ...baseView(doc),
+    counts: doc.counts,
+    counts_by_provider: doc.by_provider ?? { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } },
+    dispatched_at: doc.dispatched_at ?? null,
+    finished_at: doc.finished_at ?? null,
+    request,
   };
 }

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { BEARER, errorResponses, MetadataFilter } from './common.ts';
+import { BEARER, errorResponses, MetadataFilter, PageQuery, Pagination } from './common.ts';
 
 export const MAX_TARGETS = 10_000;
 
@@ -28,13 +28,23 @@ export const NotificationRequest = Type.Object(
 );
 
 export const Counts = Type.Object({
-  targeted: Type.Integer(),
-  sent: Type.Integer(),
+  targeted: Type.Integer({ description: 'Active devices the audience resolved to (so far, while dispatching)' }),
+  sent: Type.Integer({ description: 'Devices a provider answered for: delivered + failed + invalid' }),
   delivered: Type.Integer(),
   failed: Type.Integer(),
-  invalid: Type.Integer(),
+  invalid: Type.Integer({ description: 'Token rejected by the provider; the device was deactivated' }),
+  cancelled: Type.Integer({ description: 'Not sent: cancelled before its batch went out' }),
   opened: Type.Integer(),
 });
+
+export const NOTIFICATION_STATUSES = ['scheduled', 'queued', 'sending', 'sent', 'cancelled', 'expired'] as const;
+export const NotificationStatus = Type.Enum(NOTIFICATION_STATUSES, {
+  description:
+    '`scheduled`: held until `send_at` / `send_at_local`; `queued`: accepted, audience not yet resolved; `sending`: dispatched, outcomes outstanding; ' +
+    '`sent`: every targeted device has an outcome; `cancelled`: cancelled before it finished; `expired`: too old to send',
+});
+
+const Timestamp = Type.String({ format: 'date-time' });
 
 export const Notification = Type.Object(
   {
@@ -44,9 +54,18 @@ export const Notification = Type.Object(
     targets: Type.Array(TargetSchema),
     link_to: Type.Union([Type.String(), Type.Null()]),
     group: Type.Union([Type.String(), Type.Null()]),
-    status: Type.Enum(['accepted', 'dispatching', 'completed']),
-    created_at: Type.String({ format: 'date-time' }),
+    status: NotificationStatus,
+    created_at: Timestamp,
     counts: Type.Optional(Counts),
+    counts_by_provider: Type.Optional(Type.Object({ apns: Counts, fcm: Counts })),
+    dispatched_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When the audience was first resolved and queued' })),
+    finished_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When it became sent, cancelled or expired' })),
+    request: Type.Optional(
+      Type.Object(
+        { title: Type.String(), body: Type.String(), targets: Type.Array(TargetSchema) },
+        { additionalProperties: true, description: 'The `notification` object as the client sent it (push options and schedule included)' },
+      ),
+    ),
   },
   { $id: 'Notification' },
 );
@@ -65,8 +84,16 @@ export const sendNotificationSchema = {
 
 const NotificationId = Type.Object({ id: Type.String({ format: 'uuid', description: 'The notification id' }) });
 
+export const listNotificationsSchema = {
+  summary: 'The notifications of the project, newest first',
+  tags: ['notifications'],
+  security: BEARER,
+  querystring: Type.Object({ ...PageQuery, status: Type.Optional(NotificationStatus) }, { additionalProperties: false }),
+  response: { 200: Type.Object({ data: Type.Array(Notification), pagination: Pagination }), ...errorResponses(400, 401) },
+} as const;
+
 export const getNotificationSchema = {
-  summary: 'A notification with its status and delivery counts',
+  summary: 'A notification with its status, delivery counts (in all and per provider), timestamps and the request as sent',
   tags: ['notifications'],
   security: BEARER,
   params: NotificationId,

@@ -1,10 +1,19 @@
 import { createEvent, newId } from '@herald/events';
-import type { DeliveryLedgerDocument, DeviceDocument, NotificationDocument, ReadModelRegistry } from '@herald/mongo';
+import type { DeliveryLedgerDocument, DeviceDocument, NotificationDocument, NotificationStatus, ReadModelRegistry } from '@herald/mongo';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
 import type { Logger } from '@herald/log';
+import { ledgerDevice, planReceiptPage, tallyOf, type Outcome, type Tally } from '@herald/projections';
+import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
+import { receiptView, type ReceiptView } from '../domain/receipts.ts';
 import { acceptedView, notificationView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
+
+export interface ReceiptQuery {
+  outcome?: Outcome | undefined;
+  page?: number | undefined;
+  limit?: number | undefined;
+}
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const FOREVER = Number.POSITIVE_INFINITY;
@@ -68,6 +77,77 @@ export class NotificationService {
 
   async get(projectId: string, id: string): Promise<NotificationView> {
     return notificationView(await this.#find(projectId, id));
+  }
+
+  /** Newest first, optionally one status; paged like every listing. */
+  async list(projectId: string, query: { status?: NotificationStatus | undefined; page?: number | undefined; limit?: number | undefined }): Promise<{ data: NotificationView[]; pagination: Pagination }> {
+    const notifications = await this.#readModels.collection<NotificationDocument>('notifications');
+    const filter = { project_id: projectId, ...(query.status === undefined ? {} : { status: query.status }) };
+    const request = pageRequest(query);
+    const [count, docs] = await Promise.all([
+      notifications.countDocuments(filter),
+      notifications.find(filter).sort({ created_at: -1, _id: -1 }).skip(request.skip).limit(request.limit).toArray(),
+    ]);
+    return { data: docs.map(notificationView), pagination: pagination(request, count, docs.length) };
+  }
+
+  /**
+   * A notification's receipts, batch by batch (APNs then FCM, in sequence):
+   * each batch's tally says how many of its rows match, so only the batches
+   * the page covers are read in full.
+   */
+  async receipts(projectId: string, id: string, query: ReceiptQuery): Promise<{ data: ReceiptView[]; pagination: Pagination }> {
+    await this.#find(projectId, id);
+    const ledger = await this.#readModels.collection<DeliveryLedgerDocument>('delivery_ledger');
+    const filter = { notification_id: id, project_id: projectId };
+    const batches = await ledger.find(filter, { projection: { _id: 1, tally: 1 } }).sort({ provider: 1, sequence: 1, _id: 1 }).toArray();
+    const untallied = batches.filter((batch) => batch.tally === undefined).map((batch) => batch._id);
+    // Ledger documents written before tallies existed: count their devices once (a replay adds the tallies).
+    const legacy = untallied.length === 0 ? new Map<string, Tally>() : new Map((await ledger.find({ _id: { $in: untallied } }).toArray()).map((doc) => [doc._id, tallyOf(doc.devices)]));
+    const request = pageRequest(query);
+    const plan = planReceiptPage(batches.map((batch) => ({ _id: batch._id, tally: batch.tally ?? legacy.get(batch._id) ?? {} })), query.outcome, request.skip, request.limit);
+    const docs = plan.slices.length === 0 ? [] : await ledger.find({ _id: { $in: plan.slices.map((slice) => slice.batch_id) } }).toArray();
+    const byId = new Map(docs.map((doc) => [doc._id, doc]));
+    const data = plan.slices.flatMap((slice) => {
+      const doc = byId.get(slice.batch_id);
+      if (doc === undefined) return [];
+      const rows = doc.devices.filter((device) => query.outcome === undefined || device.outcome === query.outcome);
+      return rows.slice(slice.skip, slice.skip + slice.take).map((device) => receiptView(doc, device));
+    });
+    return { data, pagination: pagination(request, plan.count, data.length) };
+  }
+
+  /** A device's receipts, newest first: one per batch (so per notification) that holds it. */
+  async deviceReceipts(projectId: string, deviceId: string, query: ReceiptQuery): Promise<{ data: ReceiptView[]; pagination: Pagination }> {
+    const devices = await this.#readModels.collection<DeviceDocument>('devices');
+    if ((await devices.findOne({ _id: deviceId, project_id: projectId }, { projection: { _id: 1 } })) === null) {
+      throw new NotFoundError(`device ${deviceId} does not exist in project ${projectId}`);
+    }
+    const ledger = await this.#readModels.collection<DeliveryLedgerDocument>('delivery_ledger');
+    const filter = { project_id: projectId, 'devices.device_id': deviceId };
+    const request = pageRequest(query);
+    const receipts = (docs: DeliveryLedgerDocument[]) =>
+      docs.flatMap((doc) => {
+        const device = ledgerDevice(doc, deviceId);
+        return device === undefined || (query.outcome !== undefined && device.outcome !== query.outcome) ? [] : [receiptView(doc, device)];
+      });
+    let count: number;
+    let data: ReceiptView[];
+    if (query.outcome === undefined) {
+      const [counted, docs] = await Promise.all([
+        ledger.countDocuments(filter),
+        ledger.find(filter).sort({ reported_at: -1, _id: 1 }).skip(request.skip).limit(request.limit).toArray(),
+      ]);
+      count = counted;
+      data = receipts(docs);
+    } else {
+      // One device's line with a given outcome needs $elemMatch, which FerretDB 1.24 does not evaluate on
+      // subdocuments (it matches nothing): the device's batches are read and filtered here instead.
+      const all = receipts(await ledger.find(filter).sort({ reported_at: -1, _id: 1 }).toArray());
+      count = all.length;
+      data = all.slice(request.skip, request.skip + request.limit);
+    }
+    return { data, pagination: pagination(request, count, data.length) };
   }
 
   async #find(projectId: string, id: string): Promise<NotificationDocument> {

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { listDevicesSchema, registerDeviceSchema } from '../../../../schemas/devices.ts';
+import deviceReceipts from './receipts.ts';
 
 export default async function devices(app: FastifyInstance): Promise<void> {
   const fastify = app.withTypeProvider<TypeBoxTypeProvider>();
+  // @fastify/autoload loads only index.ts of a directory that has one: the receipts routes are registered here.
+  await app.register(deviceReceipts);
 
   fastify.post('', { schema: registerDeviceSchema }, async (request, reply) => {
     const bearerProjectId = await fastify.optionalBearerProject(request);

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { validationMessages } from '@herald/errors';
-import { getNotificationSchema, openNotificationSchema, sendNotificationSchema } from '../../../../schemas/notifications.ts';
+import { getNotificationSchema, listNotificationsSchema, openNotificationSchema, sendNotificationSchema } from '../../../../schemas/notifications.ts';
 import type { NotificationInput } from '../../../../domain/notification-request.ts';
+import notificationReceipts from './receipts.ts';
 
 export default async function notifications(app: FastifyInstance): Promise<void> {
   const fastify = app.withTypeProvider<TypeBoxTypeProvider>();
+  // @fastify/autoload loads only index.ts of a directory that has one: the receipts routes are registered here.
+  await app.register(notificationReceipts);
 
   // Validation is attached, not thrown, so the schema's problems and the
   // payload-size check are reported together in one 422.
@@ -16,6 +19,8 @@ export default async function notifications(app: FastifyInstance): Promise<void>
     const notification = await fastify.services.notifications.send(request.projectId, input, schemaProblems, request.headers['idempotency-key'], request.id);
     return reply.code(201).send({ data: notification });
   });
+
+  fastify.get('', { schema: listNotificationsSchema }, async (request) => fastify.services.notifications.list(request.projectId, request.query));
 
   fastify.get('/:id', { schema: getNotificationSchema }, async (request) => ({
     data: await fastify.services.notifications.get(request.projectId, request.params.id),

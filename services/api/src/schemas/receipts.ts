@@ -1,0 +1,47 @@
+import Type from 'typebox';
+import { BEARER, errorResponses, PageQuery, Pagination } from './common.ts';
+
+const OUTCOMES = ['delivered', 'failed', 'invalid', 'cancelled'] as const;
+const NullableTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+export const Receipt = Type.Object(
+  {
+    notification_id: Type.String(),
+    device_id: Type.String(),
+    provider: Type.Enum(['apns', 'fcm']),
+    outcome: Type.Enum(OUTCOMES, {
+      description: '`delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent',
+    }),
+    reason: Type.Union([Type.String(), Type.Null()], { description: "The provider's reason code (or Herald's: AttemptsExhausted, NoApnsCredentials, …) when not delivered" }),
+    attempts: Type.Union([Type.Integer(), Type.Null()], { description: 'Sends tried for this device' }),
+    delivered_at: NullableTime,
+    opened_at: NullableTime,
+    reported_at: Type.String({ format: 'date-time', description: 'When the outcome was recorded' }),
+  },
+  { $id: 'Receipt' },
+);
+
+const ReceiptsQuery = Type.Object({ ...PageQuery, outcome: Type.Optional(Type.Enum(OUTCOMES)) }, { additionalProperties: false });
+const ReceiptsPage = Type.Object({ data: Type.Array(Receipt), pagination: Pagination });
+
+export const notificationReceiptsSchema = {
+  summary: "A notification's per-device receipts",
+  description:
+    'One row per device with an outcome, batch by batch (APNs, then FCM, in send order). Devices targeted but not yet reported are not listed: ' +
+    '`counts.targeted` minus the rows here is what is still outstanding. Served from the delivery ledger (one document per batch).',
+  tags: ['notifications'],
+  security: BEARER,
+  params: Type.Object({ id: Type.String({ format: 'uuid', description: 'The notification id' }) }),
+  querystring: ReceiptsQuery,
+  response: { 200: ReceiptsPage, ...errorResponses(400, 401, 404) },
+} as const;
+
+export const deviceReceiptsSchema = {
+  summary: "A device's receipts, newest first",
+  description: 'One row per notification the device was targeted by and has an outcome for.',
+  tags: ['devices'],
+  security: BEARER,
+  params: Type.Object({ id: Type.String({ format: 'uuid', description: 'The device id' }) }),
+  querystring: ReceiptsQuery,
+  response: { 200: ReceiptsPage, ...errorResponses(400, 401, 404) },
+} as const;
