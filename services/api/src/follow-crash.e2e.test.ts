@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvent, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/events';
+import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+
+/**
+ * Counts and receipts are two views of the same ledger: they agree after the
+ * projector is killed mid-campaign and restarted, and again after both read
+ * models are rebuilt from the log.
+ */
+const IOS = 600;
+const ANDROID = 300;
+const GONE = 20;
+
+type Counts = Record<'targeted' | 'sent' | 'delivered' | 'failed' | 'invalid' | 'cancelled' | 'opened', number>;
+
+let harness: ApiHarness;
+let project: { id: string; api_key: string };
+
+beforeAll(async () => {
+  harness = await startApiHarness('follow-crash', { delivery: true, apnsRules: [{ prefix: 'ios-gone-', status: 410, reason: 'Unregistered' }] });
+  project = await harness.createProject('crash');
+  await harness.fakes!.configure(project.id);
+  // Slow enough that the campaign is still going when the projector dies.
+  harness.fakes!.apns.setLatency(25);
+  harness.fakes!.fcm.setLatency(25);
+  const topicId = topicIdFor(project.id, 'crowd');
+  const context = { project_id: project.id };
+  const devices: Array<[string, 'ios' | 'android']> = [
+    ...Array.from({ length: IOS - GONE }, (_, i): [string, 'ios'] => [`ios-ok-${i}`, 'ios']),
+    ...Array.from({ length: GONE }, (_, i): [string, 'ios'] => [`ios-gone-${i}`, 'ios']),
+    ...Array.from({ length: ANDROID }, (_, i): [string, 'android'] => [`android-ok-${i}`, 'android']),
+  ];
+  const events: HeraldEvent[] = [createEvent('TopicCreated', { topic_id: topicId, name: 'crowd' }, context)];
+  for (const [token, platform] of devices) events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(project.id, token), token, platform, topic_ids: [topicId] }, context));
+  await harness.env.producer.publish(events);
+  await waitFor('all devices projected', async () => {
+    const response = await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key });
+    return (response.body?.pagination as { count: number } | undefined)?.count === IOS + ANDROID;
+  }, 120_000);
+}, 240_000);
+
+afterAll(async () => {
+  await harness?.stop();
+});
+
+async function notification(id: string): Promise<{ status: string; counts: Counts; counts_by_provider: Record<'apns' | 'fcm', Counts> }> {
+  return (await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body!.data as never;
+}
+
+/** Every receipt, tallied by provider and outcome. */
+async function receiptTally(id: string): Promise<{ rows: number; byProvider: Record<string, Record<string, number>> }> {
+  const byProvider: Record<string, Record<string, number>> = { apns: {}, fcm: {} };
+  let rows = 0;
+  for (let page = 1; ; page += 1) {
+    const body = (await harness.request('GET', `/api/v1/notifications/${id}/receipts?limit=100&page=${page}`, { key: project.api_key })).body as {
+      data: Array<{ provider: string; outcome: string }>;
+      pagination: { last: number; count: number };
+    };
+    for (const row of body.data) byProvider[row.provider]![row.outcome] = (byProvider[row.provider]![row.outcome] ?? 0) + 1;
+    rows += body.data.length;
+    if (page >= body.pagination.last) {
+      expect(body.pagination.count).toBe(rows);
+      return { rows, byProvider };
+    }
+  }
+}
+
+function expectCountsEqualReceipts(data: Awaited<ReturnType<typeof notification>>, tally: Awaited<ReturnType<typeof receiptTally>>): void {
+  expect(tally.rows).toBe(data.counts.sent + data.counts.cancelled);
+  for (const provider of ['apns', 'fcm'] as const) {
+    const counts = data.counts_by_provider[provider];
+    for (const outcome of ['delivered', 'failed', 'invalid', 'cancelled'] as const) expect(tally.byProvider[provider]![outcome] ?? 0, `${provider} ${outcome}`).toBe(counts[outcome]);
+  }
+}
+
+describe('counts and receipts', () => {
+  it('agree after a projector crash mid-campaign and after a rebuild of both read models', async () => {
+    const sent = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: 'Sale', body: 'Now', targets: ['crowd'] } } });
+    expect(sent.status).toBe(201);
+    const id = (sent.body!.data as { id: string }).id;
+
+    await harness.fakes!.apns.waitForDeliveries(100, 60_000);
+    await harness.restartProjector('SIGKILL');
+
+    const done = await waitFor('the notification sent after the projector crash', async () => {
+      const data = await notification(id);
+      return data.status === 'sent' ? data : undefined;
+    }, 120_000);
+    expect(done.counts).toMatchObject({ targeted: IOS + ANDROID, delivered: IOS + ANDROID - GONE, invalid: GONE, failed: 0, cancelled: 0 });
+    expectCountsEqualReceipts(done, await receiptTally(id));
+
+    // Rebuilt from the log, both read models come back identical and still agree.
+    expect(await harness.herald('replay', 'notifications')).toContain('switched notifications readers');
+    expect(await harness.herald('replay', 'delivery_ledger')).toContain('switched delivery_ledger readers');
+    const rebuilt = await waitFor('the rebuilt notification', async () => {
+      const data = await notification(id);
+      return data.status === 'sent' ? data : undefined;
+    });
+    expect(rebuilt.counts).toEqual(done.counts);
+    expect(rebuilt.counts_by_provider).toEqual(done.counts_by_provider);
+    expectCountsEqualReceipts(rebuilt, await receiptTally(id));
+  }, 240_000);
+});
