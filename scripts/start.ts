@@ -149,4 +149,9 @@ process.stdout.write(
     `  curl -s ${base}/api/v1/devices -H 'Authorization: Bearer ${demo.api_key}'\n` +
     `  curl -s -X POST ${base}/api/v1/notifications -H 'Authorization: Bearer ${demo.api_key}' -H 'content-type: application/json' -d '{"notification":{"title":"Hello","body":"from Herald","targets":["demo-token-1"]}}'\n`,
 );
+say('then follow it with the id it answered: status and counts, then every device\'s receipt:');
+process.stdout.write(
+  `  curl -s ${base}/api/v1/notifications/<id> -H 'Authorization: Bearer ${demo.api_key}'\n` +
+    `  curl -s ${base}/api/v1/notifications/<id>/receipts -H 'Authorization: Bearer ${demo.api_key}'\n`,
+);
 say('Ctrl-C stops everything.');
