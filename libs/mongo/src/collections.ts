@@ -9,6 +9,8 @@ export const ADMIN_COLLECTIONS = {
   providerCredentials: 'provider_credentials',
   /** How far each notification's fan-out got, so a restart resumes there (services/delivery). */
   fanoutProgress: 'fanout_progress',
+  /** Notifications cancelled by their clients: fan-out and senders stop on them (services/delivery). */
+  deliveryCancellations: 'delivery_cancellations',
   /** Which version of each read model readers use (see read-models.ts). */
   readModelVersions: 'read_model_versions',
 } as const;

@@ -6,6 +6,7 @@ import type { Logger } from '@herald/log';
 import type { Role } from './config.ts';
 import { fanoutHandler } from './fanout/fanout.ts';
 import { FanoutProgressStore } from './fanout/progress.ts';
+import { CancellationStore } from './cancellations.ts';
 import { senderHandler, type SenderObserver } from './sender/sender.ts';
 import { ProviderClients, type CredentialSource } from './sender/provider-clients.ts';
 import type { RetryPolicy } from './sender/deliver-with-retry.ts';
@@ -60,6 +61,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
   const policy: RetryPolicy = { deadlineMs: deps.retryDeadlineMs ?? 30_000, baseDelayMs: 200, maxDelayMs: 10_000 };
   const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms).then(() => undefined), random: Math.random };
   const batches = new BatchAttemptStore(deps.db);
+  const cancellations = new CancellationStore(deps.db);
 
   if (deps.roles.includes('fanout')) {
     const logger = deps.logger.child({ role: 'fanout' });
@@ -79,6 +81,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           producer: deps.producer,
           readModels: new ReadModelRegistry(deps.db),
           progress: new FanoutProgressStore(deps.db),
+          cancellations,
           logger,
           maxAgeMs: deps.maxAgeMs ?? 24 * 60 * 60 * 1000,
           ...(deps.fanoutStepDevices === undefined ? {} : { stepDevices: deps.fanoutStepDevices }),
@@ -100,7 +103,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
         // A chunk of batches is sent concurrently; keep it small enough to finish well within the session.
         maxChunkSize: 32,
         partitionsConsumedConcurrently: 3,
-        handle: senderHandler({ provider, clients, producer: deps.producer, batches, maxAttempts: deps.maxAttempts ?? 5, policy, clock, logger, concurrency: deps.concurrency ?? 8, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
+        handle: senderHandler({ provider, clients, producer: deps.producer, batches, cancellations, maxAttempts: deps.maxAttempts ?? 5, policy, clock, logger, concurrency: deps.concurrency ?? 8, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
       }),
     );
   }

@@ -100,6 +100,18 @@ export const getNotificationSchema = {
   response: { 200: Type.Object({ data: Notification }), ...errorResponses(400, 401, 404) },
 } as const;
 
+export const cancelNotificationSchema = {
+  summary: 'Cancel a notification',
+  description:
+    'Batches not yet sent are not sent: their devices are reported `cancelled`; batches already with a provider still complete. ' +
+    '202 with the notification as cancelled; repeating it is harmless (202 again). 409 once the notification was sent or expired. ' +
+    'Works on a scheduled notification until its time.',
+  tags: ['notifications'],
+  security: BEARER,
+  params: NotificationId,
+  response: { 202: Type.Object({ data: Notification }), ...errorResponses(400, 401, 404, 409, 503) },
+} as const;
+
 export const openNotificationSchema = {
   summary: 'Record that a device opened a notification (called by the device; no bearer key)',
   description:

@@ -1,5 +1,5 @@
 import { createEvent, newId } from '@herald/events';
-import type { DeliveryLedgerDocument, DeviceDocument, NotificationDocument, NotificationStatus, ReadModelRegistry } from '@herald/mongo';
+import { FINISHED_STATUSES, type DeliveryLedgerDocument, type DeviceDocument, type NotificationDocument, type NotificationStatus, type ReadModelRegistry } from '@herald/mongo';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
@@ -77,6 +77,22 @@ export class NotificationService {
 
   async get(projectId: string, id: string): Promise<NotificationView> {
     return notificationView(await this.#find(projectId, id));
+  }
+
+  /**
+   * Publishes NotificationCancelled unless the notification finished: sent
+   * or expired is a conflict, cancelled already is a harmless repeat. The
+   * answer shows it cancelled; the read model follows the event.
+   */
+  async cancel(projectId: string, id: string, correlationId?: string): Promise<NotificationView> {
+    const doc = await this.#find(projectId, id);
+    if (doc.status === 'cancelled') return notificationView(doc);
+    if (FINISHED_STATUSES.includes(doc.status)) {
+      throw new AppError('CONFLICT', `notification ${id} has already finished (status ${doc.status}): only a notification still scheduled, queued or sending can be cancelled`);
+    }
+    const cancelled = createEvent('NotificationCancelled', { notification_id: id }, { project_id: projectId, correlation_id: correlationId });
+    await this.#producer.publish([cancelled]);
+    return notificationView({ ...doc, status: 'cancelled', finished_at: cancelled.occurred_at });
   }
 
   /** Newest first, optionally one status; paged like every listing. */

@@ -5,6 +5,7 @@ import { ReadModelRegistry, type DeviceDocument } from '@herald/mongo';
 import { createTestEnv, type TestEnv } from '@herald/testing';
 import { fanOutStep, itemOf, WORK_TOPIC, type StepItem } from './fanout.ts';
 import { FanoutProgressStore } from './progress.ts';
+import { CancellationStore } from '../cancellations.ts';
 import { deviceDoc } from './test-devices.ts';
 
 /**
@@ -66,6 +67,7 @@ describe('fan-out restart', () => {
       producer,
       readModels: new ReadModelRegistry(env.mongo.db),
       progress: new FanoutProgressStore(env.mongo.db),
+      cancellations: new CancellationStore(env.mongo.db),
       logger: env.logger,
       stepDevices: STEP,
       batchSize: 150,

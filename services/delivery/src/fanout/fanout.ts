@@ -7,6 +7,7 @@ import type { Logger } from '@herald/log';
 import { BATCH_BYTE_BUDGET, BATCH_SIZE, type AudienceRow, type PerProvider, type PlannedBatch } from './batcher.ts';
 import { recordBatches, type FanoutProgressStore, type RecordedBatch } from './progress.ts';
 import { decideStep, stepFanout, type FanoutState } from './step.ts';
+import type { CancellationStore } from '../cancellations.ts';
 
 export interface FanoutDeps {
   producer: Pick<EventProducer, 'publish'>;
@@ -19,6 +20,8 @@ export interface FanoutDeps {
   batchSize?: number;
   /** Older requests are dispatched to nobody: a push hours late is worse than none, and a reset group must not resend history. */
   maxAgeMs?: number;
+  /** A cancelled notification queues nothing more; the fan-out records NotificationCancelled here. */
+  cancellations: Pick<CancellationStore, 'isCancelled' | 'cancel'>;
 }
 
 /** Whether a request is too old to send (pure, for the handler and its tests). */
@@ -79,13 +82,16 @@ export async function fanOutStep(deps: FanoutDeps, item: StepItem): Promise<PerP
   const notificationId = item.request.notification_id;
   const logger = deps.logger.child({ notification_id: notificationId, step: item.step });
   const progress = await deps.progress.load(notificationId);
-  const decision = decideStep(progress, item.step, item.id, isExpired(item.requestedAt, deps.maxAgeMs, Date.now()));
+  const expired = isExpired(item.requestedAt, deps.maxAgeMs, Date.now());
+  const cancelled = !expired && progress?.dispatched !== true && (await deps.cancellations.isCancelled(notificationId));
+  const decision = decideStep(progress, item.step, item.id, expired || cancelled);
   switch (decision.kind) {
     case 'skip':
       logger.debug({ reason: decision.reason, recorded_step: progress?.step }, 'fan-out step already done');
       return undefined;
     case 'announce': {
-      if (decision.expired) logger.warn({ requested_at: item.requestedAt, targeted: decision.targeted }, 'notification too old to send; nothing more is queued');
+      if (expired) logger.warn({ requested_at: item.requestedAt, targeted: decision.targeted }, 'notification too old to send; nothing more is queued');
+      else if (cancelled) logger.info({ targeted: decision.targeted }, 'notification cancelled; nothing more is queued');
       if (progress?.dispatched !== true) await deps.progress.save(notificationId, progress ?? { step: -1, sequence: decision.batches, targeted: decision.targeted, exhausted: false }, [], true);
       await announce(deps, item, decision.targeted, decision.batches);
       return decision.targeted;
@@ -195,6 +201,7 @@ export function fanoutHandler(deps: FanoutDeps) {
   return async (records: readonly ConsumedEvent[]): Promise<void> => {
     for (const { event } of records) {
       if (event.type === 'NotificationRequested' || event.type === 'FanoutStep') await fanOutStep(deps, itemOf(event));
+      else if (event.type === 'NotificationCancelled') await deps.cancellations.cancel(event.data.notification_id, event.project_id, event.occurred_at);
     }
   };
 }

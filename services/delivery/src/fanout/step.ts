@@ -57,7 +57,7 @@ export type StepDecision =
   /** Step `n` was planned (and maybe partly published) before: publish its recorded batches again, then go on. */
   | { kind: 'replay'; state: FanoutState }
   /** Queue nothing more; announce what was planned. */
-  | { kind: 'announce'; targeted: PerProvider; batches: PerProvider; expired: boolean }
+  | { kind: 'announce'; targeted: PerProvider; batches: PerProvider; stopped: boolean }
   /** A redelivered step whose progress has moved on, or one of a finished fan-out. */
   | { kind: 'skip'; reason: 'done-before' | 'moved-on' | 'duplicate' | 'ahead' };
 
@@ -65,16 +65,17 @@ export type StepDecision =
  * What the work item for step `n` does, given the recorded progress (pure).
  * Step 0 is the NotificationRequested; steps ≥ 1 are FanoutStep records;
  * `itemId` is the work item's event id.
- * A request too old to send queues nothing more: a push hours late is
- * worse than none, and a reset group must not resend history.
+ * A stopped request queues nothing more: one too old to send (a push hours
+ * late is worse than none, and a reset group must not resend history), or
+ * one its client cancelled.
  */
-export function decideStep(progress: RecordedProgress | null, n: number, itemId: string, expired: boolean): StepDecision {
+export function decideStep(progress: RecordedProgress | null, n: number, itemId: string, stopped: boolean): StepDecision {
   const state = progress ?? { ...INITIAL_STATE, dispatched: false };
-  const announce = (): StepDecision => ({ kind: 'announce', targeted: state.targeted, batches: state.sequence, expired });
+  const announce = (): StepDecision => ({ kind: 'announce', targeted: state.targeted, batches: state.sequence, stopped });
   // The request is redelivered after the dispatch: say it again (a lost announcement must not stay lost).
   if (state.dispatched) return n === 0 || n === state.step ? announce() : { kind: 'skip', reason: 'done-before' };
   if (state.step > n) return { kind: 'skip', reason: 'moved-on' };
-  if (expired) return announce();
+  if (stopped) return announce();
   // The same record again (a retry, or redelivered after a crash or rebalance) replays its step. Another
   // record for the step is the continuation a replay of the step before published: the step is in hand.
   if (state.step === n) return state.planned_by === itemId ? { kind: 'replay', state } : { kind: 'skip', reason: 'duplicate' };

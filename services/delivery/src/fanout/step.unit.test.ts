@@ -89,12 +89,12 @@ describe('decideStep', () => {
 
   it('re-announces a finished fan-out when its request or last step comes again', () => {
     const done = { ...recorded, exhausted: true, dispatched: true };
-    expect(decideStep(done, 0, 'e0', false)).toEqual({ kind: 'announce', targeted: done.targeted, batches: done.sequence, expired: false });
+    expect(decideStep(done, 0, 'e0', false)).toEqual({ kind: 'announce', targeted: done.targeted, batches: done.sequence, stopped: false });
     expect(decideStep(done, 3, 'e3', false)).toMatchObject({ kind: 'announce' });
   });
 
-  it('queues nothing more for an expired request, announcing what was planned before', () => {
-    expect(decideStep(null, 0, 'e0', true)).toEqual({ kind: 'announce', targeted: { apns: 0, fcm: 0 }, batches: { apns: 0, fcm: 0 }, expired: true });
-    expect(decideStep(recorded, 4, 'e4', true)).toEqual({ kind: 'announce', targeted: recorded.targeted, batches: recorded.sequence, expired: true });
+  it('queues nothing more for a stopped (expired or cancelled) request, announcing what was planned before', () => {
+    expect(decideStep(null, 0, 'e0', true)).toEqual({ kind: 'announce', targeted: { apns: 0, fcm: 0 }, batches: { apns: 0, fcm: 0 }, stopped: true });
+    expect(decideStep(recorded, 4, 'e4', true)).toEqual({ kind: 'announce', targeted: recorded.targeted, batches: recorded.sequence, stopped: true });
   });
 });

@@ -43,6 +43,16 @@ export function batchReport(batch: DeliveryBatchV1, results: readonly AttemptedR
   return { reported, deactivated };
 }
 
+/** A batch of a cancelled notification, not sent: every device's outcome is `cancelled`. */
+export function cancelledReport(batch: DeliveryBatchV1, now = new Date()): DeliveryReportedV1 {
+  const { data } = batch;
+  return createEvent(
+    'DeliveryReported',
+    { notification_id: data.notification_id, batch_id: data.batch_id, provider: data.provider, results: data.devices.map((device) => ({ device_id: device.device_id, outcome: 'cancelled' as const })) },
+    { project_id: batch.project_id, correlation_id: batch.correlation_id, now },
+  );
+}
+
 /** Every device failed for one reason (no credentials, a client that cannot start). */
 export function allFailed(devices: readonly DeviceTarget[], reason: string): AttemptedResult[] {
   return devices.map((device) => ({ device_id: device.device_id, outcome: 'rejected', reason, attempts: 1 }));

@@ -9,7 +9,8 @@ import { backoffMs, deliverWithRetry, type Clock, type RetryPolicy, type Attempt
 import type { BatchAttemptStore } from './batch-attempts.ts';
 import { sendWithAttempts } from './send-with-attempts.ts';
 import type { ProviderClients } from './provider-clients.ts';
-import { allFailed, batchReport } from './report.ts';
+import { allFailed, batchReport, cancelledReport } from './report.ts';
+import type { CancellationStore } from '../cancellations.ts';
 
 export interface SenderDeps {
   provider: Provider;
@@ -17,6 +18,8 @@ export interface SenderDeps {
   producer: EventProducer;
   /** Remembers finished batches and failed attempts, so a redelivered batch is not sent again. */
   batches: BatchAttemptStore;
+  /** Batches of a cancelled notification are reported `cancelled`, not sent. */
+  cancellations: Pick<CancellationStore, 'isCancelled'>;
   /** Attempts per batch before its open devices are reported failed (AttemptsExhausted). */
   maxAttempts: number;
   policy: RetryPolicy;
@@ -107,6 +110,12 @@ export function senderHandler(deps: SenderDeps) {
     const state = await deps.batches.state(batchId);
     if (state.kind === 'done') {
       deps.logger.debug({ batch_id: batchId }, 'batch already reported; skipped');
+      return;
+    }
+    if (await deps.cancellations.isCancelled(batch.data.notification_id)) {
+      await untilRecorded(deps, context, () => deps.producer.publish([cancelledReport(batch)]));
+      deps.observer?.outcome(deps.provider, 'cancelled', batch.data.devices.length);
+      await untilRecorded(deps, context, () => deps.batches.done(batchId));
       return;
     }
     const results = await sendWithAttempts(batch.data.devices, {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { validationMessages } from '@herald/errors';
-import { getNotificationSchema, listNotificationsSchema, openNotificationSchema, sendNotificationSchema } from '../../../../schemas/notifications.ts';
+import { cancelNotificationSchema, getNotificationSchema, listNotificationsSchema, openNotificationSchema, sendNotificationSchema } from '../../../../schemas/notifications.ts';
 import type { NotificationInput } from '../../../../domain/notification-request.ts';
 import notificationReceipts from './receipts.ts';
 
@@ -25,6 +25,11 @@ export default async function notifications(app: FastifyInstance): Promise<void>
   fastify.get('/:id', { schema: getNotificationSchema }, async (request) => ({
     data: await fastify.services.notifications.get(request.projectId, request.params.id),
   }));
+
+  fastify.post('/:id/cancel', { schema: cancelNotificationSchema }, async (request, reply) => {
+    const notification = await fastify.services.notifications.cancel(request.projectId, request.params.id, request.id);
+    return reply.code(202).send({ data: notification });
+  });
 
   fastify.put('/:id/open', { schema: openNotificationSchema }, async (request, reply) => {
     await fastify.services.notifications.open(request.params.id, request.body, request.id);
