@@ -2,3 +2,4 @@ export * from './push-message.ts';
 export * from './apns-payload.ts';
 export * from './fcm-payload.ts';
 export * from './provider-limits.ts';
+export * from './merge-override.ts';

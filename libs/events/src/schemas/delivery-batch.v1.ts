@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { eventSchema } from '../envelope.ts';
 import { Provider } from './common.ts';
+import { PushOptionFields } from './push-options.ts';
 
 export const DeliveryBatchV1 = eventSchema(
   'DeliveryBatch',
@@ -15,6 +16,7 @@ export const DeliveryBatchV1 = eventSchema(
       body: Type.String(),
       link_to: Type.Optional(Type.String()),
       group: Type.Optional(Type.String()),
+      ...PushOptionFields,
     }),
     devices: Type.Array(
       Type.Object({ device_id: Type.String({ minLength: 1 }), token: Type.String({ minLength: 1 }) }),

@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { eventSchema } from '../envelope.ts';
 import { Target } from './common.ts';
+import { PushOptionFields } from './push-options.ts';
 
 export const FanoutStepV1 = eventSchema(
   'FanoutStep',
@@ -14,6 +15,7 @@ export const FanoutStepV1 = eventSchema(
     targets: Type.Array(Target, { minItems: 1 }),
     link_to: Type.Optional(Type.String()),
     group: Type.Optional(Type.String()),
+    ...PushOptionFields,
   }),
   'Work item for the fan-out: queue the next bounded step of a notification audience. Steps of different notifications interleave on the log, so a long campaign never blocks a short one.',
 );

@@ -4,6 +4,7 @@ import type { NotificationDocument } from '@herald/mongo';
 import { isScheduled, ZERO_COUNTS } from '@herald/projections';
 import { fitsProviderLimits } from '@herald/push-payloads';
 import type { Notification, NotificationRequest } from '../schemas/notifications.ts';
+import { PushOptionsInput } from '../schemas/push-options.ts';
 
 export type NotificationInput = Static<typeof NotificationRequest>;
 export type NotificationView = Static<typeof Notification>;
@@ -14,27 +15,20 @@ export type NotificationView = Static<typeof Notification>;
  */
 export function sizeProblems(input: Partial<NotificationInput> | undefined, notificationId: string, projectId: string): string[] {
   if (typeof input?.title !== 'string' || typeof input.body !== 'string') return [];
-  return fitsProviderLimits({
-    notification_id: notificationId,
-    project_id: projectId,
-    title: input.title,
-    body: input.body,
-    link_to: typeof input.link_to === 'string' ? input.link_to : undefined,
-    group: typeof input.group === 'string' ? input.group : undefined,
-  });
+  return fitsProviderLimits({ ...pushFields(input), notification_id: notificationId, project_id: projectId, title: input.title, body: input.body });
 }
+
+/** The optional fields the client set, as they travel on the event (absent ones left out). */
+function pushFields(input: Partial<NotificationInput>): Partial<NotificationInput> {
+  return Object.fromEntries(OPTIONAL_FIELDS.flatMap((key) => (input[key] === undefined ? [] : [[key, input[key]]])));
+}
+
+const OPTIONAL_FIELDS = ['link_to', 'group', ...Object.keys(PushOptionsInput)] as Array<keyof NotificationInput>;
 
 export function requestedEvent(input: NotificationInput, notificationId: string, projectId: string, correlationId: string | undefined, now: Date): NotificationRequestedV1 {
   return createEvent(
     'NotificationRequested',
-    {
-      notification_id: notificationId,
-      title: input.title,
-      body: input.body,
-      targets: input.targets,
-      ...(input.link_to === undefined ? {} : { link_to: input.link_to }),
-      ...(input.group === undefined ? {} : { group: input.group }),
-    },
+    { notification_id: notificationId, title: input.title, body: input.body, targets: input.targets, ...pushFields(input) },
     { project_id: projectId, correlation_id: correlationId, now },
   );
 }

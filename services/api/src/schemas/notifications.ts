@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { BEARER, errorResponses, MetadataFilter, PageQuery, Pagination } from './common.ts';
+import { PushOptionsInput } from './push-options.ts';
 
 export const MAX_TARGETS = 10_000;
 
@@ -23,6 +24,7 @@ export const NotificationRequest = Type.Object(
     targets: Type.Array(TargetSchema, { minItems: 1, maxItems: MAX_TARGETS }),
     link_to: Type.Optional(Type.String({ maxLength: 4096 })),
     group: Type.Optional(Type.String({ maxLength: 256, description: 'Groups notifications on the device: APNs thread-id, Android notification tag' })),
+    ...PushOptionsInput,
   },
   { additionalProperties: false },
 );

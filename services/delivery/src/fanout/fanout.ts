@@ -1,4 +1,4 @@
-import { createEvent, deliveryBatchId, TOPICS, type DeliveryBatchV1, type FanoutStepV1, type NotificationRequestedV1, type Provider } from '@herald/events';
+import { createEvent, deliveryBatchId, PushOptionFields, TOPICS, type DeliveryBatchV1, type FanoutStepV1, type NotificationRequestedV1, type Provider } from '@herald/events';
 import { audiencePage, resolveAudience, splitTargets, topicLookupFilter } from '@herald/audience';
 import type { DeviceDocument, ReadModelRegistry, TopicDocument } from '@herald/mongo';
 import { wrapMongoError } from '@herald/mongo';
@@ -48,12 +48,17 @@ export function itemOf(event: NotificationRequestedV1 | FanoutStepV1): StepItem 
   return { id: event.id, step, projectId: event.project_id, correlationId: event.correlation_id, requestedAt: requested_at, request };
 }
 
+const PUSH_OPTION_KEYS = Object.keys(PushOptionFields) as Array<keyof typeof PushOptionFields>;
+
+/** What every batch of the notification carries: the content and the push options the client set. */
 function messageOf(request: StepItem['request']): DeliveryBatchV1['data']['message'] {
+  const options = Object.fromEntries(PUSH_OPTION_KEYS.flatMap((key) => (request[key] === undefined ? [] : [[key, request[key]]])));
   return {
     title: request.title,
     body: request.body,
     ...(request.link_to === undefined ? {} : { link_to: request.link_to }),
     ...(request.group === undefined ? {} : { group: request.group }),
+    ...options,
   };
 }
 

@@ -65,9 +65,13 @@ describe('APNs client against the fake APNs', () => {
     expect(delivery?.headers).not.toHaveProperty('apns-collapse-id');
   });
 
-  it('sends apns-collapse-id when asked', async () => {
-    await client.send(devices('a1'), buildApnsRequest(message, { collapseId: 'sale' }));
-    expect(apns.deliveries[0]?.headers['apns-collapse-id']).toBe('sale');
+  it('sends apns-collapse-id, apns-expiration and the background type and priority when asked', async () => {
+    await client.send(devices('a1'), buildApnsRequest({ ...message, collapse_id: 'sale', ttl: 60 }, 1_700_000_000_000));
+    expect(apns.deliveries[0]?.headers).toMatchObject({ 'apns-collapse-id': 'sale', 'apns-expiration': '1700000060' });
+    apns.reset();
+    await client.send(devices('a2'), buildApnsRequest({ ...message, title: '', body: '', content_available: true }));
+    expect(apns.deliveries[0]?.headers).toMatchObject({ 'apns-push-type': 'background', 'apns-priority': '5' });
+    expect(apns.deliveries[0]?.payload).toMatchObject({ aps: { 'content-available': 1 } });
   });
 
   it('reports per device, in order: 410 Unregistered with its timestamp, 400 BadDeviceToken', async () => {

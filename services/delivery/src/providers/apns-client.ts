@@ -101,6 +101,7 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
       notification.pushType = request.pushType;
       notification.priority = request.priority;
       if (request.collapseId !== undefined) notification.collapseId = request.collapseId;
+      if (request.expiry !== undefined) notification.expiry = request.expiry;
       return Promise.all(devices.map((device) => limiter.run(() => sendOne(device, notification))));
     },
     async close() {

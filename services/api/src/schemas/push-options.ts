@@ -1,0 +1,44 @@
+import Type from 'typebox';
+import { StringMap } from './common.ts';
+
+const RawObject = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description });
+
+/**
+ * What a notification may carry beyond title and body (the request side of
+ * libs/events' PushOptionFields, with the limits the providers set). Where
+ * each field lands at APNs and FCM: docs/payload-fields.md. The whole
+ * payload must still fit the providers' 4 KB (checked at send).
+ */
+export const PushOptionsInput = {
+  data: Type.Optional(Type.Unsafe<Record<string, string>>({ ...StringMap, description: 'Custom key/value pairs for the app: APNs top-level keys, FCM `data`' })),
+  badge: Type.Optional(Type.Integer({ minimum: 0, maximum: 99_999, description: 'App icon badge: APNs `aps.badge`, FCM `android.notification.notification_count`' })),
+  sound: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Sound file name or `default`: APNs `aps.sound`, FCM `android.notification.sound`' })),
+  ttl: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_419_200, description: 'Seconds the provider keeps trying (≤ 28 days; 0: now or never): APNs `apns-expiration`, FCM `android.ttl`' })),
+  priority: Type.Optional(Type.Enum(['high', 'normal'], { description: 'APNs `apns-priority` 10 / 5, FCM `android.priority`' })),
+  collapse_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Replaces an earlier notification with the same id: APNs `apns-collapse-id` (≤ 64 bytes), FCM `android.collapse_key`' })),
+  content_available: Type.Optional(Type.Boolean({ description: 'Background (silent) push: APNs `aps.content-available` (push type `background`, priority 5 when title and body are empty), FCM data-only message' })),
+  mutable_content: Type.Optional(Type.Boolean({ description: 'Lets a Notification Service Extension modify it: APNs `aps.mutable-content` (no FCM equivalent)' })),
+  image: Type.Optional(Type.String({ maxLength: 2048, pattern: '^https://', description: 'https URL of an image: APNs custom key `image`, FCM `notification.image`' })),
+  category: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Actionable notification type: APNs `aps.category`, FCM `android.notification.click_action`' })),
+  thread_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Groups notifications (wins over `group`): APNs `aps.thread-id`, FCM `android.notification.tag`' })),
+  apns: Type.Optional(RawObject('Merged last into the APNs JSON body (objects key by key; other values replace), e.g. {"aps": {"interruption-level": "time-sensitive"}}')),
+  fcm: Type.Optional(RawObject("Merged last into the FCM message as firebase-admin builds it (its field names), e.g. {\"android\": {\"notification\": {\"channelId\": \"sales\"}}}; may not set the target (token, topic, condition)")),
+};
+
+/** Data keys FCM refuses (its reserved words; its reserved `google.`/`gcm.` prefixes contain a dot, which no key may), plus Herald's own keys and APNs' `aps`. */
+const RESERVED_DATA_KEYS = new Set(['from', 'notification', 'message_type', 'collapse_key', 'aps', 'notification_id', 'project_id', 'link_to']);
+const FCM_TARGET_KEYS = ['token', 'topic', 'condition'];
+
+/** Problems the schema cannot express, each naming the field; empty when there are none. */
+export function pushOptionProblems(input: { data?: unknown; fcm?: unknown } | undefined): string[] {
+  const problems: string[] = [];
+  if (typeof input?.data === 'object' && input.data !== null) {
+    for (const key of Object.keys(input.data)) {
+      if (RESERVED_DATA_KEYS.has(key)) problems.push(`notification.data.${key} is a reserved key (${[...RESERVED_DATA_KEYS].join(', ')})`);
+    }
+  }
+  if (typeof input?.fcm === 'object' && input.fcm !== null) {
+    for (const key of FCM_TARGET_KEYS) if (key in input.fcm) problems.push(`notification.fcm.${key} may not be set: Herald sends to each device's token`);
+  }
+  return problems;
+}
