@@ -5,16 +5,20 @@ import type { DeviceDocument, Filter, TopicDocument } from '@herald/mongo';
 export interface TargetSpec {
   names: string[];
   metadataFilters: Array<Record<string, string>>;
+  /** Users: every active device registered with one of these external ids. */
+  externalIds: string[];
 }
 
 export function splitTargets(targets: readonly Target[]): TargetSpec {
   const names: string[] = [];
   const metadataFilters: Array<Record<string, string>> = [];
+  const externalIds: string[] = [];
   for (const target of targets) {
     if (typeof target === 'string') names.push(target);
     else if ('metadata' in target) metadataFilters.push(target.metadata);
+    else externalIds.push(target.external_id);
   }
-  return { names: [...new Set(names)], metadataFilters };
+  return { names: [...new Set(names)], metadataFilters, externalIds: [...new Set(externalIds)] };
 }
 
 /**
@@ -27,6 +31,7 @@ export interface Audience {
   topicIds: string[];
   deviceRefs: string[];
   metadataFilters: Array<Record<string, string>>;
+  externalIds: string[];
 }
 
 /** Which topics the target strings name: the query, and then the pure split. */
@@ -52,6 +57,7 @@ export function resolveAudience(projectId: string, spec: TargetSpec, topics: Rea
     topicIds: [...topicIds],
     deviceRefs: spec.names.filter((name) => !named.has(name)),
     metadataFilters: spec.metadataFilters,
+    externalIds: spec.externalIds,
   };
 }
 
@@ -66,6 +72,7 @@ export function audienceFilter(audience: Audience, options: { activeOnly: boolea
   if (audience.deviceRefs.length > 0) {
     anyOf.push({ _id: { $in: audience.deviceRefs } }, { token: { $in: audience.deviceRefs } });
   }
+  if (audience.externalIds.length > 0) anyOf.push({ external_id: { $in: audience.externalIds } });
   for (const filter of audience.metadataFilters) {
     const pairs: Record<string, string> = {};
     for (const [key, value] of Object.entries(filter)) pairs[`metadata.${key}`] = value;

@@ -14,6 +14,7 @@ describe('resolveAudience', () => {
       topicIds: ['topic-news', 'topic-sport'],
       deviceRefs: ['device-1', 'token-9'],
       metadataFilters: [{ plan: 'pro' }],
+      externalIds: [],
     });
   });
 });
@@ -31,6 +32,11 @@ describe('audienceFilter', () => {
         { 'metadata.plan': 'pro', 'metadata.lang': 'nb' },
       ],
     });
+  });
+
+  it("reaches a user's devices by external id", () => {
+    const audience = resolveAudience('p', splitTargets([{ external_id: 'u-1' }, { external_id: 'u-2' }, { external_id: 'u-1' }]), []);
+    expect(audienceFilter(audience, { activeOnly: true })).toEqual({ project_id: 'p', status: 'active', $or: [{ external_id: { $in: ['u-1', 'u-2'] } }] });
   });
 
   it('resumes past a device id', () => {

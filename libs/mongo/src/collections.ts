@@ -45,6 +45,9 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
     // per $or branch: topics $in (this index), _id/token $in, metadata.* equality (the next one).
     { key: { project_id: 1, status: 1, topics: 1, _id: 1 }, name: 'by_project_status_topic_id' },
     { key: { project_id: 1, status: 1, _id: 1 }, name: 'by_project_status_id' },
+    // Users: the audience's external_id branch, and metadata PATCH by identifier.
+    { key: { project_id: 1, status: 1, external_id: 1, _id: 1 }, name: 'by_project_status_external_id' },
+    { key: { project_id: 1, external_id: 1 }, name: 'by_project_external_id' },
   ],
   [READ_MODELS.topics]: [
     { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },

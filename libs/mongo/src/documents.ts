@@ -29,7 +29,12 @@ export interface DeviceDocument extends ProjectedDocument {
   updated_at: string;
   /** Last (re-)registration; an APNs 410 older than this does not deactivate. */
   registered_at: string;
-  deactivation?: { reason: string; provider: string; at: string };
+  /** Why and when it became inactive: a provider's answer (`provider` set) or the project's DELETE (reason `Unregistered`). */
+  deactivation?: { reason: string; provider?: string; at: string };
+  /** The project's id of the user who owns the device (one user, many devices). */
+  external_id?: string;
+  /** IANA time zone name, for local-time sends. */
+  timezone?: string;
 }
 
 export interface TopicDocument extends ProjectedDocument {

@@ -1,8 +1,20 @@
-import { TOPICS } from '@herald/events';
+import { TOPICS, type HeraldEvent } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { DeviceDocument } from '@herald/mongo';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 
+/** Metadata after a change: set keys win, unset keys go, the rest stay (the API counts keys with it too). */
+export function mergeMetadata(current: Readonly<Record<string, string>>, set: Readonly<Record<string, string>>, unset: readonly string[]): Record<string, string> {
+  const metadata = { ...current, ...set };
+  for (const key of unset) delete metadata[key];
+  return metadata;
+}
+
+/**
+ * A device as its events leave it. The API answers registrations with this
+ * same function (applied to events not yet in the log), so what it answers
+ * is what the read model will show.
+ */
 export function evolveDevice(state: DeviceDocument | undefined, record: ConsumedEvent): DeviceDocument | undefined {
   const { event } = record;
   if (alreadyApplied(state, record)) return state;
@@ -36,6 +48,8 @@ export function evolveDevice(state: DeviceDocument | undefined, record: Consumed
         identifiers: data.identifiers ?? base.identifiers,
         identifier_values: data.identifiers === undefined ? base.identifier_values : identifierValues(data.identifiers),
         topics: data.topic_ids ?? base.topics,
+        ...(data.external_id === undefined ? {} : { external_id: data.external_id }),
+        ...(data.timezone === undefined ? {} : { timezone: data.timezone }),
         updated_at: event.occurred_at,
         registered_at: event.occurred_at,
         position,
@@ -43,9 +57,7 @@ export function evolveDevice(state: DeviceDocument | undefined, record: Consumed
     }
     case 'MetadataUpdated': {
       if (state === undefined) return state;
-      const metadata = { ...state.metadata, ...event.data.set };
-      for (const key of event.data.unset) delete metadata[key];
-      return { ...state, metadata, updated_at: event.occurred_at, position };
+      return { ...state, metadata: mergeMetadata(state.metadata, event.data.set, event.data.unset), updated_at: event.occurred_at, position };
     }
     case 'DeviceDeactivated': {
       if (state === undefined) return state;
@@ -61,9 +73,20 @@ export function evolveDevice(state: DeviceDocument | undefined, record: Consumed
         position,
       };
     }
+    case 'DeviceUnregistered': {
+      if (state === undefined) return state;
+      // The project deleted it: inactive, so never targeted; its history (receipts) stays.
+      return { ...state, status: 'inactive', deactivation: { reason: 'Unregistered', at: event.occurred_at }, updated_at: event.occurred_at, position };
+    }
     default:
       return state;
   }
+}
+
+/** Applies events not yet in the log (no position of their own): the API's view of what the read model will show. */
+export function previewDevice(state: DeviceDocument | undefined, events: readonly HeraldEvent[]): DeviceDocument | undefined {
+  // Partition -1 is no real partition, so no stored position hides them; offsets keep them in order.
+  return events.reduce<DeviceDocument | undefined>((doc, event, offset) => evolveDevice(doc, { event, topic: TOPICS.deviceEvents, partition: -1, offset }), state);
 }
 
 /** Stored beside `identifiers` so "any identifier equals X" is an indexed array match. */
@@ -75,7 +98,7 @@ export const devicesProjection: Projection<DeviceDocument> = {
   name: 'devices',
   topics: [TOPICS.deviceEvents],
   documentIds: ({ event }) =>
-    event.type === 'DeviceRegistered' || event.type === 'MetadataUpdated' || event.type === 'DeviceDeactivated'
+    event.type === 'DeviceRegistered' || event.type === 'MetadataUpdated' || event.type === 'DeviceDeactivated' || event.type === 'DeviceUnregistered'
       ? [event.data.device_id]
       : [],
   evolve: evolveDevice,

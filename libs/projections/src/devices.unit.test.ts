@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { DeviceDocument } from '@herald/mongo';
-import { evolveDevice } from './devices.ts';
+import { evolveDevice, previewDevice } from './devices.ts';
 
 const project_id = 'project-1';
 const device_id = deviceIdFor(project_id, 'tok-1');
@@ -77,5 +77,24 @@ describe('evolveDevice', () => {
     expect(project(consumed([createEvent('MetadataUpdated', { device_id, set: { a: 'b' }, unset: [] }, { project_id })]))).toBeUndefined();
     const foreign = createEvent('MetadataUpdated', { device_id, set: { a: 'b' }, unset: [] }, { project_id: 'other' });
     expect(project(consumed([registered(1), foreign]))?.metadata).toEqual({});
+  });
+
+  it('keeps external_id and timezone until a registration changes them', () => {
+    const device = project(consumed([registered(1, { external_id: 'u-1', timezone: 'Europe/Paris' }), registered(2, { timezone: 'Asia/Tokyo' })]));
+    expect(device).toMatchObject({ external_id: 'u-1', timezone: 'Asia/Tokyo' });
+  });
+
+  it('is inactive, reason Unregistered, once the project unregisters it; registering the token again reactivates it', () => {
+    const unregistered = createEvent('DeviceUnregistered', { device_id }, { project_id, now: at(2) });
+    expect(project(consumed([registered(1), unregistered]))).toMatchObject({ status: 'inactive', deactivation: { reason: 'Unregistered', at: at(2).toISOString() } });
+    const back = project(consumed([registered(1), unregistered, registered(3)]));
+    expect(back?.status).toBe('active');
+    expect(back).not.toHaveProperty('deactivation');
+  });
+
+  it('previews events not yet in the log the same way (what the API answers)', () => {
+    const stored = project(consumed([registered(1, { metadata: { a: '1' } })]))!;
+    const preview = previewDevice(stored, [registered(5, { external_id: 'u-9' })]);
+    expect(preview).toMatchObject({ metadata: { a: '1' }, external_id: 'u-9', updated_at: at(5).toISOString(), created_at: stored.created_at });
   });
 });

@@ -20,13 +20,3 @@ export const DEVICE_LIMITS = {
   /** Bytes one PATCH may write: the patch's JSON size × the devices it matches. */
   metadataWriteBytes: 1024 * 1024,
 } as const;
-
-/** Keys a merge would leave on a device (pure): current keys, plus set ones, minus removed ones. */
-export function mergedKeyCount(current: Readonly<Record<string, string>>, patch: Readonly<Record<string, string | null>>): number {
-  const keys = new Set(Object.keys(current));
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) keys.delete(key);
-    else keys.add(key);
-  }
-  return keys.size;
-}

@@ -1,5 +1,6 @@
 import { createEvent, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/events';
 import type { DeviceDocument } from '@herald/mongo';
+import { previewDevice } from '@herald/projections';
 import type { Static } from 'typebox';
 import type { Device, RegisterDeviceBody } from '../schemas/devices.ts';
 
@@ -15,6 +16,9 @@ export function toDeviceView(doc: DeviceDocument): DeviceView {
     metadata: doc.metadata,
     identifiers: doc.identifiers,
     topics: doc.topics,
+    external_id: doc.external_id ?? null,
+    timezone: doc.timezone ?? null,
+    deactivation: doc.status === 'inactive' && doc.deactivation !== undefined ? doc.deactivation : null,
     created_at: doc.created_at,
     updated_at: doc.updated_at,
   };
@@ -51,22 +55,14 @@ export function planRegistration(
         ...(input.identifiers === undefined ? {} : { identifiers: input.identifiers }),
         ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
         ...(topicIds === undefined ? {} : { topic_ids: topicIds }),
+        ...(input.external_id === undefined ? {} : { external_id: input.external_id }),
+        // external_id_hash is proof for this request only: it is not stored.
+        ...(input.timezone === undefined ? {} : { timezone: input.timezone }),
       },
       context,
     ),
   );
-
-  const at = now.toISOString();
-  const device: DeviceView = {
-    id: deviceId,
-    token: input.token,
-    platform: input.platform,
-    status: 'active',
-    metadata: input.metadata ?? existing?.metadata ?? {},
-    identifiers: input.identifiers ?? existing?.identifiers ?? {},
-    topics: topicIds ?? existing?.topics ?? [],
-    created_at: existing?.created_at ?? at,
-    updated_at: at,
-  };
+  // What the read model will show once these events are projected: the projector's own evolve.
+  const device = toDeviceView(previewDevice(existing, events)!);
   return { device, events };
 }

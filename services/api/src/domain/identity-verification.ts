@@ -17,3 +17,23 @@ export function checkIdentifierHash(setting: IdentityVerification, identifier: s
     throw new UnauthorizedError('identifier_hash is not the HMAC-SHA256 of identifier under the project’s device-auth secret');
   }
 }
+
+/**
+ * May this registration set `external_id`? Attaching a device to a user
+ * means it receives that user's pushes, so a stranger may not claim one:
+ * allowed with the project's bearer key (a server registering for its user),
+ * with identity verification on and `external_id_hash` its HMAC, or when the
+ * device already has that external id (nothing new is claimed).
+ */
+export function mayClaimExternalId(claim: {
+  externalId: string;
+  externalIdHash: string | undefined;
+  current: string | undefined;
+  bearerProjectId: string | undefined;
+  projectId: string;
+  verification: IdentityVerification;
+}): boolean {
+  if (claim.current === claim.externalId) return true;
+  if (claim.bearerProjectId === claim.projectId) return true;
+  return claim.verification.enabled && claim.externalIdHash !== undefined && identifierHashMatches(claim.verification.secret, claim.externalId, claim.externalIdHash);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateDeviceAuthSecret, identifierHash } from '@herald/admin';
-import { checkIdentifierHash } from './identity-verification.ts';
+import { checkIdentifierHash, mayClaimExternalId } from './identity-verification.ts';
 
 const secret = generateDeviceAuthSecret();
 const on = { enabled: true, secret } as const;
@@ -27,5 +27,23 @@ describe('checkIdentifierHash', () => {
       thrown = error;
     }
     expect(thrown).toMatchObject({ code: 'UNAUTHORIZED', status: 401, message: expect.stringContaining(message) });
+  });
+});
+
+describe('mayClaimExternalId', () => {
+  const claim = { externalId: 'u-1', externalIdHash: undefined, current: undefined, bearerProjectId: undefined, projectId: 'p', verification: { enabled: false } as const };
+  it("refuses a stranger: no key, no proof, not the device's own", () => {
+    expect(mayClaimExternalId(claim)).toBe(false);
+    expect(mayClaimExternalId({ ...claim, bearerProjectId: 'another-project' })).toBe(false);
+    expect(mayClaimExternalId({ ...claim, current: 'u-2' })).toBe(false);
+    // A hash means nothing while verification is off: there is no secret to check it with.
+    expect(mayClaimExternalId({ ...claim, externalIdHash: identifierHash(secret, 'u-1') })).toBe(false);
+    expect(mayClaimExternalId({ ...claim, verification: on, externalIdHash: identifierHash(secret, 'u-2') })).toBe(false);
+  });
+
+  it("allows the project's key, a verified hash, or the external id the device already has", () => {
+    expect(mayClaimExternalId({ ...claim, bearerProjectId: 'p' })).toBe(true);
+    expect(mayClaimExternalId({ ...claim, verification: on, externalIdHash: identifierHash(secret, 'u-1') })).toBe(true);
+    expect(mayClaimExternalId({ ...claim, current: 'u-1' })).toBe(true);
   });
 });

@@ -1,18 +1,9 @@
 import { createEvent, type HeraldEvent } from '@herald/events';
 import type { DeviceDocument } from '@herald/mongo';
-import { DEVICE_LIMITS, mergedKeyCount } from './device-limits.ts';
+import { mergeMetadata } from '@herald/projections';
+import { DEVICE_LIMITS } from './device-limits.ts';
 
 export type MetadataPatch = Record<string, string | null>;
-
-/** Merge semantics: strings set keys, `null` removes them, other keys stay. */
-export function mergeMetadata(current: Record<string, string>, patch: MetadataPatch): Record<string, string> {
-  const merged = { ...current };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value;
-  }
-  return merged;
-}
 
 export type MetadataPlan =
   | { kind: 'update'; events: HeraldEvent[]; updated: number }
@@ -30,7 +21,14 @@ export function planMetadataUpdate(
   correlationId: string | undefined,
   now: Date,
 ): MetadataPlan {
-  const largest = Math.max(0, ...devices.map((device) => mergedKeyCount(device.metadata, patch)));
+  const set: Record<string, string> = {};
+  const unset: string[] = [];
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) unset.push(key);
+    else set[key] = value;
+  }
+  // The keys each device will keep, merged as the projector merges them.
+  const largest = Math.max(0, ...devices.map((device) => Object.keys(mergeMetadata(device.metadata, set, unset)).length));
   if (largest > DEVICE_LIMITS.mapEntries) {
     return { kind: 'refused', problem: `metadata would leave a device with ${largest} keys; a device keeps at most ${DEVICE_LIMITS.mapEntries}` };
   }
@@ -40,12 +38,6 @@ export function planMetadataUpdate(
       kind: 'refused',
       problem: `metadata × ${devices.length} matching devices would write ${writeBytes} bytes; one request writes at most ${DEVICE_LIMITS.metadataWriteBytes}`,
     };
-  }
-  const set: Record<string, string> = {};
-  const unset: string[] = [];
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) unset.push(key);
-    else set[key] = value;
   }
   const events = devices.map((device) =>
     createEvent('MetadataUpdated', { device_id: device._id, set, unset }, { project_id: device.project_id, correlation_id: correlationId, now }),

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MetadataUpdatedV1 } from '@herald/events';
 import type { DeviceDocument } from '@herald/mongo';
-import { mergeMetadata, planMetadataUpdate } from './metadata-update.ts';
-
-describe('mergeMetadata', () => {
-  it('sets given keys, removes null ones and keeps the rest', () => {
-    expect(mergeMetadata({ plan: 'free', city: 'Oslo', lang: 'nb' }, { plan: 'pro', city: null, tier: 'gold' })).toEqual({
-      plan: 'pro',
-      lang: 'nb',
-      tier: 'gold',
-    });
-  });
-});
+import { planMetadataUpdate } from './metadata-update.ts';
 
 describe('planMetadataUpdate', () => {
   it('emits one event per device with the same set and unset', () => {

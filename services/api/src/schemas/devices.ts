@@ -11,6 +11,12 @@ export const Device = Type.Object(
     metadata: StringMap,
     identifiers: StringMap,
     topics: Type.Array(Type.String(), { description: 'Ids of the topics the device is subscribed to' }),
+    external_id: Type.Union([Type.String(), Type.Null()], { description: "The project's id of the user who owns the device" }),
+    timezone: Type.Union([Type.String(), Type.Null()], { description: 'IANA time zone name' }),
+    deactivation: Type.Union(
+      [Type.Object({ reason: Type.String(), provider: Type.Optional(Type.String()), at: Type.String({ format: 'date-time' }) }), Type.Null()],
+      { description: 'Why it is inactive: the provider rejected its token (`provider` set), or the project unregistered it (reason `Unregistered`)' },
+    ),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
@@ -34,6 +40,18 @@ export const RegisterDeviceBody = Type.Object(
     ),
     identifiers: Type.Optional(StringMap),
     metadata: Type.Optional(StringMap),
+    external_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 256,
+        pattern: '^[^\\u0000-\\u001f\\u2028\\u2029]+$',
+        description:
+          "The project's id of the user who owns the device; a target `{\"external_id\": …}` reaches all of that user's active devices. " +
+          "Needs proof: the project's bearer key, or `external_id_hash` (HMAC-SHA256 of it under the device-auth secret) with identity verification on",
+      }),
+    ),
+    external_id_hash: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Hex HMAC-SHA256 of external_id under the project’s device-auth secret' })),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone name (e.g. Europe/Paris), for local-time sends' })),
     topics: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
         maxItems: DEVICE_LIMITS.topicsPerRegistration,
@@ -43,6 +61,28 @@ export const RegisterDeviceBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const DeviceId = Type.Object({ id: Type.String({ format: 'uuid', description: 'The device id' }) });
+
+export const getDeviceSchema = {
+  summary: 'A device of the current project',
+  description: 'A device the project deleted is `inactive` with `deactivation.reason` `Unregistered`; 404 for an id that is not the project\'s.',
+  tags: ['devices'],
+  security: BEARER,
+  params: DeviceId,
+  response: { 200: Type.Object({ data: Device }), ...errorResponses(400, 401, 404) },
+} as const;
+
+export const deleteDeviceSchema = {
+  summary: 'Unregister a device',
+  description:
+    'Publishes DeviceUnregistered: the device becomes `inactive` (reason `Unregistered`) and is never targeted again; its receipts stay. ' +
+    'It still lists, with `status=inactive`. If the app registers the same token again, the device is active again. Repeating is harmless (204).',
+  tags: ['devices'],
+  security: BEARER,
+  params: DeviceId,
+  response: { 204: Type.Null({ description: 'Unregistered' }), ...errorResponses(400, 401, 404, 503) },
+} as const;
 
 export const registerDeviceSchema = {
   summary: 'Register a device (called by the device; no bearer key)',
@@ -61,7 +101,11 @@ export const registerDeviceSchema = {
 } as const;
 
 export const ListDevicesQuery = Type.Object(
-  { ...PageQuery, status: Type.Optional(Type.Enum(['active', 'inactive'])) },
+  {
+    ...PageQuery,
+    status: Type.Optional(Type.Enum(['active', 'inactive'])),
+    token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'Only the device with exactly this token' })),
+  },
   { additionalProperties: false },
 );
 

@@ -5,7 +5,7 @@ import { DEVICE_LIMITS } from '../domain/device-limits.ts';
 export const updateMetadataSchema = {
   summary: "Update a device's metadata (no bearer key; project and device in the query)",
   description:
-    '`identifier` matches, within the project, a device id, a device token, or any value of a device\'s `identifiers`; ' +
+    '`identifier` matches, within the project, a device id, a device token, a device\'s `external_id`, or any value of a device\'s `identifiers`; ' +
     'every matching device is updated. Merge semantics: given keys are set, keys sent as `null` are removed, others are kept. ' +
     `At most ${DEVICE_LIMITS.identifierMatches} devices: an identifier that matches more is refused with 400. ` +
     `A device keeps at most ${DEVICE_LIMITS.mapEntries} metadata keys; a merge that would exceed it is refused with 400. ` +

@@ -1,12 +1,12 @@
 import type { DeviceDocument, Filter, ReadModelRegistry, TopicDocument } from '@herald/mongo';
 import type { EventProducer } from '@herald/kafka';
 import type { AdminStore } from '@herald/admin';
-import { topicIdFor } from '@herald/events';
+import { createEvent, topicIdFor } from '@herald/events';
 import { ForbiddenError, NotFoundError, ValidationError } from '@herald/errors';
 import { planRegistration, toDeviceView, type DeviceView, type RegisterDeviceInput } from '../domain/device-registration.ts';
 import { DEVICE_LIMITS } from '../domain/device-limits.ts';
 import { planMetadataUpdate, type MetadataPatch } from '../domain/metadata-update.ts';
-import { checkIdentifierHash } from '../domain/identity-verification.ts';
+import { checkIdentifierHash, mayClaimExternalId } from '../domain/identity-verification.ts';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { mayRepointDevice } from '../domain/token-refresh.ts';
 import { assertRoomForTopics } from './topic-quota.ts';
@@ -15,6 +15,19 @@ export interface DeviceListQuery {
   limit?: number | undefined;
   page?: number | undefined;
   status?: 'active' | 'inactive' | undefined;
+  token?: string | undefined;
+}
+
+const UNREGISTERED = 'Unregistered';
+
+/** Whether the runtime knows this IANA zone (Intl throws a RangeError for names it does not). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Device commands become events on Kafka; device queries read the `devices` read model. */
@@ -52,6 +65,8 @@ export class DeviceService {
         );
       }
     }
+    if (input.timezone !== undefined && !isTimeZone(input.timezone)) throw new ValidationError([`timezone ${input.timezone} is not an IANA time zone name (e.g. Europe/Paris)`]);
+    if (input.external_id !== undefined) await this.#checkExternalIdClaim(input, existing ?? undefined, bearerProjectId);
     if (input.topics !== undefined) {
       const topics = await this.#readModels.collection<TopicDocument>('topics');
       await assertRoomForTopics(topics, input.project_id, [...new Set(input.topics)].map((name) => topicIdFor(input.project_id, name)));
@@ -59,6 +74,38 @@ export class DeviceService {
     const { device, events } = planRegistration(input, existing ?? undefined, correlationId, new Date());
     await this.#producer.publish(events);
     return device;
+  }
+
+  async #checkExternalIdClaim(input: RegisterDeviceInput, existing: DeviceDocument | undefined, bearerProjectId: string | undefined): Promise<void> {
+    const verification = await this.#admin.identityVerification(input.project_id);
+    const claim = {
+      externalId: input.external_id!,
+      externalIdHash: input.external_id_hash,
+      current: existing?.external_id,
+      bearerProjectId,
+      projectId: input.project_id,
+      verification: verification ?? { enabled: false as const },
+    };
+    if (!mayClaimExternalId(claim)) {
+      throw new ForbiddenError(
+        "external_id needs proof that the caller may speak for that user: the project's bearer key, or (with identity verification on) external_id_hash, the HMAC-SHA256 of external_id under the device-auth secret",
+      );
+    }
+  }
+
+  /** A device of the project; 404 when it is not the project's. */
+  async get(projectId: string, deviceId: string): Promise<DeviceView> {
+    const device = await (await this.#devices()).findOne({ _id: deviceId, project_id: projectId });
+    if (device === null) throw new NotFoundError(`device ${deviceId} does not exist in project ${projectId}`);
+    return toDeviceView(device);
+  }
+
+  /** Publishes DeviceUnregistered; a device already unregistered is left as it is. */
+  async unregister(projectId: string, deviceId: string, correlationId?: string): Promise<void> {
+    const device = await (await this.#devices()).findOne({ _id: deviceId, project_id: projectId });
+    if (device === null) throw new NotFoundError(`device ${deviceId} does not exist in project ${projectId}`);
+    if (device.status === 'inactive' && device.deactivation?.reason === UNREGISTERED) return;
+    await this.#producer.publish([createEvent('DeviceUnregistered', { device_id: deviceId }, { project_id: projectId, correlation_id: correlationId })]);
   }
 
   /** The device a registration continues: named by a token refresh, or already holding the token. */
@@ -76,6 +123,7 @@ export class DeviceService {
     const request = pageRequest(query);
     const filter: Filter<DeviceDocument> = { project_id: projectId };
     if (query.status !== undefined) filter.status = query.status;
+    if (query.token !== undefined) filter.token = query.token;
     const devices = await this.#devices();
     const [count, docs] = await Promise.all([
       devices.countDocuments(filter),
@@ -105,7 +153,7 @@ export class DeviceService {
     const devices = await this.#devices();
     const limit = DEVICE_LIMITS.identifierMatches;
     const matching = await devices
-      .find({ project_id: projectId, $or: [{ _id: identifier }, { token: identifier }, { identifier_values: identifier }] })
+      .find({ project_id: projectId, $or: [{ _id: identifier }, { token: identifier }, { identifier_values: identifier }, { external_id: identifier }] })
       .project<Pick<DeviceDocument, '_id' | 'project_id' | 'metadata'>>({ _id: 1, project_id: 1, metadata: 1 })
       .limit(limit + 1)
       .toArray();

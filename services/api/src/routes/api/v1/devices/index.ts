@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { listDevicesSchema, registerDeviceSchema } from '../../../../schemas/devices.ts';
+import { deleteDeviceSchema, getDeviceSchema, listDevicesSchema, registerDeviceSchema } from '../../../../schemas/devices.ts';
 import deviceReceipts from './receipts.ts';
 
 export default async function devices(app: FastifyInstance): Promise<void> {
@@ -16,5 +16,12 @@ export default async function devices(app: FastifyInstance): Promise<void> {
 
   fastify.get('', { schema: listDevicesSchema }, async (request) => {
     return fastify.services.devices.list(request.projectId, request.query);
+  });
+
+  fastify.get('/:id', { schema: getDeviceSchema }, async (request) => ({ data: await fastify.services.devices.get(request.projectId, request.params.id) }));
+
+  fastify.delete('/:id', { schema: deleteDeviceSchema }, async (request, reply) => {
+    await fastify.services.devices.unregister(request.projectId, request.params.id, request.id);
+    return reply.code(204).send(null);
   });
 }
