@@ -9,6 +9,8 @@ export interface Project {
   _id: string;
   name: string;
   created_at: Date;
+  /** IANA zone for local-time sends to devices that registered none (UTC when unset). */
+  default_timezone?: string;
 }
 
 /**
@@ -69,6 +71,12 @@ export class AdminStore {
 
   async findProject(projectId: string): Promise<Project | null> {
     return this.#projects.findOne({ _id: projectId }, WITHOUT_SECRET);
+  }
+
+  /** Sets the zone local-time sends use for devices without one; false when there is no such project. */
+  async setDefaultTimezone(projectId: string, timezone: string): Promise<boolean> {
+    const result = await this.#projects.updateOne({ _id: projectId }, { $set: { default_timezone: timezone } });
+    return result.matchedCount === 1;
   }
 
   async listProjects(): Promise<Project[]> {

@@ -66,7 +66,13 @@ export function resolveAudience(projectId: string, spec: TargetSpec, topics: Rea
  * pushes; with `afterDeviceId`, only those past that id (a fan-out resuming
  * where it stopped).
  */
-export function audienceFilter(audience: Audience, options: { activeOnly: boolean; afterDeviceId?: string | undefined }): Filter<DeviceDocument> {
+/** One slot of a local-time send: devices in these zones, and with `includeUnset` those without a zone. */
+export interface ZoneFilter {
+  zones: readonly string[];
+  includeUnset: boolean;
+}
+
+export function audienceFilter(audience: Audience, options: { activeOnly: boolean; afterDeviceId?: string | undefined; zones?: ZoneFilter | undefined }): Filter<DeviceDocument> {
   const anyOf: Array<Filter<DeviceDocument>> = [];
   if (audience.topicIds.length > 0) anyOf.push({ topics: { $in: audience.topicIds } });
   if (audience.deviceRefs.length > 0) {
@@ -80,12 +86,16 @@ export function audienceFilter(audience: Audience, options: { activeOnly: boolea
   }
   // An audience that names nothing matches nothing (an empty $or is invalid).
   if (anyOf.length === 0) return { project_id: audience.projectId, _id: { $in: [] } };
-  return {
+  const base = {
     project_id: audience.projectId,
     ...(options.activeOnly ? { status: 'active' as const } : {}),
     ...(options.afterDeviceId === undefined ? {} : { _id: { $gt: options.afterDeviceId } }),
-    $or: anyOf,
   };
+  const zones = options.zones;
+  if (zones === undefined) return { ...base, $or: anyOf };
+  const inZones = { timezone: { $in: [...zones.zones] } };
+  if (!zones.includeUnset) return { ...base, ...inZones, $or: anyOf };
+  return { ...base, $and: [{ $or: anyOf }, { $or: [inZones, { timezone: { $exists: false } }] }] };
 }
 
 /**
@@ -95,6 +105,6 @@ export function audienceFilter(audience: Audience, options: { activeOnly: boolea
  * limit down), so memory stays bounded and the first page of a million
  * devices comes back as fast as the last.
  */
-export function audiencePage(audience: Audience, after: string | undefined, limit: number): { filter: Filter<DeviceDocument>; sort: { _id: 1 }; limit: number } {
-  return { filter: audienceFilter(audience, { activeOnly: true, afterDeviceId: after }), sort: { _id: 1 }, limit };
+export function audiencePage(audience: Audience, after: string | undefined, limit: number, zones?: ZoneFilter): { filter: Filter<DeviceDocument>; sort: { _id: 1 }; limit: number } {
+  return { filter: audienceFilter(audience, { activeOnly: true, afterDeviceId: after, zones }), sort: { _id: 1 }, limit };
 }

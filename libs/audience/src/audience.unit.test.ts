@@ -39,6 +39,21 @@ describe('audienceFilter', () => {
     expect(audienceFilter(audience, { activeOnly: true })).toEqual({ project_id: 'p', status: 'active', $or: [{ external_id: { $in: ['u-1', 'u-2'] } }] });
   });
 
+  it('narrows to the time zones of a local-time slot, with or without unzoned devices', () => {
+    const audience = resolveAudience('p', splitTargets(['news']), topics);
+    expect(audienceFilter(audience, { activeOnly: true, zones: { zones: ['Asia/Tokyo'], includeUnset: false } })).toEqual({
+      project_id: 'p',
+      status: 'active',
+      timezone: { $in: ['Asia/Tokyo'] },
+      $or: [{ topics: { $in: ['topic-news'] } }],
+    });
+    expect(audienceFilter(audience, { activeOnly: true, zones: { zones: ['UTC'], includeUnset: true } })).toEqual({
+      project_id: 'p',
+      status: 'active',
+      $and: [{ $or: [{ topics: { $in: ['topic-news'] } }] }, { $or: [{ timezone: { $in: ['UTC'] } }, { timezone: { $exists: false } }] }],
+    });
+  });
+
   it('resumes past a device id', () => {
     const audience = resolveAudience('p', splitTargets(['news']), topics);
     expect(audienceFilter(audience, { activeOnly: true, afterDeviceId: 'd7' })).toEqual({

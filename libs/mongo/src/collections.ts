@@ -11,6 +11,8 @@ export const ADMIN_COLLECTIONS = {
   fanoutProgress: 'fanout_progress',
   /** Notifications cancelled by their clients: fan-out and senders stop on them (services/delivery). */
   deliveryCancellations: 'delivery_cancellations',
+  /** Sends waiting for their time (send_at, or one document per local-time slot): the scheduler fires them (services/delivery). */
+  deliverySchedules: 'delivery_schedules',
   /** Which version of each read model readers use (see read-models.ts). */
   readModelVersions: 'read_model_versions',
 } as const;
@@ -35,6 +37,8 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
   ],
   [ADMIN_COLLECTIONS.apiKeys]: [{ key: { project_id: 1, created_at: 1 }, name: 'by_project_created' }],
   [ADMIN_COLLECTIONS.idempotencyKeys]: [{ key: { project_id: 1, key: 1 }, name: 'by_project_key' }],
+  // The scheduler's poll: pending schedules due by now, earliest first.
+  [ADMIN_COLLECTIONS.deliverySchedules]: [{ key: { state: 1, due_at: 1 }, name: 'by_state_due' }],
   [READ_MODELS.devices]: [
     { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
     { key: { project_id: 1, identifier_values: 1 }, name: 'by_project_identifier' },

@@ -1,2 +1,3 @@
 export * from './backbone.ts';
 export * from './node-flags.ts';
+export * from './clock.ts';

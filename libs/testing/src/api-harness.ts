@@ -43,6 +43,8 @@ export interface ApiHarness {
   fakes?: { apns: FakeApns; fcm: FakeFcm; configure(projectId: string): Promise<void> };
   /** `/metrics` of each service process. */
   metricsUrls: Record<string, string>;
+  /** Stops every service process with `signal`, then starts the API, the projector and (with `delivery: true`) delivery again. */
+  restartAll(signal: NodeJS.Signals): Promise<void>;
   /** Restarts the projector process (for crash tests): `signal` ends the running one first. */
   restartProjector(signal: NodeJS.Signals): Promise<void>;
   /** Restarts the delivery process (for crash tests): `signal` ends the running one first. */
@@ -125,16 +127,17 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
     env: { ...serviceEnv, ...fixture?.env, METRICS_PORT: String(metricsPorts.delivery) },
     readyLine: DELIVERY_READY,
   };
+  const apiSpec = {
+    entry: 'services/api/src/server.ts',
+    // Tests of other features are not throttled; rate-limit tests pass their own limits in apiEnv.
+    env: { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(metricsPorts.api), HERALD_RATE_LIMITS: 'off', ...options.apiEnv },
+    readyLine: 'Server listening at',
+  };
   const projectorSpec = { entry: 'services/projector/src/main.ts', env: { ...serviceEnv, METRICS_PORT: String(metricsPorts.projector) }, readyLine: 'projector consuming' };
   let processes: Record<string, ServiceProcess>;
   try {
     const started = await startServiceProcesses([
-      {
-        entry: 'services/api/src/server.ts',
-        // Tests of other features are not throttled; rate-limit tests pass their own limits in apiEnv.
-        env: { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(metricsPorts.api), HERALD_RATE_LIMITS: 'off', ...options.apiEnv },
-        readyLine: 'Server listening at',
-      },
+      apiSpec,
       projectorSpec,
       ...(fixture === undefined ? [] : [deliverySpec]),
     ]);
@@ -171,6 +174,12 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
       const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
       const text = await response.text();
       return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
+    },
+    restartAll: async (signal: NodeJS.Signals) => {
+      await Promise.all(Object.values(processes).map((running) => running.stop(signal)));
+      const specs = [apiSpec, projectorSpec, ...(fixture === undefined ? [] : [deliverySpec])];
+      const [api, projector, delivery] = await startServiceProcesses(specs);
+      processes = { api: api!, projector: projector!, ...(delivery === undefined ? {} : { delivery }) };
     },
     restartProjector: async (signal: NodeJS.Signals) => {
       await processes.projector?.stop(signal);

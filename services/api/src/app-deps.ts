@@ -1,4 +1,5 @@
 import type { AdminStore } from '@herald/admin';
+import type { Clock } from '@herald/runtime';
 import type { EventProducer } from '@herald/kafka';
 import type { Db, ReadModelRegistry } from '@herald/mongo';
 import type { Metrics } from '@herald/metrics';
@@ -15,6 +16,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** Resolves to a list of problems; empty when Kafka and MongoDB answer. */
   checkReady: () => Promise<string[]>;
+  /** Schedule decisions (how far ahead send_at may be); tests move it (HERALD_CLOCK_FILE). Default: the system clock. */
+  clock?: Clock;
 }
 
 export interface AppServices {

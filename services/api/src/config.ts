@@ -5,6 +5,7 @@ export const ApiConfig = Type.Object({
   ...CommonConfig.properties,
   ...metricsSettings(9100),
   HOST: Type.String({ default: '127.0.0.1' }),
+  HERALD_CLOCK_FILE: Type.Optional(Type.String({ minLength: 1, description: 'tests: a file holding milliseconds added to the clock schedule checks use' })),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   KAFKA_PARTITIONS: Type.Integer({ minimum: 1, default: 6, description: 'partitions for topics Herald creates' }),
   TRUST_PROXY: Type.String({

@@ -3,7 +3,7 @@ import { createLogger } from '@herald/log';
 import { ensureAdminIndexes, ReadModelRegistry } from '@herald/mongo';
 import { AdminStore, IdempotencyStore } from '@herald/admin';
 import { startMetricsServer } from '@herald/metrics';
-import { connectBackbone } from '@herald/runtime';
+import { connectBackbone, fileClock } from '@herald/runtime';
 import { ApiConfig } from './config.ts';
 import { buildApp } from './build-app.ts';
 import { httpOptions } from './http-options.ts';
@@ -28,6 +28,7 @@ await runProcess('api', async () => {
       readModels: new ReadModelRegistry(mongo.db),
       metrics,
       checkReady: readinessCheck(kafka, mongo.db),
+      clock: fileClock(config.HERALD_CLOCK_FILE),
     },
     logger,
     httpOptions(config),

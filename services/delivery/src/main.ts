@@ -1,7 +1,7 @@
 import { loadConfig, redactConfig, runProcess } from '@herald/config';
 import { createLogger } from '@herald/log';
 import { startMetricsServer } from '@herald/metrics';
-import { connectBackbone } from '@herald/runtime';
+import { connectBackbone, fileClock } from '@herald/runtime';
 import { CredentialStore, parseSecretKey } from '@herald/admin';
 import { ConfigError } from '@herald/errors';
 import { DeliveryConfig, rolesOf } from './config.ts';
@@ -39,6 +39,8 @@ await runProcess('delivery', async () => {
     apnsMaxInFlight: config.APNS_MAX_IN_FLIGHT,
     apnsRequestTimeoutMs: config.APNS_REQUEST_TIMEOUT_MS,
     fcmMaxConcurrentChunks: config.FCM_MAX_CONCURRENT_CHUNKS,
+    scheduleClock: fileClock(config.HERALD_CLOCK_FILE),
+    schedulerPollMs: config.DELIVERY_SCHEDULER_POLL_MS,
     observer: {
       sent: (provider, seconds) => metrics.providerLatency.observe({ provider }, seconds),
       outcome: (provider, outcome, count) => metrics.deliveries.inc({ provider, outcome }, count),

@@ -11,6 +11,10 @@ import { senderHandler, type SenderObserver } from './sender/sender.ts';
 import { ProviderClients, type CredentialSource } from './sender/provider-clients.ts';
 import type { RetryPolicy } from './sender/deliver-with-retry.ts';
 import { BatchAttemptStore } from './sender/batch-attempts.ts';
+import { AdminStore } from '@herald/admin';
+import { systemClock, type Clock } from '@herald/runtime';
+import { ScheduleStore } from './schedule/schedule-store.ts';
+import { startScheduler } from './schedule/scheduler.ts';
 
 export interface DeliveryDeps {
   kafka: HeraldKafka;
@@ -37,6 +41,10 @@ export interface DeliveryDeps {
   apnsRequestTimeoutMs?: number;
   fcmMaxConcurrentChunks?: number;
   observer?: SenderObserver;
+  /** Schedule decisions; tests move it (HERALD_CLOCK_FILE). Default: the system clock. */
+  scheduleClock?: Clock;
+  /** How often the scheduler looks for due sends. */
+  schedulerPollMs?: number;
 }
 
 export interface RunningDelivery {
@@ -62,6 +70,10 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
   const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms).then(() => undefined), random: Math.random };
   const batches = new BatchAttemptStore(deps.db);
   const cancellations = new CancellationStore(deps.db);
+  const schedules = new ScheduleStore(deps.db);
+  const admin = new AdminStore(deps.db);
+  const scheduleClock = deps.scheduleClock ?? systemClock;
+  let scheduler: { stop(): Promise<void> } | undefined;
 
   if (deps.roles.includes('fanout')) {
     const logger = deps.logger.child({ role: 'fanout' });
@@ -82,12 +94,17 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           readModels: new ReadModelRegistry(deps.db),
           progress: new FanoutProgressStore(deps.db),
           cancellations,
+          schedules,
+          defaultTimezone: async (projectId) => (await admin.findProject(projectId))?.default_timezone,
+          clock: scheduleClock,
           logger,
           maxAgeMs: deps.maxAgeMs ?? 24 * 60 * 60 * 1000,
           ...(deps.fanoutStepDevices === undefined ? {} : { stepDevices: deps.fanoutStepDevices }),
         }),
       }),
     );
+    // Every fan-out instance polls; a lease on each schedule makes one of them fire it.
+    scheduler = startScheduler({ schedules, cancellations, producer: deps.producer, clock: scheduleClock, logger: logger.child({ component: 'scheduler' }), ...(deps.schedulerPollMs === undefined ? {} : { pollMs: deps.schedulerPollMs }) });
   }
   for (const provider of ['apns', 'fcm'] as const) {
     if (!deps.roles.includes(provider)) continue;
@@ -110,6 +127,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
   return {
     ready: Promise.all(consumers.map((consumer) => consumer.ready)).then(() => undefined),
     stop: async () => {
+      await scheduler?.stop();
       await Promise.all(consumers.map((consumer) => consumer.stop()));
       await clients.closeAll();
     },

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { BEARER, errorResponses, MetadataFilter, PageQuery, Pagination } from './common.ts';
-import { PushOptionsInput } from './push-options.ts';
+import { PushOptionsInput, ScheduleInput } from './push-options.ts';
 
 export const MAX_TARGETS = 10_000;
 
@@ -25,6 +25,7 @@ export const NotificationRequest = Type.Object(
     link_to: Type.Optional(Type.String({ maxLength: 4096 })),
     group: Type.Optional(Type.String({ maxLength: 256, description: 'Groups notifications on the device: APNs thread-id, Android notification tag' })),
     ...PushOptionsInput,
+    ...ScheduleInput,
   },
   { additionalProperties: false },
 );

@@ -25,6 +25,46 @@ export const PushOptionsInput = {
   fcm: Type.Optional(RawObject("Merged last into the FCM message as firebase-admin builds it (its field names), e.g. {\"android\": {\"notification\": {\"channelId\": \"sales\"}}}; may not set the target (token, topic, condition)")),
 };
 
+/** When to send, instead of now (at most one of the two; both within 30 days). */
+export const ScheduleInput = {
+  send_at: Type.Optional(
+    Type.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$',
+      description: 'RFC 3339 instant to send at, at most 30 days ahead (a time up to a minute past sends now)',
+    }),
+  ),
+  send_at_local: Type.Optional(
+    Type.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2})?$',
+      description:
+        "Wall-clock time (\"2026-12-01T09:00\") at which each device gets it in its own `timezone` (devices without one: the project's default, else UTC); at most 30 days ahead. A zone whose time has already passed gets it at once",
+    }),
+  ),
+};
+
+export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 60 * 60 * 1000;
+const PAST_GRACE_MS = 60_000;
+/** The widest gap between a wall-clock time and the instants it names across zones (UTC−12 … UTC+14). */
+const ZONE_SPREAD_MS = 14 * 60 * 60 * 1000;
+
+/** Problems with the schedule fields the schema cannot see, each naming the field (pure; `now` from the movable clock). */
+export function scheduleProblems(input: { send_at?: unknown; send_at_local?: unknown } | undefined, now: number): string[] {
+  if (typeof input?.send_at === 'string' && typeof input.send_at_local === 'string') return ['notification.send_at and notification.send_at_local cannot both be set'];
+  if (typeof input?.send_at === 'string') {
+    const at = Date.parse(input.send_at);
+    if (Number.isNaN(at)) return ['notification.send_at is not a valid date-time'];
+    if (at > now + MAX_SCHEDULE_AHEAD_MS) return ['notification.send_at must be at most 30 days ahead'];
+    if (at < now - PAST_GRACE_MS) return ['notification.send_at is in the past'];
+  }
+  if (typeof input?.send_at_local === 'string') {
+    const asUtc = Date.parse(`${input.send_at_local}Z`);
+    if (Number.isNaN(asUtc)) return ['notification.send_at_local is not a valid local date-time'];
+    if (asUtc - ZONE_SPREAD_MS > now + MAX_SCHEDULE_AHEAD_MS) return ['notification.send_at_local must be at most 30 days ahead'];
+    if (asUtc + ZONE_SPREAD_MS < now - PAST_GRACE_MS) return ['notification.send_at_local has passed in every time zone'];
+  }
+  return [];
+}
+
 /** Data keys FCM refuses (its reserved words; its reserved `google.`/`gcm.` prefixes contain a dot, which no key may), plus Herald's own keys and APNs' `aps`. */
 const RESERVED_DATA_KEYS = new Set(['from', 'notification', 'message_type', 'collapse_key', 'aps', 'notification_id', 'project_id', 'link_to']);
 const FCM_TARGET_KEYS = ['token', 'topic', 'condition'];

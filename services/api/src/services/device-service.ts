@@ -10,6 +10,7 @@ import { checkIdentifierHash, mayClaimExternalId } from '../domain/identity-veri
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { mayRepointDevice } from '../domain/token-refresh.ts';
 import { assertRoomForTopics } from './topic-quota.ts';
+import { isTimeZone } from '@herald/runtime';
 
 export interface DeviceListQuery {
   limit?: number | undefined;
@@ -19,16 +20,6 @@ export interface DeviceListQuery {
 }
 
 const UNREGISTERED = 'Unregistered';
-
-/** Whether the runtime knows this IANA zone (Intl throws a RangeError for names it does not). */
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Device commands become events on Kafka; device queries read the `devices` read model. */
 export class DeviceService {

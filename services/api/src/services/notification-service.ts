@@ -7,7 +7,8 @@ import type { Logger } from '@herald/log';
 import { ledgerDevice, planReceiptPage, tallyOf, type Outcome, type Tally } from '@herald/projections';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { receiptView, type ReceiptView } from '../domain/receipts.ts';
-import { pushOptionProblems } from '../schemas/push-options.ts';
+import { pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts';
+import type { Clock } from '@herald/runtime';
 import { acceptedView, notificationView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
 
 export interface ReceiptQuery {
@@ -24,8 +25,10 @@ export class NotificationService {
   readonly #readModels: ReadModelRegistry;
   readonly #idempotency: IdempotencyStore;
   readonly #logger: Logger;
+  readonly #clock: Clock;
 
-  constructor(deps: { producer: EventProducer; readModels: ReadModelRegistry; idempotency: IdempotencyStore; logger: Logger }) {
+  constructor(deps: { producer: EventProducer; readModels: ReadModelRegistry; idempotency: IdempotencyStore; logger: Logger; clock: Clock }) {
+    this.#clock = deps.clock;
     this.#producer = deps.producer;
     this.#readModels = deps.readModels;
     this.#idempotency = deps.idempotency;
@@ -35,7 +38,7 @@ export class NotificationService {
   /** Validates what the schema cannot, then emits NotificationRequested; with a key, at most once per 24 h. */
   async send(projectId: string, input: NotificationInput, schemaProblems: readonly string[], idempotencyKey: string | undefined, correlationId?: string): Promise<NotificationView> {
     const notificationId = newId();
-    const problems = [...schemaProblems, ...pushOptionProblems(input), ...sizeProblems(input, notificationId, projectId)];
+    const problems = [...schemaProblems, ...pushOptionProblems(input), ...scheduleProblems(input, this.#clock.now()), ...sizeProblems(input, notificationId, projectId)];
     if (problems.length > 0) throw new UnprocessableError(problems);
     if (idempotencyKey === undefined) return this.#publish(projectId, input, notificationId, correlationId);
 

@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { NotFoundError, ValidationError } from '@herald/errors';
 import { CredentialStore, parseSecretKey } from '@herald/admin';
 import { LOCAL_PROVIDER_IDENTITY_FILE, localProviderIdentity, storeIdentity } from '@herald/fake-providers';
 import type { Db } from '@herald/mongo';
 import type { Runner } from '../context.ts';
 import type { LocalMode } from '../local-mode.ts';
 import { identityVerificationCommand } from './identity-verification.ts';
+import { isTimeZone } from '@herald/runtime';
 
 interface ProjectSettings {
   env: Readonly<Record<string, string | undefined>>;
@@ -53,6 +55,17 @@ export function projectCommands(program: Command, withContext: Runner, settings:
         const list = await admin.listProjects();
         if (options.json === true) out(JSON.stringify(list.map((p) => ({ id: p._id, name: p.name, created_at: p.created_at }))));
         else for (const project of list) out(`${project._id}  ${project.name}`);
+      }),
+    );
+
+  projects
+    .command('timezone <project-id> <zone>')
+    .description("the IANA time zone local-time sends (send_at_local) use for the project's devices that registered none (default UTC)")
+    .action(async (projectId: string, zone: string) =>
+      withContext(async ({ admin, out }) => {
+        if (!isTimeZone(zone)) throw new ValidationError([`zone ${zone} is not an IANA time zone name (e.g. Europe/Paris)`]);
+        if (!(await admin.setDefaultTimezone(projectId, zone))) throw new NotFoundError(`project ${projectId} does not exist`);
+        out(`project ${projectId}: devices without a time zone get local-time sends at ${zone} time`);
       }),
     );
 

@@ -6,6 +6,8 @@ import { createTestEnv, type TestEnv } from '@herald/testing';
 import { fanOutStep, itemOf, WORK_TOPIC, type StepItem } from './fanout.ts';
 import { FanoutProgressStore } from './progress.ts';
 import { CancellationStore } from '../cancellations.ts';
+import { ScheduleStore } from '../schedule/schedule-store.ts';
+import { systemClock } from '@herald/runtime';
 import { deviceDoc } from './test-devices.ts';
 
 /**
@@ -68,6 +70,9 @@ describe('fan-out restart', () => {
       readModels: new ReadModelRegistry(env.mongo.db),
       progress: new FanoutProgressStore(env.mongo.db),
       cancellations: new CancellationStore(env.mongo.db),
+      schedules: new ScheduleStore(env.mongo.db),
+      defaultTimezone: async () => undefined,
+      clock: systemClock,
       logger: env.logger,
       stepDevices: STEP,
       batchSize: 150,

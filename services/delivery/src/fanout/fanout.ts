@@ -8,6 +8,9 @@ import { BATCH_BYTE_BUDGET, BATCH_SIZE, type AudienceRow, type PerProvider, type
 import { recordBatches, type FanoutProgressStore, type RecordedBatch } from './progress.ts';
 import { decideStep, stepFanout, type FanoutState } from './step.ts';
 import type { CancellationStore } from '../cancellations.ts';
+import type { Clock } from '@herald/runtime';
+import type { ScheduleStore } from '../schedule/schedule-store.ts';
+import { isScheduledSend, planLocalSlots } from '../schedule/slots.ts';
 
 export interface FanoutDeps {
   producer: Pick<EventProducer, 'publish'>;
@@ -22,6 +25,12 @@ export interface FanoutDeps {
   maxAgeMs?: number;
   /** A cancelled notification queues nothing more; the fan-out records NotificationCancelled here. */
   cancellations: Pick<CancellationStore, 'isCancelled' | 'cancel'>;
+  /** Where a request for later is held until the scheduler fires it. */
+  schedules: Pick<ScheduleStore, 'save'>;
+  /** The project's default zone for local-time sends (UTC when unset). */
+  defaultTimezone(projectId: string): Promise<string | undefined>;
+  /** Schedule decisions (is send_at still ahead?); tests move it. */
+  clock: Clock;
 }
 
 /** Whether a request is too old to send (pure, for the handler and its tests). */
@@ -36,6 +45,8 @@ export const DEFAULT_STEP_DEVICES = 10_000;
 export interface StepItem {
   /** The work item's event id: only the record that planned a step replays it. */
   id: string;
+  /** Names this fan-out's progress and batch ids: the notification id, or `<id>@<slot>` for one slot of a local-time send. */
+  fanoutId: string;
   step: number;
   projectId: string;
   correlationId: string | undefined;
@@ -45,7 +56,8 @@ export interface StepItem {
 
 export function itemOf(event: NotificationRequestedV1 | FanoutStepV1): StepItem {
   const { step, requested_at, ...request } = event.type === 'FanoutStep' ? event.data : { ...event.data, step: 0, requested_at: event.occurred_at };
-  return { id: event.id, step, projectId: event.project_id, correlationId: event.correlation_id, requestedAt: requested_at, request };
+  const fanoutId = request.slot === undefined ? request.notification_id : `${request.notification_id}@${request.slot.index}`;
+  return { id: event.id, fanoutId, step, projectId: event.project_id, correlationId: event.correlation_id, requestedAt: requested_at, request };
 }
 
 const PUSH_OPTION_KEYS = Object.keys(PushOptionFields) as Array<keyof typeof PushOptionFields>;
@@ -66,7 +78,7 @@ function batchEvent(item: StepItem, batch: PlannedBatch): DeliveryBatchV1 {
   const notificationId = item.request.notification_id;
   return createEvent(
     'DeliveryBatch',
-    { batch_id: deliveryBatchId(notificationId, batch.provider, batch.sequence), notification_id: notificationId, provider: batch.provider, sequence: batch.sequence, message: messageOf(item.request), devices: batch.devices },
+    { batch_id: deliveryBatchId(item.fanoutId, batch.provider, batch.sequence), notification_id: notificationId, provider: batch.provider, sequence: batch.sequence, message: messageOf(item.request), devices: batch.devices },
     { project_id: item.projectId, correlation_id: item.correlationId },
   );
 }
@@ -85,8 +97,9 @@ function envelopeBytes(item: StepItem): number {
  */
 export async function fanOutStep(deps: FanoutDeps, item: StepItem): Promise<PerProvider | undefined> {
   const notificationId = item.request.notification_id;
-  const logger = deps.logger.child({ notification_id: notificationId, step: item.step });
-  const progress = await deps.progress.load(notificationId);
+  const progressId = item.fanoutId;
+  const logger = deps.logger.child({ notification_id: notificationId, step: item.step, ...(item.request.slot === undefined ? {} : { slot: item.request.slot.at }) });
+  const progress = await deps.progress.load(progressId);
   const expired = isExpired(item.requestedAt, deps.maxAgeMs, Date.now());
   const cancelled = !expired && progress?.dispatched !== true && (await deps.cancellations.isCancelled(notificationId));
   const decision = decideStep(progress, item.step, item.id, expired || cancelled);
@@ -97,7 +110,11 @@ export async function fanOutStep(deps: FanoutDeps, item: StepItem): Promise<PerP
     case 'announce': {
       if (expired) logger.warn({ requested_at: item.requestedAt, targeted: decision.targeted }, 'notification too old to send; nothing more is queued');
       else if (cancelled) logger.info({ targeted: decision.targeted }, 'notification cancelled; nothing more is queued');
-      if (progress?.dispatched !== true) await deps.progress.save(notificationId, progress ?? { step: -1, sequence: decision.batches, targeted: decision.targeted, exhausted: false }, [], true);
+      if (progress?.dispatched !== true) await deps.progress.save(progressId, progress ?? { step: -1, sequence: decision.batches, targeted: decision.targeted, exhausted: false }, [], true);
+      if (expired && item.request.slot === undefined && decision.targeted.apns + decision.targeted.fcm === 0) {
+        const reason = `not sent: requested (or due) at ${item.requestedAt}, longer ago than DELIVERY_MAX_AGE_MS allows`;
+        await deps.producer.publish([createEvent('NotificationExpired', { notification_id: notificationId, reason }, { project_id: item.projectId, correlation_id: item.correlationId })]);
+      }
       await announce(deps, item, decision.targeted, decision.batches);
       return decision.targeted;
     }
@@ -111,7 +128,7 @@ export async function fanOutStep(deps: FanoutDeps, item: StepItem): Promise<PerP
       const page = await readPage(deps, item, decision.state.after, pageSize);
       const { state, batches } = stepFanout(decision.state, page, { pageSize, maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelopeBytes(item) });
       // Recorded before anything goes out (see the invariant in progress.ts).
-      if (!(await deps.progress.savePlan(notificationId, decision.state.step, state, recordBatches(batches), item.id))) {
+      if (!(await deps.progress.savePlan(progressId, decision.state.step, state, recordBatches(batches), item.id))) {
         logger.warn('another work item planned this step first; leaving it to that one');
         return undefined;
       }
@@ -127,7 +144,7 @@ async function next(deps: FanoutDeps, item: StepItem, state: FanoutState): Promi
     await deps.producer.publish([createEvent('FanoutStep', { ...request, step: item.step + 1, requested_at: item.requestedAt }, { project_id: item.projectId, correlation_id: item.correlationId })]);
     return undefined;
   }
-  await deps.progress.save(item.request.notification_id, state, [], true);
+  await deps.progress.save(item.fanoutId, state, [], true);
   await announce(deps, item, state.targeted, state.sequence);
   return state.targeted;
 }
@@ -138,7 +155,9 @@ async function readPage(deps: FanoutDeps, item: StepItem, after: string | undefi
     const topics = await deps.readModels.collection<TopicDocument>('topics');
     const devices = await deps.readModels.collection<DeviceDocument>('devices');
     const named = spec.names.length === 0 ? [] : await topics.find(topicLookupFilter(item.projectId, spec)).project<Pick<TopicDocument, '_id' | 'name'>>({ _id: 1, name: 1 }).toArray();
-    const query = audiencePage(resolveAudience(item.projectId, spec, named), after, pageSize);
+    const slot = item.request.slot;
+    const zones = slot === undefined ? undefined : { zones: slot.zones, includeUnset: slot.include_unset };
+    const query = audiencePage(resolveAudience(item.projectId, spec, named), after, pageSize, zones);
     return await devices.find(query.filter).project<AudienceRow>({ _id: 1, token: 1, platform: 1 }).sort(query.sort).limit(query.limit).toArray();
   } catch (error) {
     throw wrapMongoError(error);
@@ -193,8 +212,37 @@ async function publishBatches(deps: FanoutDeps, item: StepItem, batches: readonl
 
 async function announce(deps: FanoutDeps, item: StepItem, targeted: PerProvider, batches: PerProvider): Promise<void> {
   const notificationId = item.request.notification_id;
-  await deps.producer.publish([createEvent('NotificationDispatched', { notification_id: notificationId, targeted, batches }, { project_id: item.projectId, correlation_id: item.correlationId })]);
-  deps.logger.info({ notification_id: notificationId, targeted, batches }, 'notification dispatched');
+  const slot = item.request.slot;
+  const data = { notification_id: notificationId, targeted, batches, ...(slot === undefined ? {} : { slot: slot.at, slots: slot.count }) };
+  await deps.producer.publish([createEvent('NotificationDispatched', data, { project_id: item.projectId, correlation_id: item.correlationId })]);
+  deps.logger.info({ notification_id: notificationId, targeted, batches, ...(slot === undefined ? {} : { slot: slot.at }) }, 'notification dispatched');
+}
+
+/**
+ * Holds a request for later: one schedule at `send_at`, or one per slot of a
+ * local-time send. The zones are every zone the runtime knows plus any the
+ * project's devices registered (aliases included); devices without one go
+ * with the project's default zone.
+ */
+async function schedule(deps: FanoutDeps, event: NotificationRequestedV1): Promise<void> {
+  const { data } = event;
+  const base = { notification_id: data.notification_id, project_id: event.project_id, request: data, state: 'pending' as const, created_at: new Date(), ...(event.correlation_id === undefined ? {} : { correlation_id: event.correlation_id }) };
+  if (data.send_at_local === undefined) {
+    await deps.schedules.save([{ ...base, _id: data.notification_id, due_at: new Date(data.send_at!) }]);
+    deps.logger.info({ notification_id: data.notification_id, send_at: data.send_at }, 'send held until its time');
+    return;
+  }
+  let registered: string[];
+  try {
+    const devices = await deps.readModels.collection<DeviceDocument>('devices');
+    registered = (await devices.distinct('timezone', { project_id: event.project_id })).filter((zone): zone is string => typeof zone === 'string');
+  } catch (error) {
+    throw wrapMongoError(error);
+  }
+  const defaultZone = (await deps.defaultTimezone(event.project_id)) ?? 'UTC';
+  const slots = planLocalSlots(data.send_at_local, [...Intl.supportedValuesOf('timeZone'), ...registered], defaultZone);
+  await deps.schedules.save(slots.map((slot) => ({ ...base, _id: `${data.notification_id}@${slot.index}`, due_at: new Date(slot.at), slot })));
+  deps.logger.info({ notification_id: data.notification_id, send_at_local: data.send_at_local, slots: slots.length, first: slots[0]?.at }, 'local-time send held in time-zone slots');
 }
 
 /**
@@ -205,7 +253,8 @@ async function announce(deps: FanoutDeps, item: StepItem, targeted: PerProvider,
 export function fanoutHandler(deps: FanoutDeps) {
   return async (records: readonly ConsumedEvent[]): Promise<void> => {
     for (const { event } of records) {
-      if (event.type === 'NotificationRequested' || event.type === 'FanoutStep') await fanOutStep(deps, itemOf(event));
+      if (event.type === 'NotificationRequested' && isScheduledSend(event.data, deps.clock.now())) await schedule(deps, event);
+      else if (event.type === 'NotificationRequested' || event.type === 'FanoutStep') await fanOutStep(deps, itemOf(event));
       else if (event.type === 'NotificationCancelled') await deps.cancellations.cancel(event.data.notification_id, event.project_id, event.occurred_at);
     }
   };

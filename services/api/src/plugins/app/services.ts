@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { AppDeps } from '../../app-deps.ts';
 import { IdempotencyStore } from '@herald/admin';
 import type { Logger } from '@herald/log';
+import { systemClock } from '@herald/runtime';
 import { DEFAULT_HTTP_OPTIONS, type HttpOptions } from '../../http-options.ts';
 import { guardProducer } from '../../guard-producer.ts';
 import { DeviceService } from '../../services/device-service.ts';
@@ -19,7 +20,7 @@ export default fp<AppDeps & { http?: HttpOptions }>(
     fastify.decorate('services', {
       devices: new DeviceService(deps),
       topics: new TopicService(deps),
-      notifications: new NotificationService({ ...deps, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger }),
+      notifications: new NotificationService({ ...deps, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger, clock: deps.clock ?? systemClock }),
       admin: deps.admin,
       checkReady: deps.checkReady,
     });
