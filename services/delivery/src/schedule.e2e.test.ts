@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvent, newId } from '@herald/events';
 import { ADMIN_COLLECTIONS } from '@herald/mongo';
 import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
@@ -114,6 +115,17 @@ describe('scheduled sends', () => {
     await waitFor('the notification sent', async () => (await status(accepted.id)) === 'sent', 60_000);
     expect(tokens().sort()).toEqual(['ios-paris', 'ios-tokyo', 'ios-unzoned']);
   }, 180_000);
+
+  it('expires a send whose time passed longer ago than DELIVERY_MAX_AGE_MS (delivery was down): nothing is sent', async () => {
+    // As if the request had waited in the log for two days.
+    const old = createEvent('NotificationRequested', { notification_id: newId(), title: 'Stale', body: 'x', targets: ['ios-paris'] }, { project_id: project.id, now: new Date(Date.now() - 2 * 86_400_000) });
+    await harness.env.producer.publish([old]);
+    await waitFor('the notification expired', async () => (await status(old.data.notification_id)) === 'expired', 30_000);
+    const data = (await harness.request('GET', `/api/v1/notifications/${old.data.notification_id}`, { key: project.api_key })).body!.data as { counts: { targeted: number }; finished_at: string | null };
+    expect(data.counts.targeted).toBe(0);
+    expect(data.finished_at).not.toBeNull();
+    expect(arrivals(old.data.notification_id)).toEqual([]);
+  });
 
   it('refuses a send_at more than 30 days ahead or in the past, naming the field', async () => {
     await moveClockTo(Date.now());
