@@ -7,3 +7,4 @@ export * from './offsets.ts';
 export * from './process-chunk.ts';
 export * from './kafka-errors.ts';
 export * from './log-admin.ts';
+export * from './log-reader.ts';

@@ -1,11 +1,12 @@
 import type { AdminStore } from '@herald/admin';
 import type { Clock } from '@herald/runtime';
-import type { EventProducer } from '@herald/kafka';
+import type { EventProducer, HeraldKafka } from '@herald/kafka';
 import type { Db, ReadModelRegistry } from '@herald/mongo';
 import type { Metrics } from '@herald/metrics';
 import type { DeviceService } from './services/device-service.ts';
 import type { NotificationService } from './services/notification-service.ts';
 import type { TopicService } from './services/topic-service.ts';
+import type { EventStreamService, StreamLimits } from './services/event-stream-service.ts';
 
 /** Everything the HTTP app needs, created by its owner (server.ts or a test) and passed in. */
 export interface AppDeps {
@@ -18,9 +19,13 @@ export interface AppDeps {
   checkReady: () => Promise<string[]>;
   /** Schedule decisions (how far ahead send_at may be); tests move it (HERALD_CLOCK_FILE). Default: the system clock. */
   clock?: Clock;
+  /** Where event streams read the log; without it GET /api/v1/events answers 503. */
+  kafka?: HeraldKafka;
+  eventStreams?: StreamLimits;
 }
 
 export interface AppServices {
+  events: EventStreamService;
   devices: DeviceService;
   topics: TopicService;
   notifications: NotificationService;

@@ -29,6 +29,8 @@ await runProcess('api', async () => {
       metrics,
       checkReady: readinessCheck(kafka, mongo.db),
       clock: fileClock(config.HERALD_CLOCK_FILE),
+      kafka,
+      eventStreams: { perProcess: config.EVENT_STREAMS_PER_PROCESS, perProject: config.EVENT_STREAMS_PER_PROJECT, maxDurationMs: config.EVENT_STREAM_MAX_MS },
     },
     logger,
     httpOptions(config),

@@ -8,6 +8,7 @@ import { guardProducer } from '../../guard-producer.ts';
 import { DeviceService } from '../../services/device-service.ts';
 import { NotificationService } from '../../services/notification-service.ts';
 import { TopicService } from '../../services/topic-service.ts';
+import { DEFAULT_STREAM_LIMITS, EventStreamService } from '../../services/event-stream-service.ts';
 
 /**
  * Services are built once per app from the injected dependencies. They publish
@@ -18,6 +19,7 @@ export default fp<AppDeps & { http?: HttpOptions }>(
   async (fastify, options) => {
     const deps = { ...options, producer: guardProducer(options.producer, (options.http ?? DEFAULT_HTTP_OPTIONS).publish) };
     fastify.decorate('services', {
+      events: new EventStreamService({ kafka: deps.kafka, limits: deps.eventStreams ?? DEFAULT_STREAM_LIMITS }),
       devices: new DeviceService(deps),
       topics: new TopicService(deps),
       notifications: new NotificationService({ ...deps, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger, clock: deps.clock ?? systemClock }),

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { decodeEvent, type HeraldEvent } from '@herald/events';
+import type { HeraldKafka } from './create-kafka.ts';
+import { withLogAdmin } from './log-admin.ts';
+
+/** Next offset to read per partition, per topic (logical names). */
+export type LogPosition = Record<string, Record<number, number>>;
+
+export interface LogRecord {
+  topic: string;
+  partition: number;
+  offset: number;
+  /** Undefined when the record is not a Herald event this code can decode (it is skipped, not fatal). */
+  event: HeraldEvent | undefined;
+}
+
+export interface LogReaderOptions {
+  kafka: HeraldKafka;
+  /** Logical topic names. */
+  topics: readonly string[];
+  /** Where to start: a position (partitions it does not name start at their beginning), or the current end of every partition. */
+  from: LogPosition | 'end';
+  /** Called in log order per partition; the next record of that partition waits for it. */
+  onRecord(record: LogRecord): Promise<void>;
+}
+
+export interface LogReader {
+  /** Where it started, every partition named (a position built from it resumes exactly). */
+  start: LogPosition;
+  /** Resolves once partitions are assigned and every start position is set. */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Reads topics from a given position without a consumer group of its own
+ * making: kafkajs has no `assign()`, so the reader joins a throwaway group
+ * (one member: it gets every partition), seeks each partition to its start,
+ * never commits, and deletes the group when closed. Records below a
+ * partition's start are dropped, so whatever kafkajs fetched before the seek
+ * took effect is never handed on: a reader started at a position sees each
+ * record after it exactly once.
+ */
+export async function openLogReader(options: LogReaderOptions): Promise<LogReader> {
+  const { kafka } = options;
+  const physical = new Map(options.topics.map((topic) => [kafka.topic(topic), topic]));
+  const start: LogPosition = {};
+  await withLogAdmin(kafka, async (admin) => {
+    for (const [topic, logical] of physical) {
+      const ends = await admin.ends(topic);
+      const given = options.from === 'end' ? undefined : options.from[logical];
+      start[logical] = Object.fromEntries(ends.map((end) => [end.partition, options.from === 'end' ? end.high : Math.max(given?.[end.partition] ?? end.low, end.low)]));
+    }
+  });
+  const groupId = kafka.group(`herald.log-reader.${randomUUID()}`);
+  const consumer = kafka.client.consumer({ groupId, maxWaitTimeInMs: 200, sessionTimeout: 10_000, heartbeatInterval: 1_000, allowAutoTopicCreation: false });
+  let joined: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (joined = resolve));
+  consumer.on(consumer.events.GROUP_JOIN, () => joined());
+  await consumer.connect();
+  await consumer.subscribe({ topics: [...physical.keys()], fromBeginning: false });
+  await consumer.run({
+    autoCommit: false,
+    eachMessage: async ({ topic, partition, message }) => {
+      const logical = physical.get(topic)!;
+      const offset = Number(message.offset);
+      if (offset < (start[logical]?.[partition] ?? 0)) return;
+      let event: HeraldEvent | undefined;
+      try {
+        event = message.value === null ? undefined : decodeEvent(message.value);
+      } catch {
+        event = undefined;
+      }
+      await options.onRecord({ topic: logical, partition, offset, event });
+    },
+  });
+  for (const [topic, logical] of physical) {
+    for (const [partition, offset] of Object.entries(start[logical] ?? {})) consumer.seek({ topic, partition: Number(partition), offset: String(offset) });
+  }
+  return {
+    start,
+    ready,
+    async close() {
+      await consumer.disconnect().catch(() => undefined);
+      await withLogAdmin(kafka, (admin) => admin.deleteGroups([groupId])).catch(() => undefined);
+    },
+  };
+}

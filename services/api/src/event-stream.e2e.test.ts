@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withLogAdmin } from '@herald/kafka';
+import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+
+/**
+ * GET /api/v1/events over the real stack: a stream resumed with
+ * Last-Event-ID after a disconnect misses nothing and repeats nothing
+ * (checked against a stream that stayed connected), shows only its project's
+ * events, refuses garbage ids and too many streams, and leaves no consumer
+ * group behind.
+ */
+interface StreamEvent {
+  sseId: string;
+  type: string;
+  event: { id: string; type: string; project_id: string; data: { notification_id?: string } };
+}
+
+interface Stream {
+  events: StreamEvent[];
+  opened: Promise<void>;
+  close(): void;
+}
+
+let harness: ApiHarness;
+let projectA: { id: string; api_key: string };
+let projectB: { id: string; api_key: string };
+
+/** A minimal SSE client over fetch: collects every message with its id. */
+function openStream(key: string, lastEventId?: string): Stream {
+  const events: StreamEvent[] = [];
+  const abort = new AbortController();
+  let opened: () => void = () => undefined;
+  let failed: (error: unknown) => void = () => undefined;
+  const openedPromise = new Promise<void>((resolve, reject) => {
+    opened = resolve;
+    failed = reject;
+  });
+  void (async () => {
+    const response = await fetch(`${harness.baseUrl}/api/v1/events`, {
+      headers: { authorization: `Bearer ${key}`, ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }) },
+      signal: abort.signal,
+    });
+    if (response.status !== 200) throw new Error(`stream answered ${response.status}: ${await response.text()}`);
+    opened();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const fields = Object.fromEntries(frame.split('\n').filter((line) => !line.startsWith(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
+        if (fields.id !== undefined) events.push({ sseId: fields.id, type: fields.event!, event: JSON.parse(fields.data!) as StreamEvent['event'] });
+      }
+    }
+  })().catch((error: unknown) => {
+    if (!abort.signal.aborted) failed(error);
+  });
+  return { events, opened: openedPromise, close: () => abort.abort() };
+}
+
+const send = async (project: { api_key: string }, targets: string[]) => {
+  const response = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: 'Hi', body: 'x', targets } } });
+  expect(response.status).toBe(201);
+  return (response.body!.data as { id: string }).id;
+};
+const reportedFor = (stream: Stream, id: string) => stream.events.some((item) => item.type === 'DeliveryReported' && item.event.data.notification_id === id);
+
+beforeAll(async () => {
+  harness = await startApiHarness('event-stream', { delivery: true, apiEnv: { EVENT_STREAMS_PER_PROJECT: '3' } });
+  projectA = await harness.createProject('stream-a');
+  projectB = await harness.createProject('stream-b');
+  for (const project of [projectA, projectB]) {
+    await harness.fakes!.configure(project.id);
+    for (const token of ['one', 'two']) {
+      expect((await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: `${project.id}-${token}`, platform: token === 'one' ? 'ios' : 'android' } })).status).toBe(201);
+    }
+  }
+  await waitFor('devices projected', async () => ((await harness.request('GET', '/api/v1/devices', { key: projectA.api_key })).body?.data as unknown[]).length === 2);
+}, 180_000);
+
+afterAll(async () => {
+  await harness?.stop();
+});
+
+describe('GET /api/v1/events', () => {
+  it('resumes after a disconnect with Last-Event-ID: nothing missed, nothing twice, only its project', async () => {
+    const witness = openStream(projectA.api_key);
+    const first = openStream(projectA.api_key);
+    await Promise.all([witness.opened, first.opened]);
+
+    const n1 = await send(projectA, [`${projectA.id}-one`, `${projectA.id}-two`]);
+    await waitFor('the first notification reported on the stream', () => first.events.filter((item) => item.type === 'DeliveryReported').length === 2, 60_000);
+    first.close();
+    const lastId = first.events.at(-1)!.sseId;
+
+    // While it is away: more of its project's events, and another project's.
+    const n2 = await send(projectA, [`${projectA.id}-one`, `${projectA.id}-two`]);
+    const other = await send(projectB, [`${projectB.id}-one`]);
+    await waitFor('the witness saw the second notification reported', () => witness.events.filter((item) => item.type === 'DeliveryReported' && item.event.data.notification_id === n2).length === 2, 60_000);
+
+    const resumed = openStream(projectA.api_key, lastId);
+    await resumed.opened;
+    await waitFor('the resumed stream caught up with the witness', () => first.events.length + resumed.events.length >= witness.events.length, 60_000);
+    // A moment for anything extra to show up (a repeat would arrive with the catch-up, not later).
+    const n3 = await send(projectA, [`${projectA.id}-one`]);
+    await waitFor('both streams saw the third notification reported', () => reportedFor(resumed, n3) && reportedFor(witness, n3), 60_000);
+    resumed.close();
+    witness.close();
+
+    const ids = (stream: Stream) => stream.events.map((item) => item.event.id);
+    const seen = [...ids(first), ...ids(resumed)];
+    expect(new Set(seen).size, 'no event twice').toBe(seen.length);
+    const witnessed = new Set(ids(witness));
+    expect(new Set(seen)).toEqual(witnessed);
+    expect(reportedFor(first, n1) && reportedFor(resumed, n2)).toBe(true);
+    expect([...first.events, ...resumed.events].every((item) => item.event.project_id === projectA.id)).toBe(true);
+    expect([...first.events, ...resumed.events].some((item) => item.event.data.notification_id === other)).toBe(false);
+    expect(new Set(witness.events.map((item) => item.type))).toEqual(new Set(['NotificationRequested', 'NotificationDispatched', 'DeliveryReported']));
+  }, 240_000);
+
+  it('refuses a garbage Last-Event-ID, unknown types and a stream too many; leaves no consumer group behind', async () => {
+    const get = (headers: Record<string, string>, query = '') => harness.request('GET', `/api/v1/events${query}`, { key: projectB.api_key, headers });
+    expect(await get({ 'last-event-id': 'not-an-id' })).toEqual({ status: 400, body: { errors: [expect.stringContaining('Last-Event-ID')] } });
+    expect(await get({ 'last-event-id': `v1.${Buffer.from('{"herald.secrets":{"0":1}}').toString('base64url')}` })).toMatchObject({ status: 400 });
+    expect(await get({}, '?types=DeliveryReported,Nope')).toEqual({ status: 400, body: { errors: [expect.stringContaining('types')] } });
+    expect((await harness.request('GET', '/api/v1/events')).status).toBe(401);
+
+    const streams = [openStream(projectB.api_key), openStream(projectB.api_key), openStream(projectB.api_key)];
+    await Promise.all(streams.map((stream) => stream.opened));
+    const refused = await get({});
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ errors: [expect.stringContaining('event streams')] });
+    for (const stream of streams) stream.close();
+    // Closed streams free their slots and their throwaway consumer groups.
+    await waitFor('the stream slots freed', async () => {
+      const again = openStream(projectB.api_key);
+      try {
+        await again.opened;
+        return true;
+      } catch {
+        return false;
+      } finally {
+        again.close();
+      }
+    }, 30_000);
+    await waitFor('no log-reader consumer group left', () =>
+      withLogAdmin(harness.env.kafka, async (admin) => (await admin.groups()).filter((group) => group.startsWith(harness.env.kafka.group('herald.log-reader.'))).length === 0),
+    30_000);
+  }, 120_000);
+});

@@ -1,0 +1,95 @@
+import { TOPICS } from '@herald/events';
+import { AppError, ValidationError } from '@herald/errors';
+import { openLogReader, type HeraldKafka, type LogPosition, type LogReader, type LogRecord } from '@herald/kafka';
+import { decodeStreamId, STREAM_EVENT_TYPES } from '../domain/event-stream.ts';
+import { RateLimitedError } from '../retry-after.ts';
+
+export const STREAM_TOPICS = [TOPICS.notificationEvents, TOPICS.deviceEvents] as const;
+
+export interface StreamLimits {
+  /** Streams one process serves at once. */
+  perProcess: number;
+  perProject: number;
+  /** A stream ends after this; the client reconnects with its last id. */
+  maxDurationMs: number;
+}
+
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { perProcess: 100, perProject: 5, maxDurationMs: 3_600_000 };
+
+/** A stream handed to the route: it reads the log from `start` and calls back with every record. */
+export interface OpenStream {
+  start: LogPosition;
+  reader: LogReader;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens log readers for event streams, within the limits: each stream reads
+ * every record of the notification and device topics (all projects) and the
+ * route keeps the project's own, so the count of streams is what bounds the
+ * cost (see docs/event-stream.md).
+ */
+export class EventStreamService {
+  readonly #kafka: HeraldKafka | undefined;
+  readonly #limits: StreamLimits;
+  #open = 0;
+  readonly #byProject = new Map<string, number>();
+
+  constructor(deps: { kafka?: HeraldKafka | undefined; limits: StreamLimits }) {
+    this.#kafka = deps.kafka;
+    this.#limits = deps.limits;
+  }
+
+  /** Validates what the client sent; the position to start from, or 'end'. */
+  startOf(lastEventId: string | undefined): LogPosition | 'end' {
+    if (lastEventId === undefined || lastEventId === '') return 'end';
+    const position = decodeStreamId(lastEventId, STREAM_TOPICS);
+    if (position === undefined) throw new ValidationError(['Last-Event-ID is not an id this stream gave (resume with the id of the last event received)']);
+    return position;
+  }
+
+  typesOf(types: string | undefined): Set<string> {
+    if (types === undefined) return new Set(STREAM_EVENT_TYPES);
+    const asked = types.split(',').map((type) => type.trim()).filter(Boolean);
+    const unknown = asked.filter((type) => !(STREAM_EVENT_TYPES as readonly string[]).includes(type));
+    if (unknown.length > 0) throw new ValidationError([`types must be a comma-separated list of ${STREAM_EVENT_TYPES.join(', ')} (not ${unknown.join(', ')})`]);
+    return new Set(asked);
+  }
+
+  get maxDurationMs(): number {
+    return this.#limits.maxDurationMs;
+  }
+
+  async open(projectId: string, from: LogPosition | 'end', onRecord: (record: LogRecord) => Promise<void>): Promise<OpenStream> {
+    if (this.#kafka === undefined) throw new AppError('INFRA_UNAVAILABLE', 'event streams are not available on this API process');
+    const projectStreams = this.#byProject.get(projectId) ?? 0;
+    if (this.#open >= this.#limits.perProcess || projectStreams >= this.#limits.perProject) {
+      throw new RateLimitedError(`on event streams (at most ${this.#limits.perProject} open per project, ${this.#limits.perProcess} per API process)`, 5);
+    }
+    this.#open += 1;
+    this.#byProject.set(projectId, projectStreams + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.#open -= 1;
+      const left = (this.#byProject.get(projectId) ?? 1) - 1;
+      if (left === 0) this.#byProject.delete(projectId);
+      else this.#byProject.set(projectId, left);
+    };
+    try {
+      const reader = await openLogReader({ kafka: this.#kafka, topics: STREAM_TOPICS, from, onRecord });
+      return {
+        start: reader.start,
+        reader,
+        close: async () => {
+          release();
+          await reader.close();
+        },
+      };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+}
