@@ -8,7 +8,8 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
  * Pure; neither input is changed.
  */
 export function mergeOverride<T extends Json>(built: T, override: Json | undefined): T {
-  if (override === undefined) return built;
+  // Not an object (absent, or a request that failed validation being sized anyway): nothing to merge.
+  if (!isObject(override)) return built;
   const merged: Json = { ...built };
   for (const [key, value] of Object.entries(override)) {
     const current = merged[key];

@@ -9,8 +9,11 @@ describe('mergeOverride', () => {
     expect(built).toEqual({ a: { b: 1, c: 2 }, list: [1], keep: 'x' });
   });
 
-  it('returns what was built when there is no override', () => {
+  it('returns what was built when there is no override, or one that is not an object', () => {
     const built = { a: 1 };
     expect(mergeOverride(built, undefined)).toBe(built);
+    expect(mergeOverride(built, null as never)).toBe(built);
+    expect(mergeOverride(built, 'x' as never)).toBe(built);
+    expect(mergeOverride(built, [1] as never)).toBe(built);
   });
 });

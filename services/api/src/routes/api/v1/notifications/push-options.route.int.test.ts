@@ -51,6 +51,7 @@ describe('push options on send', () => {
     ['an empty thread id', { thread_id: '' }, 'notification.thread_id must not be empty'],
     ['an apns override that is not an object', { apns: 'x' }, 'notification.apns must be an object'],
     ['an fcm override that is not an object', { fcm: [1] }, 'notification.fcm must be an object'],
+    ['a null fcm override', { fcm: null }, 'notification.fcm must be an object'],
     ['a reserved data key', { data: { notification_id: 'x' } }, expect.stringMatching(/^notification\.data\.notification_id is a reserved key/)],
     ['a data key FCM reserves', { data: { from: 'y' } }, expect.stringMatching(/^notification\.data\.from is a reserved key/)],
     ['an fcm override that sets the target', { fcm: { topic: 'all' } }, 'notification.fcm.topic may not be set: Herald sends to each device\'s token'],
