@@ -39,9 +39,16 @@ const TRANSIENT_LABELS = ['RetryableWriteError', 'TransientTransactionError', 'R
 /** A MongoDB-wire proxy (FerretDB) reports its own backend being down as an InternalError (code 1) with the cause in the text. */
 const BACKEND_DOWN = /connect|refused|connection|timeout|timed out|shutting down|closed|unavailable|terminating/i;
 
+/**
+ * Socket errors the driver (7.x) sometimes lets through unwrapped: a write to a
+ * connection the store just closed rejects with Node's own EPIPE ("This socket
+ * has been ended by the other party") instead of a MongoNetworkError.
+ */
+const SOCKET_ERROR_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'ENOTCONN', 'EHOSTUNREACH', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
+
 /** Whether a driver or server error is the store being unreachable or busy, not the request being wrong. */
 export function isTransientMongoError(error: unknown): boolean {
-  if (!(error instanceof MongoError)) return false;
+  if (!(error instanceof MongoError)) return error instanceof Error && SOCKET_ERROR_CODES.has(String((error as NodeJS.ErrnoException).code));
   if (
     error instanceof MongoNetworkError ||
     error instanceof MongoServerSelectionError ||

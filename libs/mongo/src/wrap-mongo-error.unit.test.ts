@@ -21,6 +21,13 @@ describe('wrapMongoError', () => {
     }
   });
 
+  it('makes a socket error the driver lets through unwrapped retriable (a write to a connection the store just closed)', () => {
+    const epipe = Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' });
+    expect(isRetriable(wrapMongoError(epipe))).toBe(true);
+    const notASocket = Object.assign(new Error('no such file'), { code: 'ENOENT' });
+    expect(wrapMongoError(notASocket)).toBe(notASocket);
+  });
+
   it('leaves request errors alone', () => {
     const duplicate = server(11000, 'E11000 duplicate key');
     expect(wrapMongoError(duplicate)).toBe(duplicate);
