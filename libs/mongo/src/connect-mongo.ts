@@ -1,7 +1,7 @@
 import { MongoClient, MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError, MongoOperationTimeoutError, MongoServerClosedError, MongoWriteConcernError, type Db } from 'mongodb';
 import { InfrastructureError } from '@herald/errors';
 
-export type { Db, Collection, AnyBulkWriteOperation, Filter, Document } from 'mongodb';
+export type { Db, Collection, AnyBulkWriteOperation, Filter, Document, FindCursor } from 'mongodb';
 
 export interface MongoHandle {
   client: MongoClient;
@@ -80,4 +80,10 @@ export function wrapMongoError(error: unknown): unknown {
     return new InfrastructureError('MONGO_UNAVAILABLE', 'MongoDB is not reachable', { cause: error });
   }
   return error;
+}
+
+/** Which server answers on the MongoDB wire: FerretDB says so in `buildInfo` (and lacks indexes-backed sorts and ranges, see infra/README.md). */
+export async function storeFlavour(db: Db): Promise<'mongodb' | 'ferretdb'> {
+  const info = await db.command({ buildInfo: 1 });
+  return typeof info.ferretdbVersion === 'string' ? 'ferretdb' : 'mongodb';
 }

@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DELIVERY_CONSUMERS } from '@herald/events';
 import { runConsumer, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
-import { ReadModelRegistry, type Db } from '@herald/mongo';
+import { ReadModelRegistry, storeFlavour, wrapMongoError, type Db } from '@herald/mongo';
 import type { Logger } from '@herald/log';
 import type { Role } from './config.ts';
 import { fanoutHandler } from './fanout/fanout.ts';
 import { FanoutProgressStore } from './fanout/progress.ts';
+import { keysetAudienceSource, StorageOrderAudienceSource, type AudienceSource } from './fanout/audience-source.ts';
 import { CancellationStore } from './cancellations.ts';
 import { senderHandler, type SenderObserver } from './sender/sender.ts';
 import { ProviderClients, type CredentialSource } from './sender/provider-clients.ts';
@@ -74,9 +75,11 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
   const admin = new AdminStore(deps.db);
   const scheduleClock = deps.scheduleClock ?? systemClock;
   let scheduler: { stop(): Promise<void> } | undefined;
+  let audience: AudienceSource | undefined;
 
   if (deps.roles.includes('fanout')) {
     const logger = deps.logger.child({ role: 'fanout' });
+    audience = await audienceSourceFor(deps.db, logger);
     consumers.push(
       await runConsumer({
         kafka: deps.kafka,
@@ -92,6 +95,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
         handle: fanoutHandler({
           producer: deps.producer,
           readModels: new ReadModelRegistry(deps.db),
+          audience,
           progress: new FanoutProgressStore(deps.db),
           cancellations,
           schedules,
@@ -129,7 +133,17 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
     stop: async () => {
       await scheduler?.stop();
       await Promise.all(consumers.map((consumer) => consumer.stop()));
+      await audience?.close();
       await clients.closeAll();
     },
   };
+}
+
+/** Keyset pages where the store has real indexes; one held scan per fan-out on FerretDB 1.x, which sorts in memory (audience-source.ts). */
+async function audienceSourceFor(db: Db, logger: Logger): Promise<AudienceSource> {
+  const flavour = await storeFlavour(db).catch((error: unknown) => {
+    throw wrapMongoError(error);
+  });
+  logger.info({ store: flavour, audience_reads: flavour === 'ferretdb' ? 'storage-order scan' : 'keyset pages' }, 'fan-out reads audiences');
+  return flavour === 'ferretdb' ? new StorageOrderAudienceSource() : keysetAudienceSource();
 }

@@ -5,6 +5,7 @@ import { ReadModelRegistry, type DeviceDocument } from '@herald/mongo';
 import { createTestEnv, type TestEnv } from '@herald/testing';
 import { fanOutStep, itemOf, WORK_TOPIC, type StepItem } from './fanout.ts';
 import { FanoutProgressStore } from './progress.ts';
+import { keysetAudienceSource, StorageOrderAudienceSource } from './audience-source.ts';
 import { CancellationStore } from '../cancellations.ts';
 import { ScheduleStore } from '../schedule/schedule-store.ts';
 import { systemClock } from '@herald/runtime';
@@ -56,18 +57,23 @@ function recordingProducer(dieInStep?: number) {
   return { producer, batches, steps, announced, run };
 }
 
-describe('fan-out restart', () => {
+describe.each([
+  { reading: 'keyset pages (MongoDB)', campaign: 'spring-keyset', audienceSource: keysetAudienceSource },
+  { reading: 'a held storage-order scan (FerretDB)', campaign: 'spring-scan', audienceSource: () => new StorageOrderAudienceSource() },
+])('fan-out restart, reading $reading', ({ campaign, audienceSource }) => {
   it('replays the killed step under the same batch ids with the same devices and loses no device while the audience moves', async () => {
     const devices = await new ReadModelRegistry(env.mongo.db).collection<DeviceDocument>('devices');
-    await devices.insertMany(Array.from({ length: 2_000 }, (_, n) => deviceDoc(project_id, `token-${n}`, n, { campaign: 'spring' })));
+    await devices.insertMany(Array.from({ length: 2_000 }, (_, n) => deviceDoc(project_id, `${campaign}-token-${n}`, n, { campaign })));
     const request: NotificationRequestedV1 = createEvent(
       'NotificationRequested',
-      { notification_id: 'n-restart', title: 'Hi', body: 'there', targets: [{ metadata: { campaign: 'spring' } }] },
+      { notification_id: `n-restart-${campaign}`, title: 'Hi', body: 'there', targets: [{ metadata: { campaign } }] },
       { project_id },
     );
     const deps = (producer: Pick<EventProducer, 'publish'>) => ({
       producer,
       readModels: new ReadModelRegistry(env.mongo.db),
+      // A new source per run: the restarted process holds no scan.
+      audience: audienceSource(),
       progress: new FanoutProgressStore(env.mongo.db),
       cancellations: new CancellationStore(env.mongo.db),
       schedules: new ScheduleStore(env.mongo.db),
@@ -86,7 +92,7 @@ describe('fan-out restart', () => {
     // While it was down: 30 devices of the first step were deactivated, 10 of the killed step too, 10 new ones registered.
     const idsOf = (step: number) => first.batches.filter((batch) => batch.step === step).flatMap((batch) => batch.data.devices.map((d) => d.device_id));
     await devices.updateMany({ _id: { $in: [...idsOf(0).slice(0, 30), ...idsOf(2).slice(0, 10)] } }, { $set: { status: 'inactive' } });
-    await devices.insertMany(Array.from({ length: 10 }, (_, n) => deviceDoc(project_id, `late-${n}`, 5_000 + n, { campaign: 'spring' })));
+    await devices.insertMany(Array.from({ length: 10 }, (_, n) => deviceDoc(project_id, `late-${campaign}-${n}`, 5_000 + n, { campaign })));
 
     // The consumer redelivers the killed step's record (its offset was never committed).
     const second = recordingProducer();
@@ -109,7 +115,7 @@ describe('fan-out restart', () => {
     for (const content of contentById.values()) for (const { device_id } of JSON.parse(content) as DeliveryBatchV1['data']['devices']) reached.set(device_id, (reached.get(device_id) ?? 0) + 1);
     // Counted per distinct batch id: no device is in two batches.
     expect([...reached.values()].every((times) => times === 1)).toBe(true);
-    const active = await devices.find({ project_id, status: 'active' }).project<{ _id: string; token: string }>({ _id: 1, token: 1 }).toArray();
+    const active = await devices.find({ project_id, status: 'active', 'metadata.campaign': campaign }).project<{ _id: string; token: string }>({ _id: 1, token: 1 }).toArray();
     expect(active).toHaveLength(1_970);
     const missed = active.filter(({ _id }) => !reached.has(_id));
     // Only a late device sorting within what was planned before the restart can be missed (as behind a live cursor): the replay re-reads nothing.
@@ -118,7 +124,7 @@ describe('fan-out restart', () => {
     expect(missed.every(({ _id }) => _id < plannedEnd)).toBe(true);
 
     const [dispatched] = second.announced as Array<Extract<HeraldEvent, { type: 'NotificationDispatched' }>>;
-    expect(dispatched).toMatchObject({ type: 'NotificationDispatched', data: { notification_id: 'n-restart' } });
+    expect(dispatched).toMatchObject({ type: 'NotificationDispatched', data: { notification_id: `n-restart-${campaign}` } });
     expect(dispatched!.data.targeted.apns + dispatched!.data.targeted.fcm).toBe(reached.size);
     expect(dispatched!.data.batches.apns + dispatched!.data.batches.fcm).toBe(contentById.size);
 

@@ -1,5 +1,5 @@
 import { createEvent, deliveryBatchId, PushOptionFields, TOPICS, type DeliveryBatchV1, type FanoutStepV1, type NotificationRequestedV1, type Provider } from '@herald/events';
-import { audiencePage, resolveAudience, splitTargets, topicLookupFilter } from '@herald/audience';
+import { resolveAudience, splitTargets, topicLookupFilter } from '@herald/audience';
 import type { DeviceDocument, ReadModelRegistry, TopicDocument } from '@herald/mongo';
 import { wrapMongoError } from '@herald/mongo';
 import type { ConsumedEvent, EventProducer } from '@herald/kafka';
@@ -7,6 +7,7 @@ import type { Logger } from '@herald/log';
 import { BATCH_BYTE_BUDGET, BATCH_SIZE, type AudienceRow, type PerProvider, type PlannedBatch } from './batcher.ts';
 import { recordBatches, type FanoutProgressStore, type RecordedBatch } from './progress.ts';
 import { decideStep, stepFanout, type FanoutState } from './step.ts';
+import type { AudienceSource } from './audience-source.ts';
 import type { CancellationStore } from '../cancellations.ts';
 import type { Clock } from '@herald/runtime';
 import type { ScheduleStore } from '../schedule/schedule-store.ts';
@@ -15,6 +16,8 @@ import { isScheduledSend, planLocalSlots } from '../schedule/slots.ts';
 export interface FanoutDeps {
   producer: Pick<EventProducer, 'publish'>;
   readModels: ReadModelRegistry;
+  /** Reads each step's page of the audience (keyset on MongoDB, a held scan on FerretDB). */
+  audience: AudienceSource;
   progress: FanoutProgressStore;
   logger: Logger;
   /** Audience devices one step reads and queues (one keyset page); a longer audience continues in FanoutStep records. */
@@ -40,6 +43,8 @@ export function isExpired(requestedAt: string, maxAgeMs: number | undefined, now
 
 export const WORK_TOPIC = { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm } as const;
 export const DEFAULT_STEP_DEVICES = 10_000;
+/** The first step reads less, so the first batch leaves after one short read whatever the audience's size. */
+export const FIRST_STEP_DEVICES = 1_000;
 
 /** One step's work item: the request (step 0) or a continuation. */
 export interface StepItem {
@@ -124,7 +129,8 @@ export async function fanOutStep(deps: FanoutDeps, item: StepItem): Promise<PerP
       return next(deps, item, decision.state);
     }
     case 'plan': {
-      const pageSize = deps.stepDevices ?? DEFAULT_STEP_DEVICES;
+      const stepDevices = deps.stepDevices ?? DEFAULT_STEP_DEVICES;
+      const pageSize = decision.state.step < 0 ? Math.min(FIRST_STEP_DEVICES, stepDevices) : stepDevices;
       const page = await readPage(deps, item, decision.state.after, pageSize);
       const { state, batches } = stepFanout(decision.state, page, { pageSize, maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelopeBytes(item) });
       // Recorded before anything goes out (see the invariant in progress.ts).
@@ -157,8 +163,7 @@ async function readPage(deps: FanoutDeps, item: StepItem, after: string | undefi
     const named = spec.names.length === 0 ? [] : await topics.find(topicLookupFilter(item.projectId, spec)).project<Pick<TopicDocument, '_id' | 'name'>>({ _id: 1, name: 1 }).toArray();
     const slot = item.request.slot;
     const zones = slot === undefined ? undefined : { zones: slot.zones, includeUnset: slot.include_unset };
-    const query = audiencePage(resolveAudience(item.projectId, spec, named), after, pageSize, zones);
-    return await devices.find(query.filter).project<AudienceRow>({ _id: 1, token: 1, platform: 1 }).sort(query.sort).limit(query.limit).toArray();
+    return await deps.audience.page({ fanoutId: item.fanoutId, devices, audience: resolveAudience(item.projectId, spec, named), zones, after, limit: pageSize });
   } catch (error) {
     throw wrapMongoError(error);
   }
