@@ -145,5 +145,5 @@ async function audienceSourceFor(db: Db, logger: Logger): Promise<AudienceSource
     throw wrapMongoError(error);
   });
   logger.info({ store: flavour, audience_reads: flavour === 'ferretdb' ? 'storage-order scan' : 'keyset pages' }, 'fan-out reads audiences');
-  return flavour === 'ferretdb' ? new StorageOrderAudienceSource() : keysetAudienceSource();
+  return flavour === 'ferretdb' ? new StorageOrderAudienceSource({ logger }) : keysetAudienceSource();
 }

@@ -51,6 +51,7 @@ describe('StorageOrderAudienceSource', () => {
   it('hands out every audience device once, in storage order, page after page', async () => {
     const source = new StorageOrderAudienceSource();
     expect(await readAll(source, 'n-all', 7)).toEqual(insertionOrder);
+    expect(source.reopened).toBe(0);
     await source.close();
   });
 
@@ -89,6 +90,26 @@ describe('StorageOrderAudienceSource', () => {
     await devices.updateOne({ _id: last._id }, { $set: { topics: ['news'] } });
   });
 
+  it('holds its scan across getMore batches and concurrent queries on the same client', async () => {
+    const many = Array.from({ length: 2_500 }, (_, n) => ({ ...deviceDoc(projectId, `many-${n}`, n, {}), topics: ['many'] }));
+    await devices.insertMany(many);
+    const source = new StorageOrderAudienceSource();
+    const manyAudience = { ...audience, topicIds: ['many'] };
+    const read: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      // Other reads between the pages take the pool's connections, as the fan-out's other work does.
+      await Promise.all([devices.countDocuments({ project_id: 'another-project' }), devices.findOne({ project_id: projectId })]);
+      const page = await source.page({ fanoutId: 'n-many', devices, audience: manyAudience, after, limit: 400 });
+      read.push(...tokensOf(page));
+      if (page.length < 400) break;
+      after = page.at(-1)!._id;
+    }
+    expect(read).toEqual(many.map((doc) => doc.token));
+    expect(source.reopened).toBe(0);
+    await source.close();
+  });
+
   it('keeps reading one held scan per fan-out, fan-outs apart, and re-opens one it had to let go', async () => {
     const source = new StorageOrderAudienceSource({ maxOpen: 1 });
     const a1 = await source.page(request('n-a', undefined, 5));
@@ -99,6 +120,7 @@ describe('StorageOrderAudienceSource', () => {
     expect(tokensOf(a1)).toEqual(tokensOf(b1));
     expect(tokensOf(a2)).toEqual(tokensOf(b2));
     expect(new Set([...tokensOf(a1), ...tokensOf(a2)]).size).toBe(10);
+    expect(source.reopened).toBe(2);
     await source.close();
   });
 });

@@ -1,5 +1,6 @@
 import { audienceFilter, audiencePage, type Audience, type ZoneFilter } from '@herald/audience';
 import type { Collection, DeviceDocument, Filter, FindCursor } from '@herald/mongo';
+import type { Logger } from '@herald/log';
 import type { AudienceRow } from './batcher.ts';
 
 /** What one fan-out step asks for: the next `limit` active audience devices after `after` (the last device of the step before). */
@@ -70,10 +71,14 @@ interface OpenScan {
 export class StorageOrderAudienceSource implements AudienceSource {
   readonly #scans = new Map<string, OpenScan>();
   readonly #maxOpen: number;
+  readonly #logger: Pick<Logger, 'info' | 'warn'> | undefined;
+  /** Scans opened for a fan-out past its first page (each reads the prefix again): for logs and tests. */
+  reopened = 0;
 
   /** `maxOpen`: fan-outs holding a cursor at once; the least recently used one is closed past it (it re-opens if needed). */
-  constructor(options: { maxOpen?: number } = {}) {
+  constructor(options: { maxOpen?: number; logger?: Pick<Logger, 'info' | 'warn'> } = {}) {
     this.#maxOpen = options.maxOpen ?? 64;
+    this.#logger = options.logger;
   }
 
   async page(request: PageRequest): Promise<AudienceRow[]> {
@@ -83,8 +88,9 @@ export class StorageOrderAudienceSource implements AudienceSource {
     if (held !== undefined && held.last === after && held.collection === devices.collectionName) {
       try {
         return await this.#read(fanoutId, held, limit);
-      } catch {
+      } catch (error) {
         // The held cursor expired or its connection went away: scan again from the recorded place.
+        this.#logger?.warn({ err: error, fanout_id: fanoutId }, 'held audience scan failed; re-opening it');
       }
     } else {
       await held?.cursor.close().catch(() => undefined);
@@ -136,7 +142,11 @@ export class StorageOrderAudienceSource implements AudienceSource {
    * changed), its place is found in a scan of the project's devices, which
    * it never leaves, and the audience devices before it are passed over.
    */
-  async #reopen({ devices, audience, zones, after }: PageRequest): Promise<OpenScan> {
+  async #reopen({ fanoutId, devices, audience, zones, after }: PageRequest): Promise<OpenScan> {
+    if (after !== undefined) {
+      this.reopened += 1;
+      this.#logger?.info({ fanout_id: fanoutId }, 'no audience scan in hand for this fan-out (new instance, restart or evicted): re-opening it and seeking past its last device');
+    }
     const filter = audienceFilter(audience, { activeOnly: false, zones });
     const open = (query: Filter<DeviceDocument>) => devices.find(query).project<ScannedRow>({ ...ROW_FIELDS, status: 1 }).batchSize(SCAN_BATCH_ROWS);
     const collection = devices.collectionName;
