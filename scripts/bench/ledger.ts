@@ -1,4 +1,5 @@
-import { ReadModelRegistry, type Db, type DeliveryLedgerDocument } from '@herald/mongo';
+import { ReadModelRegistry, type Db } from '@herald/mongo';
+import type { DeliveryLedgerDocument } from '@herald/projections';
 import { ledgerCounts } from '@herald/projections';
 
 /**

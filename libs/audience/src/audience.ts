@@ -1,5 +1,6 @@
 import type { Target } from '@herald/events';
-import type { DeviceDocument, Filter, TopicDocument } from '@herald/mongo';
+import type { Filter } from '@herald/mongo';
+import type { DeviceDocument, TopicDocument } from '@herald/projections';
 
 /** A notification's targets, split by kind. */
 export interface TargetSpec {

@@ -28,9 +28,9 @@ export const READ_MODELS = {
 
 export type ReadModelName = keyof typeof READ_MODELS;
 
-/** The indexes each collection's queries need; created at start, idempotently. */
+/** The indexes the admin collections' queries need (read models declare theirs with their projection); created at start, idempotently. */
 // README "Indexes (query shapes)" lists which query each one serves and who issues it.
-export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
+export const ADMIN_INDEXES: Readonly<Record<string, IndexDescription[]>> = {
   [ADMIN_COLLECTIONS.projects]: [
     { key: { name: 1 }, name: 'by_name' },
     { key: { created_at: 1 }, name: 'by_created' },
@@ -39,52 +39,20 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
   [ADMIN_COLLECTIONS.idempotencyKeys]: [{ key: { project_id: 1, key: 1 }, name: 'by_project_key' }],
   // The scheduler's poll: pending schedules due by now, earliest first.
   [ADMIN_COLLECTIONS.deliverySchedules]: [{ key: { state: 1, due_at: 1 }, name: 'by_state_due' }],
-  [READ_MODELS.devices]: [
-    { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
-    { key: { project_id: 1, identifier_values: 1 }, name: 'by_project_identifier' },
-    { key: { project_id: 1, status: 1, created_at: 1, _id: 1 }, name: 'by_project_status_created' },
-    { key: { project_id: 1, token: 1 }, name: 'by_project_token' },
-    { key: { project_id: 1, topics: 1 }, name: 'by_project_topic' },
-    // The fan-out's keyset-paged audience: {project_id, status:'active', _id > after} sorted by _id,
-    // per $or branch: topics $in (this index), _id/token $in, metadata.* equality (the next one).
-    { key: { project_id: 1, status: 1, topics: 1, _id: 1 }, name: 'by_project_status_topic_id' },
-    { key: { project_id: 1, status: 1, _id: 1 }, name: 'by_project_status_id' },
-    // Users: the audience's external_id branch, and metadata PATCH by identifier.
-    { key: { project_id: 1, status: 1, external_id: 1, _id: 1 }, name: 'by_project_status_external_id' },
-    { key: { project_id: 1, external_id: 1 }, name: 'by_project_external_id' },
-  ],
-  [READ_MODELS.topics]: [
-    { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
-    { key: { project_id: 1, name: 1 }, name: 'by_project_name' },
-  ],
-  // The notification list, newest first, in all and by status.
-  [READ_MODELS.notifications]: [
-    { key: { project_id: 1, created_at: -1, _id: -1 }, name: 'by_project_newest' },
-    { key: { project_id: 1, status: 1, created_at: -1, _id: -1 }, name: 'by_project_status_newest' },
-  ],
-  [READ_MODELS.delivery_ledger]: [
-    // The open check: which batch of a notification holds a device (multikey on MongoDB).
-    { key: { notification_id: 1, 'devices.device_id': 1 }, name: 'by_notification_device' },
-    // A notification's receipts, batch by batch in send order.
-    { key: { notification_id: 1, provider: 1, sequence: 1, _id: 1 }, name: 'by_notification_batch' },
-    // A device's receipts, newest first (multikey).
-    { key: { project_id: 1, 'devices.device_id': 1, reported_at: -1 }, name: 'by_project_device_reported' },
-  ],
 };
 
 /**
- * Creates the missing indexes of a collection; `physical` is the collection's
- * real name when it differs from the logical one (read-model versions).
+ * Creates the missing indexes of a collection (for a read model: its
+ * versioned collection).
  * Only missing ones: FerretDB 1.24 panics (and drops the connection) on
  * `createIndexes` for some indexes that already exist. Each collection's
  * indexes have one owner (admin collections: the API and CLI; read models:
  * the projector) so two processes rarely race; if they do, the dropped
  * connection is retried.
  */
-export async function ensureIndexes(db: Db, logical: string, physical = logical): Promise<void> {
-  const indexes = INDEXES[logical];
-  if (indexes === undefined || indexes.length === 0) return;
-  const collection = db.collection(physical);
+export async function ensureIndexes(db: Db, collectionName: string, indexes: readonly IndexDescription[]): Promise<void> {
+  if (indexes.length === 0) return;
+  const collection = db.collection(collectionName);
   const createMissing = async () => {
     // listIndexes fails on a collection that does not exist yet: then every index is missing.
     const existing: Array<{ name?: unknown }> = await collection.listIndexes().toArray().catch(() => []);
@@ -102,5 +70,16 @@ export async function ensureIndexes(db: Db, logical: string, physical = logical)
 
 /** The indexes of the admin collections (projects, API keys, idempotency keys). */
 export async function ensureAdminIndexes(db: Db): Promise<void> {
-  for (const name of Object.values(ADMIN_COLLECTIONS)) await ensureIndexes(db, name);
+  for (const name of Object.values(ADMIN_COLLECTIONS)) await ensureIndexes(db, name, ADMIN_INDEXES[name] ?? []);
+}
+
+/** Index declarations that repeat a name or a key pattern (each would fail or waste a write path): for tests of every declaration. */
+export function repeatedIndexes(indexes: readonly IndexDescription[]): string[] {
+  const seen = new Set<string>();
+  const repeated: string[] = [];
+  for (const label of indexes.flatMap((index) => [`name ${String(index.name)}`, `key ${JSON.stringify(index.key)}`])) {
+    if (seen.has(label)) repeated.push(label);
+    seen.add(label);
+  }
+  return repeated;
 }

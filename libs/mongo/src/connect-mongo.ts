@@ -1,7 +1,7 @@
 import { MongoClient, MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError, MongoOperationTimeoutError, MongoServerClosedError, MongoWriteConcernError, type Db } from 'mongodb';
 import { InfrastructureError } from '@herald/errors';
 
-export type { Db, Collection, AnyBulkWriteOperation, Filter, Document, FindCursor } from 'mongodb';
+export type { Db, Collection, AnyBulkWriteOperation, Filter, Document, FindCursor, IndexDescription } from 'mongodb';
 
 export interface MongoHandle {
   client: MongoClient;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
-import type { DeviceDocument } from '@herald/mongo';
+import type { DeviceDocument } from './devices.ts';
 import { foldRecords } from './apply-projection.ts';
 import { devicesProjection } from './devices.ts';
 

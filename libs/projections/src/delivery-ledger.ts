@@ -1,8 +1,46 @@
 import { TOPICS } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import type { DeliveryLedgerDocument, LedgerDevice } from '@herald/mongo';
 import { tallyOf } from './ledger-rows.ts';
-import { alreadyApplied, positionOf, type Projection } from './projection.ts';
+import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
+import type { IndexDescription } from '@herald/mongo';
+
+/** One device's line in a delivery batch. */
+export interface LedgerDevice {
+  device_id: string;
+  outcome: 'delivered' | 'failed' | 'invalid' | 'cancelled';
+  /** Provider's reason code when not delivered. */
+  reason?: string;
+  /** Sends tried for this device (absent when the report did not say). */
+  attempts?: number;
+  opened_at?: string;
+}
+
+/**
+ * The delivery ledger: one document per delivery batch (up to 500 devices),
+ * `_id` = the batch id. Per batch, not per device, so a 1M campaign writes
+ * ~2,000 documents. Opens, counts and per-device receipts are answered from it.
+ */
+export interface DeliveryLedgerDocument extends ProjectedDocument {
+  notification_id: string;
+  provider: 'apns' | 'fcm';
+  /** The batch's sequence number within its notification and provider (from the batch id). */
+  sequence?: number;
+  devices: LedgerDevice[];
+  /** Devices per outcome in this batch: receipts page through batches without reading their devices. */
+  tally?: Partial<Record<LedgerDevice['outcome'], number>>;
+  reported_at: string;
+}
+
+/** The indexes this read model's queries need (README "Indexes (query shapes)"). */
+export const LEDGER_INDEXES: readonly IndexDescription[] = [
+    // The open check: which batch of a notification holds a device (multikey on MongoDB).
+    { key: { notification_id: 1, 'devices.device_id': 1 }, name: 'by_notification_device' },
+    // A notification's receipts, batch by batch in send order.
+    { key: { notification_id: 1, provider: 1, sequence: 1, _id: 1 }, name: 'by_notification_batch' },
+    // A device's receipts, newest first (multikey).
+    { key: { project_id: 1, 'devices.device_id': 1, reported_at: -1 }, name: 'by_project_device_reported' },
+];
+
 
 /** The batch's sequence number: batch ids are `<notification>:<provider>:<sequence>` (deliveryBatchId). */
 export function batchSequence(batchId: string): number | undefined {
@@ -61,6 +99,7 @@ export function evolveLedger(state: DeliveryLedgerDocument | undefined, record: 
 }
 
 export const deliveryLedgerProjection: Projection<DeliveryLedgerDocument> = {
+  indexes: LEDGER_INDEXES,
   name: 'delivery_ledger',
   topics: [TOPICS.notificationEvents],
   documentIds: ({ event }) => {

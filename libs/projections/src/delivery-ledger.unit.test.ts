@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, TOPICS, type HeraldEvent } from '@herald/events';
-import type { DeliveryLedgerDocument, NotificationDocument } from '@herald/mongo';
+import type { DeliveryLedgerDocument } from './delivery-ledger.ts';
+import type { NotificationDocument } from './notifications.ts';
 import { batchSequence, deliveryLedgerProjection } from './delivery-ledger.ts';
 import { foldRecords } from './apply-projection.ts';
 import { evolveNotification } from './notifications.ts';

@@ -1,7 +1,47 @@
 import { TOPICS, type HeraldEvent } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import type { DeviceDocument } from '@herald/mongo';
-import { alreadyApplied, positionOf, type Projection } from './projection.ts';
+import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
+import type { IndexDescription } from '@herald/mongo';
+
+/** A device as its events leave it: read by the API's device endpoints and by fan-out. */
+export interface DeviceDocument extends ProjectedDocument {
+  token: string;
+  platform: 'ios' | 'android';
+  status: 'active' | 'inactive';
+  metadata: Record<string, string>;
+  identifiers: Record<string, string>;
+  /** The values of `identifiers`, so a lookup by any identifier uses an index. */
+  identifier_values: string[];
+  /** Topic ids the device is subscribed to. */
+  topics: string[];
+  created_at: string;
+  updated_at: string;
+  /** Last (re-)registration; an APNs 410 older than this does not deactivate. */
+  registered_at: string;
+  /** Why and when it became inactive: a provider's answer (`provider` set) or the project's DELETE (reason `Unregistered`). */
+  deactivation?: { reason: string; provider?: string; at: string };
+  /** The project's id of the user who owns the device (one user, many devices). */
+  external_id?: string;
+  /** IANA time zone name, for local-time sends. */
+  timezone?: string;
+}
+
+/** The indexes this read model's queries need (README "Indexes (query shapes)"). */
+export const DEVICE_INDEXES: readonly IndexDescription[] = [
+    { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
+    { key: { project_id: 1, identifier_values: 1 }, name: 'by_project_identifier' },
+    { key: { project_id: 1, status: 1, created_at: 1, _id: 1 }, name: 'by_project_status_created' },
+    { key: { project_id: 1, token: 1 }, name: 'by_project_token' },
+    { key: { project_id: 1, topics: 1 }, name: 'by_project_topic' },
+    // The fan-out's keyset-paged audience on MongoDB: {project_id, status:'active', _id > after} sorted by _id,
+    // per $or branch: topics $in (this index), _id/token $in, metadata.* equality (the next one).
+    { key: { project_id: 1, status: 1, topics: 1, _id: 1 }, name: 'by_project_status_topic_id' },
+    { key: { project_id: 1, status: 1, _id: 1 }, name: 'by_project_status_id' },
+    // Users: the audience's external_id branch, and metadata PATCH by identifier.
+    { key: { project_id: 1, status: 1, external_id: 1, _id: 1 }, name: 'by_project_status_external_id' },
+    { key: { project_id: 1, external_id: 1 }, name: 'by_project_external_id' },
+];
+
 
 /** Metadata after a change: set keys win, unset keys go, the rest stay (the API counts keys with it too). */
 export function mergeMetadata(current: Readonly<Record<string, string>>, set: Readonly<Record<string, string>>, unset: readonly string[]): Record<string, string> {
@@ -95,6 +135,7 @@ function identifierValues(identifiers: Record<string, string>): string[] {
 }
 
 export const devicesProjection: Projection<DeviceDocument> = {
+  indexes: DEVICE_INDEXES,
   name: 'devices',
   topics: [TOPICS.deviceEvents],
   documentIds: ({ event }) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import type { DeviceDocument } from '@herald/mongo';
+import type { DeviceDocument } from './devices.ts';
 import { evolveDevice, previewDevice } from './devices.ts';
 
 const project_id = 'project-1';

@@ -1,4 +1,5 @@
-import type { DeliveryCounts, DeliveryLedgerDocument, LedgerDevice } from '@herald/mongo';
+import type { DeliveryCounts } from './notifications.ts';
+import type { DeliveryLedgerDocument, LedgerDevice } from './delivery-ledger.ts';
 
 export type Outcome = LedgerDevice['outcome'];
 export type Tally = Partial<Record<Outcome, number>>;

@@ -1,8 +1,64 @@
 import { TOPICS, type NotificationRequestedV1 } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import { FINISHED_STATUSES, type DeliveryCounts, type NotificationDocument, type NotificationOptions } from '@herald/mongo';
 import { batchProvider } from './ledger-rows.ts';
-import { alreadyApplied, positionOf, type Projection } from './projection.ts';
+import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
+import type { IndexDescription } from '@herald/mongo';
+
+export interface DeliveryCounts {
+  /** Active devices the audience resolved to. */
+  targeted: number;
+  /** Devices a provider gave an answer for (delivered + failed + invalid). */
+  sent: number;
+  /** Accepted by APNs / FCM. */
+  delivered: number;
+  /** Not accepted, after retries. */
+  failed: number;
+  /** Token rejected as invalid; the device was deactivated. */
+  invalid: number;
+  /** Not sent: the notification was cancelled before its batch went out. */
+  cancelled: number;
+  /** Devices that reported opening it. */
+  opened: number;
+}
+
+export type NotificationStatus = 'scheduled' | 'queued' | 'sending' | 'sent' | 'cancelled' | 'expired';
+
+/** Statuses after which nothing more is sent. */
+export const FINISHED_STATUSES: readonly NotificationStatus[] = ['sent', 'cancelled', 'expired'];
+
+/** What the client asked for beyond title, body and targets (push options, schedule), as sent. */
+export type NotificationOptions = Record<string, unknown>;
+
+export interface NotificationDocument extends ProjectedDocument {
+  title: string;
+  body: string;
+  targets: Array<string | { metadata: Record<string, string> } | { external_id: string }>;
+  link_to?: string;
+  group?: string;
+  /** Push options and schedule fields present on the request (data, badge, …, send_at, send_at_local). */
+  options?: NotificationOptions;
+  status: NotificationStatus;
+  /** Totals over both providers. */
+  counts: DeliveryCounts;
+  by_provider?: { apns: DeliveryCounts; fcm: DeliveryCounts };
+  /** Dispatches seen (slot names; '' for a send with one dispatch) and how many there are in all. */
+  dispatched_slots?: string[];
+  slots?: number;
+  /** Batches already counted: a batch re-sent after a sender crash is reported twice but counted once. */
+  reported_batches: string[];
+  created_at: string;
+  dispatched_at?: string;
+  finished_at?: string;
+  updated_at: string;
+}
+
+// The notification list, newest first, in all and by status.
+/** The indexes this read model's queries need (README "Indexes (query shapes)"). */
+export const NOTIFICATION_INDEXES: readonly IndexDescription[] = [
+    { key: { project_id: 1, created_at: -1, _id: -1 }, name: 'by_project_newest' },
+    { key: { project_id: 1, status: 1, created_at: -1, _id: -1 }, name: 'by_project_status_newest' },
+];
+
 
 export const ZERO_COUNTS: DeliveryCounts = { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, opened: 0 };
 
@@ -142,6 +198,7 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
 }
 
 export const notificationsProjection: Projection<NotificationDocument> = {
+  indexes: NOTIFICATION_INDEXES,
   name: 'notifications',
   topics: [TOPICS.notificationEvents],
   documentIds: ({ event }) => {

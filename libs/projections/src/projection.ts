@@ -1,5 +1,5 @@
 import type { ConsumedEvent } from '@herald/kafka';
-import type { Position, ProjectedDocument, ReadModelName } from '@herald/mongo';
+import type { IndexDescription, Position, ProjectedDocument, ReadModelName } from '@herald/mongo';
 
 export type { Position, ProjectedDocument } from '@herald/mongo';
 
@@ -11,6 +11,8 @@ export type { Position, ProjectedDocument } from '@herald/mongo';
 export interface Projection<Doc extends ProjectedDocument> {
   name: ReadModelName;
   topics: readonly string[];
+  /** What its queries need; created on each version's collection before the projection runs. */
+  indexes: readonly IndexDescription[];
   /** The documents an event touches (none when this read model ignores it). */
   documentIds(record: ConsumedEvent): readonly string[];
   evolve(state: Doc | undefined, record: ConsumedEvent, id: string): Doc | undefined;

@@ -33,7 +33,7 @@ export async function runProjection(
   options: Pick<ConsumerSpec, 'onChunkDone'> = {},
 ): Promise<RunningConsumer> {
   const logger = deps.logger.child({ model: projection.name, version: version.version });
-  await ensureIndexes(deps.db, projection.name, version.collection);
+  await ensureIndexes(deps.db, version.collection, projection.indexes);
   const collection = deps.db.collection(version.collection);
   return runConsumer({
     kafka: deps.kafka,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, TOPICS } from '@herald/events';
-import type { TopicDocument } from '@herald/mongo';
+import type { TopicDocument } from './topics.ts';
 import { evolveTopic } from './topics.ts';
 
 describe('evolveTopic', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadLetterTopic, TOPICS } from '@herald/events';
-import type { DeliveryLedgerDocument, LedgerDevice } from '@herald/mongo';
+import type { DeliveryLedgerDocument, LedgerDevice } from '@herald/projections';
 import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deliveryBatchId, newId, TOPICS, type DeliveryReportedV1 } from '@herald/events';
 import { ensureTopics } from '@herald/kafka';
-import { readModelVersion, type DeliveryLedgerDocument, type NotificationDocument } from '@herald/mongo';
+import { readModelVersion } from '@herald/mongo';
+import type { DeliveryLedgerDocument, NotificationDocument } from '@herald/projections';
 import { ledgerCounts } from '@herald/projections';
 import { createTestEnv, waitFor, waitForGroupCaughtUp, type TestEnv } from '@herald/testing';
 import { startProjector, type RunningProjector } from './start-projector.ts';

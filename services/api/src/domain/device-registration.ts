@@ -1,5 +1,5 @@
 import { createEvent, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/events';
-import type { DeviceDocument } from '@herald/mongo';
+import type { DeviceDocument } from '@herald/projections';
 import { previewDevice } from '@herald/projections';
 import type { Static } from 'typebox';
 import type { Device, RegisterDeviceBody } from '../schemas/devices.ts';

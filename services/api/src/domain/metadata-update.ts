@@ -1,5 +1,5 @@
 import { createEvent, type HeraldEvent } from '@herald/events';
-import type { DeviceDocument } from '@herald/mongo';
+import type { DeviceDocument } from '@herald/projections';
 import { mergeMetadata } from '@herald/projections';
 import { DEVICE_LIMITS } from './device-limits.ts';
 

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import { createEvent, type NotificationRequestedV1 } from '@herald/events';
-import type { NotificationDocument } from '@herald/mongo';
+import type { NotificationDocument } from '@herald/projections';
 import { isScheduled, ZERO_COUNTS } from '@herald/projections';
 import { fitsProviderLimits } from '@herald/push-payloads';
 import type { Notification, NotificationRequest } from '../schemas/notifications.ts';

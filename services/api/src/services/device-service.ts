@@ -1,4 +1,5 @@
-import type { DeviceDocument, Filter, ReadModelRegistry, TopicDocument } from '@herald/mongo';
+import type { Filter, ReadModelRegistry } from '@herald/mongo';
+import type { DeviceDocument, TopicDocument } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import type { AdminStore } from '@herald/admin';
 import { createEvent, topicIdFor } from '@herald/events';

@@ -1,5 +1,6 @@
 import { createEvent, newId } from '@herald/events';
-import { FINISHED_STATUSES, type DeliveryLedgerDocument, type DeviceDocument, type NotificationDocument, type NotificationStatus, type ReadModelRegistry } from '@herald/mongo';
+import { type ReadModelRegistry } from '@herald/mongo';
+import { FINISHED_STATUSES, type DeliveryLedgerDocument, type DeviceDocument, type NotificationDocument, type NotificationStatus } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';

@@ -1,4 +1,5 @@
-import type { Collection, TopicDocument } from '@herald/mongo';
+import type { Collection } from '@herald/mongo';
+import type { TopicDocument } from '@herald/projections';
 import { ValidationError } from '@herald/errors';
 import { DEVICE_LIMITS } from '../domain/device-limits.ts';
 

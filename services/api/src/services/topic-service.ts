@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import { createEvent, topicIdFor } from '@herald/events';
-import type { DeviceDocument, ReadModelRegistry, TopicDocument } from '@herald/mongo';
+import type { ReadModelRegistry } from '@herald/mongo';
+import type { DeviceDocument, TopicDocument } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import { assertRoomForTopics } from './topic-quota.ts';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';

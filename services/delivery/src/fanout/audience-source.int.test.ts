@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReadModelRegistry, type Collection, type DeviceDocument } from '@herald/mongo';
+import { ReadModelRegistry, type Collection } from '@herald/mongo';
+import type { DeviceDocument } from '@herald/projections';
 import { createTestEnv, type TestEnv } from '@herald/testing';
 import type { Audience } from '@herald/audience';
 import { StorageOrderAudienceSource, type PageRequest } from './audience-source.ts';

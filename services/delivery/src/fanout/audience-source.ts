@@ -1,5 +1,6 @@
 import { audienceFilter, audiencePage, type Audience, type ZoneFilter } from '@herald/audience';
-import type { Collection, DeviceDocument, Filter, FindCursor } from '@herald/mongo';
+import type { Collection, Filter, FindCursor } from '@herald/mongo';
+import type { DeviceDocument } from '@herald/projections';
 import type { Logger } from '@herald/log';
 import type { AudienceRow } from './batcher.ts';
 

@@ -1,4 +1,4 @@
-import type { DeviceDocument } from '@herald/mongo';
+import type { DeviceDocument } from '@herald/projections';
 import type { Provider } from '@herald/events';
 
 /** Devices per batch: the providers' own multicast unit (FCM sendEach takes 500). */

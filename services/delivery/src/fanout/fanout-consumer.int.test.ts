@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, encodeEvent, type DeliveryBatchV1, type HeraldEvent } from '@herald/events';
 import { ensureTopics, EventProducer } from '@herald/kafka';
-import { ReadModelRegistry, type DeviceDocument } from '@herald/mongo';
+import { ReadModelRegistry } from '@herald/mongo';
+import type { DeviceDocument } from '@herald/projections';
 import { createTestEnv, waitFor, type TestEnv } from '@herald/testing';
 import { startDelivery, type RunningDelivery } from '../start-delivery.ts';
 import { deviceDoc } from './test-devices.ts';

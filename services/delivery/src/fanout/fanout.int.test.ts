@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, type DeliveryBatchV1, type FanoutStepV1, type HeraldEvent, type NotificationRequestedV1 } from '@herald/events';
 import { ensureTopics, type EventProducer } from '@herald/kafka';
-import { ReadModelRegistry, type DeviceDocument } from '@herald/mongo';
+import { ReadModelRegistry } from '@herald/mongo';
+import type { DeviceDocument } from '@herald/projections';
 import { createTestEnv, type TestEnv } from '@herald/testing';
 import { fanOutStep, itemOf, WORK_TOPIC, type StepItem } from './fanout.ts';
 import { FanoutProgressStore } from './progress.ts';

@@ -1,6 +1,7 @@
 import { createEvent, deliveryBatchId, PushOptionFields, TOPICS, type DeliveryBatchV1, type FanoutStepV1, type NotificationRequestedV1, type Provider } from '@herald/events';
 import { resolveAudience, splitTargets, topicLookupFilter } from '@herald/audience';
-import type { DeviceDocument, ReadModelRegistry, TopicDocument } from '@herald/mongo';
+import type { ReadModelRegistry } from '@herald/mongo';
+import type { DeviceDocument, TopicDocument } from '@herald/projections';
 import { wrapMongoError } from '@herald/mongo';
 import type { ConsumedEvent, EventProducer } from '@herald/kafka';
 import type { Logger } from '@herald/log';

@@ -1,5 +1,5 @@
 import { deviceIdFor } from '@herald/events';
-import type { DeviceDocument } from '@herald/mongo';
+import type { DeviceDocument } from '@herald/projections';
 
 /** An active device read-model document, as the projector writes it (for the fan-out's integration tests). */
 export function deviceDoc(projectId: string, token: string, n: number, metadata: Record<string, string>): DeviceDocument {
