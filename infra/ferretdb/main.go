@@ -16,6 +16,8 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net/http"
+	_ "net/http/pprof" // serves /debug/pprof on -pprof-listen only
 	"net/url"
 	"os"
 	"os/signal"
@@ -30,9 +32,16 @@ func main() {
 	sqliteDir := flag.String("sqlite-dir", "", "directory for the SQLite databases (created if missing); SQLite backend")
 	postgresqlURL := flag.String("postgresql-url", "", "PostgreSQL connection URL; PostgreSQL backend (instead of -sqlite-dir)")
 	logLevel := flag.String("log-level", "info", "log level: debug, info, warn or error")
+	pprofListen := flag.String("pprof-listen", "", "if set (e.g. 127.0.0.1:6060), serve Go's /debug/pprof there: where the store spends its CPU during a benchmark")
 	// herald-infra recognises its own process by this word on the command line.
 	flag.String("tag", "", "free-form label, unused (shown in the process's command line)")
 	flag.Parse()
+
+	if *pprofListen != "" {
+		go func() {
+			fmt.Fprintf(os.Stderr, "herald-ferretdb: pprof: %v\n", http.ListenAndServe(*pprofListen, nil))
+		}()
+	}
 
 	if err := run(*listen, *sqliteDir, *postgresqlURL, *logLevel); err != nil {
 		fmt.Fprintf(os.Stderr, "herald-ferretdb: %v\n", err)

@@ -1,5 +1,6 @@
 import { MongoNetworkError, type Db, type IndexDescription } from 'mongodb';
 import pRetry from 'p-retry';
+import { storeFlavour } from './connect-mongo.ts';
 
 /** Collections the API and CLI write directly (admin data, not projections). */
 export const ADMIN_COLLECTIONS = {
@@ -52,6 +53,9 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDescription[]>> = {
  */
 export async function ensureIndexes(db: Db, collectionName: string, indexes: readonly IndexDescription[]): Promise<void> {
   if (indexes.length === 0) return;
+  // Store workaround: FerretDB 1.x answers every query with a scan (it pushes down only `_id` equality,
+  // infra/README.md), so there a secondary index is never read and only makes every write slower.
+  if ((await storeFlavour(db)) === 'ferretdb') return;
   const collection = db.collection(collectionName);
   const createMissing = async () => {
     // listIndexes fails on a collection that does not exist yet: then every index is missing.
