@@ -69,14 +69,15 @@ export class PositionReader {
 
   async read(): Promise<Positions> {
     const sum = (map: Map<number, number>) => [...map.values()].reduce((total, value) => total + value, 0);
-    const [apnsEnds, fcmEnds, apnsDone, fcmDone, notificationsLag, ledgerLag] = await Promise.all([
-      this.#ends(TOPICS.deliveriesApns),
-      this.#ends(TOPICS.deliveriesFcm),
-      this.#committed(DELIVERY_CONSUMERS.apns.group, TOPICS.deliveriesApns),
-      this.#committed(DELIVERY_CONSUMERS.fcm.group, TOPICS.deliveriesFcm),
+    // Both lanes: a campaign that fits in the fan-out's first step goes by the express lane.
+    const lanes = (['apns', 'fcm', 'apnsExpress', 'fcmExpress'] as const).map((name) => DELIVERY_CONSUMERS[name]);
+    const [ends, done, notificationsLag, ledgerLag] = await Promise.all([
+      Promise.all(lanes.map((lane) => this.#ends(lane.topics[0]))),
+      Promise.all(lanes.map((lane) => this.#committed(lane.group, lane.topics[0]))),
       this.lag(readModelVersion('notifications', 1).group, TOPICS.notificationEvents),
       this.lag(readModelVersion('delivery_ledger', 1).group, TOPICS.notificationEvents),
     ]);
-    return { batchesQueued: sum(apnsEnds) + sum(fcmEnds), batchesDone: sum(apnsDone) + sum(fcmDone), notificationsLag, ledgerLag };
+    const total = (maps: ReadonlyArray<Map<number, number>>) => maps.reduce((all, map) => all + sum(map), 0);
+    return { batchesQueued: total(ends), batchesDone: total(done), notificationsLag, ledgerLag };
   }
 }

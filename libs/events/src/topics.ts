@@ -5,6 +5,9 @@ export const TOPICS = {
   notificationEvents: 'herald.notification-events',
   deliveriesApns: 'herald.deliveries.apns',
   deliveriesFcm: 'herald.deliveries.fcm',
+  /** The express lane: batches of a notification whose whole audience fits in the fan-out's first step, so a small send never queues behind a campaign's batches. */
+  deliveriesApnsExpress: 'herald.deliveries-express.apns',
+  deliveriesFcmExpress: 'herald.deliveries-express.fcm',
   fanoutSteps: 'herald.fanout-steps',
 } as const;
 
@@ -21,6 +24,8 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: TOPICS.notificationEvents, kind: 'event' },
   { name: TOPICS.deliveriesApns, kind: 'work' },
   { name: TOPICS.deliveriesFcm, kind: 'work' },
+  { name: TOPICS.deliveriesApnsExpress, kind: 'work' },
+  { name: TOPICS.deliveriesFcmExpress, kind: 'work' },
   { name: TOPICS.fanoutSteps, kind: 'work' },
 ];
 
@@ -36,6 +41,9 @@ export const DELIVERY_CONSUMERS = {
   fanout: { group: 'herald.fanout', topics: [TOPICS.notificationEvents, TOPICS.fanoutSteps] },
   apns: { group: 'herald.apns', topics: [TOPICS.deliveriesApns] },
   fcm: { group: 'herald.fcm', topics: [TOPICS.deliveriesFcm] },
+  // Groups of their own: a small send is fetched at once, not after the campaign batches a sender holds.
+  apnsExpress: { group: 'herald.apns-express', topics: [TOPICS.deliveriesApnsExpress] },
+  fcmExpress: { group: 'herald.fcm-express', topics: [TOPICS.deliveriesFcmExpress] },
 } as const;
 
 /** Where a consumer group puts the records it could not handle, keyed as the original. */

@@ -180,6 +180,6 @@ describe('delivery', () => {
     expect(delivery).toMatch(/herald_deliveries_total\{[^}]*provider="apns",outcome="delivered"[^}]*\} \d+/);
     expect(delivery).toMatch(/herald_deliveries_total\{[^}]*provider="fcm",outcome="invalid"[^}]*\} 1/);
     expect(delivery).toMatch(/herald_provider_send_duration_seconds_count\{[^}]*provider="fcm"[^}]*\} \d+/);
-    expect(delivery).toMatch(/herald_events_produced_total\{[^}]*topic="herald.deliveries.apns",type="DeliveryBatch"[^}]*\} \d+/);
+    expect(delivery).toMatch(/herald_events_produced_total\{[^}]*topic="herald.deliveries(-express)?.apns",type="DeliveryBatch"[^}]*\} \d+/);
   });
 });

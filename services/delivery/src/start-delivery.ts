@@ -113,20 +113,23 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
   for (const provider of ['apns', 'fcm'] as const) {
     if (!deps.roles.includes(provider)) continue;
     const logger = deps.logger.child({ role: provider });
-    consumers.push(
-      await runConsumer({
-        kafka: deps.kafka,
-        producer: deps.producer,
-        groupId: DELIVERY_CONSUMERS[provider].group,
-        topics: DELIVERY_CONSUMERS[provider].topics,
-        logger,
-        sessionTimeoutMs: 30_000,
-        // A chunk of batches is sent concurrently; keep it small enough to finish well within the session.
-        maxChunkSize: 32,
-        partitionsConsumedConcurrently: 3,
-        handle: senderHandler({ provider, clients, producer: deps.producer, batches, cancellations, maxAttempts: deps.maxAttempts ?? 5, policy, clock, logger, concurrency: deps.concurrency ?? 8, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
-      }),
-    );
+    // The campaign lane and the express lane (small sends), each with its own group and send slots.
+    for (const lane of [DELIVERY_CONSUMERS[provider], DELIVERY_CONSUMERS[`${provider}Express`]]) {
+      consumers.push(
+        await runConsumer({
+          kafka: deps.kafka,
+          producer: deps.producer,
+          groupId: lane.group,
+          topics: lane.topics,
+          logger,
+          sessionTimeoutMs: 30_000,
+          // A chunk of batches is sent concurrently; keep it small enough to finish well within the session.
+          maxChunkSize: 32,
+          partitionsConsumedConcurrently: 3,
+          handle: senderHandler({ provider, clients, producer: deps.producer, batches, cancellations, maxAttempts: deps.maxAttempts ?? 5, policy, clock, logger, concurrency: deps.concurrency ?? 8, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
+        }),
+      );
+    }
   }
   return {
     ready: Promise.all(consumers.map((consumer) => consumer.ready)).then(() => undefined),

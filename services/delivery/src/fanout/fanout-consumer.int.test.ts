@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, encodeEvent, type DeliveryBatchV1, type HeraldEvent } from '@herald/events';
+import { createEvent, encodeEvent, TOPICS, type DeliveryBatchV1, type HeraldEvent } from '@herald/events';
 import { ensureTopics, EventProducer } from '@herald/kafka';
 import { ReadModelRegistry } from '@herald/mongo';
 import type { DeviceDocument } from '@herald/projections';
@@ -24,9 +24,15 @@ const BROKER_LIMIT = 1_048_588;
 class RecordingProducer extends EventProducer {
   readonly acknowledged: HeraldEvent[] = [];
   readonly rawTopics: string[] = [];
+  /** The work topic each acknowledged batch went to, by batch id. */
+  readonly batchTopics = new Map<string, string>();
   override async publish(events: readonly HeraldEvent[], topic?: string): Promise<void> {
     await super.publish(events, topic);
     this.acknowledged.push(...events);
+    for (const event of events) if (event.type === 'DeliveryBatch' && topic !== undefined) this.batchTopics.set(event.data.batch_id, topic);
+  }
+  lanesOf(notificationId: string): string[] {
+    return [...new Set(this.batchesOf(notificationId).map((batch) => this.batchTopics.get(batch.data.batch_id) ?? 'unknown'))].sort();
   }
   override publishRaw(topicMessages: Parameters<EventProducer['publishRaw']>[0]): Promise<void> {
     this.rawTopics.push(...topicMessages.map((item) => item.topic));
@@ -87,6 +93,9 @@ describe('fan-out consumer', () => {
     expect(largeAtSmallDispatch).toBeLessThanOrEqual(largeBatches / 4);
     const devices = new Set(producer.batchesOf('n-large').flatMap((batch) => batch.data.devices.map((d) => d.device_id)));
     expect(devices.size).toBe(LARGE);
+    // The small send took the express lane, so no sender holds it behind the campaign's batches.
+    expect(producer.lanesOf('n-small')).toEqual([TOPICS.deliveriesApnsExpress, TOPICS.deliveriesFcmExpress].sort());
+    expect(producer.lanesOf('n-large')).toEqual([TOPICS.deliveriesApns, TOPICS.deliveriesFcm].sort());
   }, 240_000);
 
   it('queues 1,200 devices with 4,096-character tokens in batches under the broker limit, none dead-lettered', async () => {

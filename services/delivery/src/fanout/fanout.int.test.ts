@@ -39,7 +39,7 @@ function recordingProducer(dieInStep?: number) {
   let current = 0;
   const producer: Pick<EventProducer, 'publish'> = {
     async publish(events, topic) {
-      if (topic === WORK_TOPIC.fcm && current === dieInStep) throw new Error('killed mid-step');
+      if (topic === WORK_TOPIC.campaign.fcm && current === dieInStep) throw new Error('killed mid-step');
       await env.producer.publish(events, topic);
       if (topic !== undefined) batches.push(...(events as DeliveryBatchV1[]).map((batch) => ({ ...batch, step: current })));
       else for (const event of events) (event.type === 'FanoutStep' ? steps : announced).push(event);

@@ -7,7 +7,7 @@ import type { ConsumedEvent, EventProducer } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import { BATCH_BYTE_BUDGET, BATCH_SIZE, type AudienceRow, type PerProvider, type PlannedBatch } from './batcher.ts';
 import { recordBatches, type FanoutProgressStore, type RecordedBatch } from './progress.ts';
-import { decideStep, stepFanout, type FanoutState } from './step.ts';
+import { decideStep, laneFor, stepFanout, type FanoutState } from './step.ts';
 import type { AudienceSource } from './audience-source.ts';
 import type { CancellationStore } from '../cancellations.ts';
 import type { Clock } from '@herald/runtime';
@@ -42,7 +42,10 @@ export function isExpired(requestedAt: string, maxAgeMs: number | undefined, now
   return maxAgeMs !== undefined && now - Date.parse(requestedAt) > maxAgeMs;
 }
 
-export const WORK_TOPIC = { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm } as const;
+export const WORK_TOPIC = {
+  campaign: { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm },
+  express: { apns: TOPICS.deliveriesApnsExpress, fcm: TOPICS.deliveriesFcmExpress },
+} as const;
 export const DEFAULT_STEP_DEVICES = 10_000;
 /** The first step reads less, so the first batch leaves after one short read whatever the audience's size. */
 export const FIRST_STEP_DEVICES = 1_000;
@@ -126,7 +129,7 @@ export async function fanOutStep(deps: FanoutDeps, item: StepItem): Promise<PerP
     }
     case 'replay': {
       logger.info({ batches: progress?.inflight.length }, 'republishing a planned fan-out step under its own batch ids');
-      await publishBatches(deps, item, await rebuild(deps, item, progress?.inflight ?? []));
+      await publishBatches(deps, item, await rebuild(deps, item, progress?.inflight ?? []), laneFor(decision.state));
       return next(deps, item, decision.state);
     }
     case 'plan': {
@@ -139,7 +142,7 @@ export async function fanOutStep(deps: FanoutDeps, item: StepItem): Promise<PerP
         logger.warn('another work item planned this step first; leaving it to that one');
         return undefined;
       }
-      await publishBatches(deps, item, batches);
+      await publishBatches(deps, item, batches, laneFor(state));
       return next(deps, item, state);
     }
   }
@@ -191,10 +194,11 @@ async function rebuild(deps: FanoutDeps, item: StepItem, recorded: readonly Reco
 
 /**
  * Publishes batches to their provider's work topic in requests of at most
- * one byte budget each (one batch may be close to the broker's limit, and
+ * one byte budget each, in the step's lane (one batch may be close to the broker's limit, and
  * the records of one request that share a partition form one record batch).
  */
-async function publishBatches(deps: FanoutDeps, item: StepItem, batches: readonly PlannedBatch[]): Promise<void> {
+async function publishBatches(deps: FanoutDeps, item: StepItem, batches: readonly PlannedBatch[], lane: keyof typeof WORK_TOPIC): Promise<void> {
+  const topics = WORK_TOPIC[lane];
   const publishProvider = async (provider: Provider) => {
     let group: DeliveryBatchV1[] = [];
     let bytes = 0;
@@ -202,14 +206,14 @@ async function publishBatches(deps: FanoutDeps, item: StepItem, batches: readonl
       const event = batchEvent(item, batch);
       const size = Buffer.byteLength(JSON.stringify(event));
       if (group.length > 0 && bytes + size > BATCH_BYTE_BUDGET) {
-        await deps.producer.publish(group, WORK_TOPIC[provider]);
+        await deps.producer.publish(group, topics[provider]);
         group = [];
         bytes = 0;
       }
       group.push(event);
       bytes += size;
     }
-    if (group.length > 0) await deps.producer.publish(group, WORK_TOPIC[provider]);
+    if (group.length > 0) await deps.producer.publish(group, topics[provider]);
   };
   // Settle both before failing: a retry must not race a publish still in flight.
   const failed = (await Promise.allSettled([publishProvider('apns'), publishProvider('fcm')])).find((result) => result.status === 'rejected');

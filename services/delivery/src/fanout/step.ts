@@ -44,6 +44,17 @@ export function stepFanout(state: FanoutState, page: readonly AudienceRow[], opt
   return { state: { step: state.step + 1, ...(after === undefined ? {} : { after }), sequence: next, targeted, exhausted }, batches, done: exhausted };
 }
 
+/**
+ * Which work topics a step's batches go to (pure): a fan-out whose whole
+ * audience fitted in its first step is a small send and takes the express
+ * lane, so it never queues behind the batches of a campaign; every other
+ * step takes the campaign lane. Decided from the step's end state alone, so
+ * a replayed step goes where it went the first time.
+ */
+export function laneFor(state: Pick<FanoutState, 'step' | 'exhausted'>): 'express' | 'campaign' {
+  return state.step === 0 && state.exhausted ? 'express' : 'campaign';
+}
+
 /** What a stored progress says about one step's work item. */
 export interface RecordedProgress extends FanoutState {
   dispatched: boolean;

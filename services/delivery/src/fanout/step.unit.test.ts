@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AudienceRow } from './batcher.ts';
-import { decideStep, INITIAL_STATE, stepFanout, type FanoutState } from './step.ts';
+import { decideStep, INITIAL_STATE, laneFor, stepFanout, type FanoutState } from './step.ts';
 
 const row = (n: number): AudienceRow => ({ _id: `d${String(n).padStart(5, '0')}`, token: `tok${n}`, platform: n % 3 === 0 ? 'ios' : 'android' });
 const options = { pageSize: 10, maxDevices: 4, maxDeviceBytes: 900_000 };
@@ -61,6 +61,14 @@ describe('stepFanout', () => {
     const once = stepFanout(state, pageOf(audience, state.after), options);
     const again = stepFanout(structuredClone(state), pageOf(audience, state.after), options);
     expect(again).toEqual(once);
+  });
+});
+
+describe('laneFor', () => {
+  it('sends a fan-out whose audience ended in its first step by the express lane, everything else by the campaign lane', () => {
+    expect(laneFor({ step: 0, exhausted: true })).toBe('express');
+    expect(laneFor({ step: 0, exhausted: false })).toBe('campaign');
+    expect(laneFor({ step: 3, exhausted: true })).toBe('campaign');
   });
 });
 
