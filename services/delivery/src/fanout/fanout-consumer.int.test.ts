@@ -16,7 +16,7 @@ let env: TestEnv;
 let producer: RecordingProducer;
 let delivery: RunningDelivery;
 const LARGE = 10_000;
-const STEP = 500;
+const STEP = 250;
 /** The broker's default message.max.bytes. */
 const BROKER_LIMIT = 1_048_588;
 
