@@ -34,19 +34,25 @@ export function createSmallSend(options: { baseUrl: string; apiKey: string; from
       seen.add(index);
       if (seen.size === SMALL_DEVICES) finish?.(performance.now() - t0);
     },
-    async send(): Promise<number | null> {
+    /** Delivered-after ms (null: not all within the timeout), and when the fan-out had queued it (`dispatched_at` − `created_at`). */
+    async send(): Promise<{ ms: number | null; queuedMs: number | undefined }> {
       const done = new Promise<number | null>((resolve) => (finish = resolve));
       t0 = performance.now();
+      const headers = { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' };
       const response = await fetch(`${options.baseUrl}/api/v1/notifications`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
+        headers,
         body: JSON.stringify({ notification: { title: 'Small', body: 'A small send during the campaign', targets: [SMALL_TOPIC] } }),
       });
       if (response.status !== 201) throw new Error(`small send: POST answered ${response.status}: ${await response.text()}`);
+      const { data } = (await response.json()) as { data: { id: string } };
       const timer = setTimeout(() => finish?.(null), options.timeoutMs);
       const ms = await done;
       clearTimeout(timer);
-      return ms;
+      // Where the time went: the fan-out (audience read, batches queued) or the senders.
+      const followed = await fetch(`${options.baseUrl}/api/v1/notifications/${data.id}`, { headers }).then((answer) => answer.json() as Promise<{ data: { created_at: string; dispatched_at?: string } }>);
+      const { created_at, dispatched_at } = followed.data;
+      return { ms, queuedMs: dispatched_at === undefined ? undefined : Date.parse(dispatched_at) - Date.parse(created_at) };
     },
   };
 }
