@@ -65,6 +65,20 @@ async function receiptTally(id: string): Promise<{ rows: number; byProvider: Rec
   }
 }
 
+/**
+ * Counts and receipts are folded by two consumer groups; after a projector
+ * crash each rejoins on its own, so the ledger may trail the counts by a
+ * rebalance. Wait until it has caught up, then tally.
+ */
+async function settledReceiptTally(id: string, data: Awaited<ReturnType<typeof notification>>): Promise<Awaited<ReturnType<typeof receiptTally>>> {
+  const expected = data.counts.sent + data.counts.cancelled;
+  await waitFor(`${expected} receipts listed`, async () => {
+    const response = await harness.request('GET', `/api/v1/notifications/${id}/receipts?limit=1`, { key: project.api_key });
+    return (response.body?.pagination as { count: number } | undefined)?.count === expected;
+  }, 60_000);
+  return receiptTally(id);
+}
+
 function expectCountsEqualReceipts(data: Awaited<ReturnType<typeof notification>>, tally: Awaited<ReturnType<typeof receiptTally>>): void {
   expect(tally.rows).toBe(data.counts.sent + data.counts.cancelled);
   for (const provider of ['apns', 'fcm'] as const) {
@@ -87,7 +101,7 @@ describe('counts and receipts', () => {
       return data.status === 'sent' ? data : undefined;
     }, 120_000);
     expect(done.counts).toMatchObject({ targeted: IOS + ANDROID, delivered: IOS + ANDROID - GONE, invalid: GONE, failed: 0, cancelled: 0 });
-    expectCountsEqualReceipts(done, await receiptTally(id));
+    expectCountsEqualReceipts(done, await settledReceiptTally(id, done));
 
     // Rebuilt from the log, both read models come back identical and still agree.
     expect(await harness.herald('replay', 'notifications')).toContain('switched notifications readers');
