@@ -1,7 +1,7 @@
 import cliProgress from 'cli-progress';
 import { createEvent, deviceIdFor, topicIdFor, TOPICS, type HeraldEvent } from '@herald/events';
 import type { EventProducer } from '@herald/kafka';
-import { ReadModelRegistry, type Db } from '@herald/mongo';
+import { countMatching, ReadModelRegistry, type Db } from '@herald/mongo';
 import type { Deadline } from './deadline.ts';
 import type { PositionReader } from './offsets.ts';
 
@@ -115,9 +115,9 @@ export async function waitForProjection(
     const caughtUpS = (performance.now() - started) / 1000;
     for (;;) {
       const before = performance.now();
-      const count = await (await registry.collection('devices')).countDocuments({});
+      const count = await countMatching(await registry.collection('devices'), {});
       const countS = (performance.now() - before) / 1000;
-      options.progress(`group caught up; countDocuments = ${count}`);
+      options.progress(`group caught up; counted ${count}`);
       if (count >= options.devices) return { seconds: (performance.now() - started) / 1000, caughtUpS, countS };
       options.deadline.check('counting projected devices', `${count}/${options.devices} documents`);
       await new Promise((done) => setTimeout(done, 250));

@@ -68,7 +68,7 @@ export function formatTable(result: BenchResult): string {
     ['publish (DeviceRegistered → Kafka)', result.publish === undefined ? '—' : `${rate(result.publish.rate)}  (${secs(result.publish.seconds)})`],
     [
       'projection (publish start → group caught up)',
-      result.projection === undefined ? '—' : `${rate(result.projection.rate)}  (${secs(result.projection.seconds)}; ${secs(result.projection.tailAfterPublishS)} after publish ended; countDocuments ${secs(result.projection.countS)})`,
+      result.projection === undefined ? '—' : `${rate(result.projection.rate)}  (${secs(result.projection.seconds)}; ${secs(result.projection.tailAfterPublishS)} after publish ended; count ${secs(result.projection.countS)})`,
     ],
     ['POST /notifications answered', secs(c.requestS)],
     ['time to first delivery', secs(c.firstDeliveryS)],

@@ -2,3 +2,4 @@ export * from './connect-mongo.ts';
 export * from './collections.ts';
 export * from './read-models.ts';
 export * from './documents.ts';
+export * from './count-matching.ts';

@@ -1,4 +1,4 @@
-import type { Filter, ReadModelRegistry } from '@herald/mongo';
+import { countMatching, type Filter, type ReadModelRegistry } from '@herald/mongo';
 import type { DeviceDocument, TopicDocument } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import type { AdminStore } from '@herald/admin';
@@ -118,7 +118,7 @@ export class DeviceService {
     if (query.token !== undefined) filter.token = query.token;
     const devices = await this.#devices();
     const [count, docs] = await Promise.all([
-      devices.countDocuments(filter),
+      countMatching(devices, filter),
       devices.find(filter).sort({ created_at: 1, _id: 1 }).skip(request.skip).limit(request.limit).toArray(),
     ]);
     return { data: docs.map(toDeviceView), pagination: pagination(request, count, docs.length) };

@@ -1,5 +1,5 @@
 import { createEvent, newId } from '@herald/events';
-import { type ReadModelRegistry } from '@herald/mongo';
+import { countMatching, type ReadModelRegistry } from '@herald/mongo';
 import { FINISHED_STATUSES, type DeliveryLedgerDocument, type DeviceDocument, type NotificationDocument, type NotificationStatus } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
@@ -106,7 +106,7 @@ export class NotificationService {
     const filter = { project_id: projectId, ...(query.status === undefined ? {} : { status: query.status }) };
     const request = pageRequest(query);
     const [count, docs] = await Promise.all([
-      notifications.countDocuments(filter),
+      countMatching(notifications, filter),
       notifications.find(filter).sort({ created_at: -1, _id: -1 }).skip(request.skip).limit(request.limit).toArray(),
     ]);
     return { data: docs.map(notificationView), pagination: pagination(request, count, docs.length) };
@@ -156,7 +156,7 @@ export class NotificationService {
     let data: ReceiptView[];
     if (query.outcome === undefined) {
       const [counted, docs] = await Promise.all([
-        ledger.countDocuments(filter),
+        countMatching(ledger, filter),
         ledger.find(filter).sort({ reported_at: -1, _id: 1 }).skip(request.skip).limit(request.limit).toArray(),
       ]);
       count = counted;

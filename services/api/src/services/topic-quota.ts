@@ -1,4 +1,4 @@
-import type { Collection } from '@herald/mongo';
+import { countMatching, type Collection } from '@herald/mongo';
 import type { TopicDocument } from '@herald/projections';
 import { ValidationError } from '@herald/errors';
 import { DEVICE_LIMITS } from '../domain/device-limits.ts';
@@ -17,7 +17,7 @@ export async function assertRoomForTopics(topics: Collection<TopicDocument>, pro
   const created = found.filter((topic) => topic === null).length;
   if (created === 0) return;
   const limit = DEVICE_LIMITS.topicsPerProject;
-  const existing = await topics.countDocuments({ project_id: projectId }, { limit: limit + 1 });
+  const existing = await countMatching(topics, { project_id: projectId }, { limit: limit + 1 });
   if (existing + created > limit) {
     throw new ValidationError([`topics would create ${created} new topic(s) in a project that has ${existing}; a project has at most ${limit} topics`]);
   }

@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnv, type TestEnv } from '@herald/testing';
+import type { Collection } from 'mongodb';
+import { countMatching } from './count-matching.ts';
+
+/** countMatching over the real store agrees with the driver's countDocuments, limit included. */
+let env: TestEnv;
+let items: Collection<{ _id: string; project_id: string; status: string }>;
+
+beforeAll(async () => {
+  env = await createTestEnv('count-matching');
+  items = env.mongo.db.collection('count_items');
+  await items.insertMany(
+    Array.from({ length: 1_500 }, (_, n) => ({ _id: `item-${n}`, project_id: n < 1_200 ? 'mine' : 'theirs', status: n % 3 === 0 ? 'inactive' : 'active' })),
+  );
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('countMatching', () => {
+  it.each([
+    [{ project_id: 'mine' }, 1_200],
+    [{ project_id: 'mine', status: 'active' }, 800],
+    [{ project_id: 'theirs' }, 300],
+    [{ project_id: 'nobody' }, 0],
+    [{}, 1_500],
+  ])('counts %j as %i, as countDocuments does', async (filter, expected) => {
+    expect(await countMatching(items, filter)).toBe(expected);
+    expect(await items.countDocuments(filter)).toBe(expected);
+  });
+
+  it('stops at the limit', async () => {
+    expect(await countMatching(items, { project_id: 'mine' }, { limit: 11 })).toBe(11);
+    expect(await countMatching(items, { project_id: 'theirs' }, { limit: 1_000 })).toBe(300);
+  });
+});
