@@ -49,10 +49,18 @@ export function createSmallSend(options: { baseUrl: string; apiKey: string; from
       const timer = setTimeout(() => finish?.(null), options.timeoutMs);
       const ms = await done;
       clearTimeout(timer);
-      // Where the time went: the fan-out (audience read, batches queued) or the senders.
-      const followed = await fetch(`${options.baseUrl}/api/v1/notifications/${data.id}`, { headers }).then((answer) => answer.json() as Promise<{ data: { created_at: string; dispatched_at?: string } }>);
-      const { created_at, dispatched_at } = followed.data;
-      return { ms, queuedMs: dispatched_at === undefined ? undefined : Date.parse(dispatched_at) - Date.parse(created_at) };
+      // Where the time went: the fan-out (audience read, batches queued) or the senders. The
+      // notifications projection may still be behind the campaign's reports: wait for it a little.
+      const deadline = performance.now() + 30_000;
+      for (;;) {
+        const followed = await fetch(`${options.baseUrl}/api/v1/notifications/${data.id}`, { headers }).then(
+          (answer) => answer.json() as Promise<{ data: { created_at: string; dispatched_at?: string | null } }>,
+        );
+        const { created_at, dispatched_at } = followed.data;
+        if (typeof dispatched_at === 'string') return { ms, queuedMs: Date.parse(dispatched_at) - Date.parse(created_at) };
+        if (performance.now() > deadline) return { ms, queuedMs: undefined };
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
     },
   };
 }
