@@ -62,24 +62,35 @@ export function resolveAudience(projectId: string, spec: TargetSpec, topics: Rea
   };
 }
 
-/**
- * Devices of the audience; with `activeOnly`, only those that can receive
- * pushes; with `afterDeviceId`, only those past that id (a fan-out resuming
- * where it stopped).
- */
 /** One slot of a local-time send: devices in these zones, and with `includeUnset` those without a zone. */
 export interface ZoneFilter {
   zones: readonly string[];
   includeUnset: boolean;
 }
 
+/**
+ * One value as plain equality, several as `$in`: the same match (on an
+ * array field, equality is membership), but FerretDB on PostgreSQL pushes
+ * top-level equality down to the database and `$in` not.
+ */
+function equalsAnyOf(values: readonly string[]): string | { $in: string[] } {
+  return values.length === 1 ? values[0]! : { $in: [...values] };
+}
+
+/**
+ * Devices of the audience; with `activeOnly`, only those that can receive
+ * pushes; with `afterDeviceId`, only those past that id (a fan-out resuming
+ * where it stopped). A single target joins the filter's top level rather
+ * than a one-branch `$or`, for the same pushdown (a 10-device topic is then
+ * found by the database instead of by decoding every device of the project).
+ */
 export function audienceFilter(audience: Audience, options: { activeOnly: boolean; afterDeviceId?: string | undefined; zones?: ZoneFilter | undefined }): Filter<DeviceDocument> {
   const anyOf: Array<Filter<DeviceDocument>> = [];
-  if (audience.topicIds.length > 0) anyOf.push({ topics: { $in: audience.topicIds } });
+  if (audience.topicIds.length > 0) anyOf.push({ topics: equalsAnyOf(audience.topicIds) });
   if (audience.deviceRefs.length > 0) {
-    anyOf.push({ _id: { $in: audience.deviceRefs } }, { token: { $in: audience.deviceRefs } });
+    anyOf.push({ _id: equalsAnyOf(audience.deviceRefs) }, { token: equalsAnyOf(audience.deviceRefs) });
   }
-  if (audience.externalIds.length > 0) anyOf.push({ external_id: { $in: audience.externalIds } });
+  if (audience.externalIds.length > 0) anyOf.push({ external_id: equalsAnyOf(audience.externalIds) });
   for (const filter of audience.metadataFilters) {
     const pairs: Record<string, string> = {};
     for (const [key, value] of Object.entries(filter)) pairs[`metadata.${key}`] = value;
@@ -87,24 +98,26 @@ export function audienceFilter(audience: Audience, options: { activeOnly: boolea
   }
   // An audience that names nothing matches nothing (an empty $or is invalid).
   if (anyOf.length === 0) return { project_id: audience.projectId, _id: { $in: [] } };
-  const base = {
+  const zones = options.zones;
+  const base: Filter<DeviceDocument> = {
     project_id: audience.projectId,
     ...(options.activeOnly ? { status: 'active' as const } : {}),
     ...(options.afterDeviceId === undefined ? {} : { _id: { $gt: options.afterDeviceId } }),
+    ...(zones !== undefined && !zones.includeUnset ? { timezone: { $in: [...zones.zones] } } : {}),
   };
-  const zones = options.zones;
-  if (zones === undefined) return { ...base, $or: anyOf };
-  const inZones = { timezone: { $in: [...zones.zones] } };
-  if (!zones.includeUnset) return { ...base, ...inZones, $or: anyOf };
-  return { ...base, $and: [{ $or: anyOf }, { $or: [inZones, { timezone: { $exists: false } }] }] };
+  const only = anyOf.length === 1 ? anyOf[0]! : undefined;
+  const targets = only !== undefined && Object.keys(only).every((key) => !(key in base)) ? only : { $or: anyOf };
+  if (zones === undefined || !zones.includeUnset) return { ...base, ...targets };
+  return { ...base, $and: [targets, { $or: [{ timezone: { $in: [...zones.zones] } }, { timezone: { $exists: false } }] }] };
 }
 
 /**
  * One keyset page of an audience's active devices: ids past `after`, in id
  * order, at most `limit`. Each page is an index range scan (MongoDB with
- * the devices' `_id` order; FerretDB on PostgreSQL pushes filter, sort and
- * limit down), so memory stays bounded and the first page of a million
- * devices comes back as fast as the last.
+ * the devices' `_id` order), so memory stays bounded and the first page of
+ * a million devices comes back as fast as the last. FerretDB 1.x pushes
+ * down neither the range nor the sort: there the fan-out reads a held scan
+ * instead (services/delivery, `audience-source.ts`).
  */
 export function audiencePage(audience: Audience, after: string | undefined, limit: number, zones?: ZoneFilter): { filter: Filter<DeviceDocument>; sort: { _id: 1 }; limit: number } {
   return { filter: audienceFilter(audience, { activeOnly: true, afterDeviceId: after, zones }), sort: { _id: 1 }, limit };

@@ -25,18 +25,26 @@ describe('audienceFilter', () => {
     expect(audienceFilter(audience, { activeOnly: true })).toEqual({
       project_id: 'p',
       status: 'active',
-      $or: [
-        { topics: { $in: ['topic-news'] } },
-        { _id: { $in: ['d1'] } },
-        { token: { $in: ['d1'] } },
-        { 'metadata.plan': 'pro', 'metadata.lang': 'nb' },
-      ],
+      $or: [{ topics: 'topic-news' }, { _id: 'd1' }, { token: 'd1' }, { 'metadata.plan': 'pro', 'metadata.lang': 'nb' }],
+    });
+  });
+
+  it('puts a single target at the top level, as equality when it names one value (what FerretDB on PostgreSQL pushes down)', () => {
+    expect(audienceFilter(resolveAudience('p', splitTargets(['news']), topics), { activeOnly: false })).toEqual({ project_id: 'p', topics: 'topic-news' });
+    expect(audienceFilter(resolveAudience('p', splitTargets(['news', 'sport']), topics), { activeOnly: false })).toEqual({
+      project_id: 'p',
+      topics: { $in: ['topic-news', 'topic-sport'] },
+    });
+    expect(audienceFilter(resolveAudience('p', splitTargets([{ metadata: { plan: 'pro' } }]), topics), { activeOnly: true })).toEqual({
+      project_id: 'p',
+      status: 'active',
+      'metadata.plan': 'pro',
     });
   });
 
   it("reaches a user's devices by external id", () => {
     const audience = resolveAudience('p', splitTargets([{ external_id: 'u-1' }, { external_id: 'u-2' }, { external_id: 'u-1' }]), []);
-    expect(audienceFilter(audience, { activeOnly: true })).toEqual({ project_id: 'p', status: 'active', $or: [{ external_id: { $in: ['u-1', 'u-2'] } }] });
+    expect(audienceFilter(audience, { activeOnly: true })).toEqual({ project_id: 'p', status: 'active', external_id: { $in: ['u-1', 'u-2'] } });
   });
 
   it('narrows to the time zones of a local-time slot, with or without unzoned devices', () => {
@@ -45,12 +53,12 @@ describe('audienceFilter', () => {
       project_id: 'p',
       status: 'active',
       timezone: { $in: ['Asia/Tokyo'] },
-      $or: [{ topics: { $in: ['topic-news'] } }],
+      topics: 'topic-news',
     });
     expect(audienceFilter(audience, { activeOnly: true, zones: { zones: ['UTC'], includeUnset: true } })).toEqual({
       project_id: 'p',
       status: 'active',
-      $and: [{ $or: [{ topics: { $in: ['topic-news'] } }] }, { $or: [{ timezone: { $in: ['UTC'] } }, { timezone: { $exists: false } }] }],
+      $and: [{ topics: 'topic-news' }, { $or: [{ timezone: { $in: ['UTC'] } }, { timezone: { $exists: false } }] }],
     });
   });
 
@@ -60,7 +68,7 @@ describe('audienceFilter', () => {
       project_id: 'p',
       status: 'active',
       _id: { $gt: 'd7' },
-      $or: [{ topics: { $in: ['topic-news'] } }],
+      topics: 'topic-news',
     });
   });
 
@@ -73,7 +81,7 @@ describe('audiencePage', () => {
   it('reads active devices past a key, in id order, bounded', () => {
     const audience = resolveAudience('p', splitTargets(['news']), topics);
     expect(audiencePage(audience, 'd7', 100)).toEqual({
-      filter: { project_id: 'p', status: 'active', _id: { $gt: 'd7' }, $or: [{ topics: { $in: ['topic-news'] } }] },
+      filter: { project_id: 'p', status: 'active', _id: { $gt: 'd7' }, topics: 'topic-news' },
       sort: { _id: 1 },
       limit: 100,
     });
