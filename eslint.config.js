@@ -1,6 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const NO_ENUM = { selector: 'TSEnumDeclaration', message: 'Use a literal union or `as const` instead of enum.' };
+const NO_BARE_ADMIN = { selector: "CallExpression[callee.property.name='admin'][arguments.length=0]", message: 'Use openLogAdmin/withLogAdmin from @herald/kafka (admin() stays inside libs/kafka).' };
+const NO_COUNT_DOCUMENTS = {
+  selector: "CallExpression[callee.property.name='countDocuments']",
+  message: 'Use countMatching from @herald/mongo: FerretDB holds every document countDocuments counts in memory.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', '.herald/', 'docs/', 'infra/', 'eslint.config.js'] },
   js.configs.recommended,
@@ -16,7 +23,7 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a literal union or `as const` instead of enum.' }],
+      'no-restricted-syntax': ['error', NO_ENUM],
     },
   },
   {
@@ -25,11 +32,15 @@ export default tseslint.config(
     ignores: ['libs/kafka/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'kafkajs', message: 'Use @herald/kafka (kafkajs stays inside libs/kafka).' }] }],
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'TSEnumDeclaration', message: 'Use a literal union or `as const` instead of enum.' },
-        { selector: "CallExpression[callee.property.name='admin'][arguments.length=0]", message: 'Use openLogAdmin/withLogAdmin from @herald/kafka (admin() stays inside libs/kafka).' },
-      ],
+      'no-restricted-syntax': ['error', NO_ENUM, NO_BARE_ADMIN],
+    },
+  },
+  {
+    // Tests may call countDocuments (to check countMatching against it); code counts with countMatching.
+    files: ['**/*.ts'],
+    ignores: ['libs/kafka/**', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', NO_ENUM, NO_BARE_ADMIN, NO_COUNT_DOCUMENTS],
     },
   },
   {
