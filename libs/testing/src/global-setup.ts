@@ -34,6 +34,10 @@ export default async function setup(project: TestProject): Promise<Teardown> {
     return containers.stop;
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'herald-test-'));
+  // The teardown runs after the test runner's summary; its lines are kept back unless stopping fails,
+  // so that a run (and CI's log) ends with the summary.
+  let stopping = false;
+  const stopLines: string[] = [];
   try {
     const infra = await startLocalInfra({
       dataDir,
@@ -41,12 +45,18 @@ export default async function setup(project: TestProject): Promise<Teardown> {
       kafkaControllerPort: await freePort(),
       mongoPort: await freePort(),
       pgPort: await freePort(),
-      onOutput: (line) => process.stderr.write(`[infra] ${line}\n`),
+      onOutput: (line) => (stopping ? stopLines.push(line) : process.stderr.write(`[infra] ${line}\n`)),
     });
     project.provide('kafkaBrokers', infra.kafkaBrokers);
     project.provide('mongoUrl', infra.mongoUrl);
     return async () => {
-      await infra.stop();
+      stopping = true;
+      try {
+        await infra.stop();
+      } catch (error) {
+        process.stderr.write(stopLines.map((line) => `[infra] ${line}\n`).join(''));
+        throw error;
+      }
       await rm(dataDir, { recursive: true, force: true });
     };
   } catch (error) {
