@@ -122,3 +122,31 @@ export function audienceFilter(audience: Audience, options: { activeOnly: boolea
 export function audiencePage(audience: Audience, after: string | undefined, limit: number, zones?: ZoneFilter): { filter: Filter<DeviceDocument>; sort: { _id: 1 }; limit: number } {
   return { filter: audienceFilter(audience, { activeOnly: true, afterDeviceId: after, zones }), sort: { _id: 1 }, limit };
 }
+
+/** The fields `matchesAudience` reads. */
+export type AudienceFields = Pick<DeviceDocument, '_id' | 'project_id' | 'status' | 'topics' | 'token' | 'metadata' | 'external_id' | 'timezone'>;
+
+/**
+ * The in-memory twin of `audienceFilter(audience, { activeOnly: true, zones })`
+ * for one device: for readers that found candidates by `_id` and must still
+ * check that each one belongs (a listed member may have left since).
+ */
+export function matchesAudience(device: AudienceFields, audience: Audience, zones?: ZoneFilter): boolean {
+  if (device.project_id !== audience.projectId || device.status !== 'active') return false;
+  if (zones !== undefined) {
+    const inZone = device.timezone !== undefined && zones.zones.includes(device.timezone);
+    if (!inZone && !(zones.includeUnset && device.timezone === undefined)) return false;
+  }
+  return (
+    device.topics.some((topicId) => audience.topicIds.includes(topicId)) ||
+    audience.deviceRefs.includes(device._id) ||
+    audience.deviceRefs.includes(device.token) ||
+    (device.external_id !== undefined && audience.externalIds.includes(device.external_id)) ||
+    audience.metadataFilters.some((filter) => Object.entries(filter).every(([key, value]) => device.metadata[key] === value))
+  );
+}
+
+/** Whether an audience's devices can all be found by `_id`: it names topics and device ids or tokens only, no metadata and no users. */
+export function isLookupAudience(audience: Audience): boolean {
+  return audience.metadataFilters.length === 0 && audience.externalIds.length === 0 && audience.topicIds.length + audience.deviceRefs.length > 0;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { audienceFilter, audiencePage, resolveAudience, splitTargets } from './audience.ts';
+import { audienceFilter, audiencePage, matchesAudience, resolveAudience, splitTargets, type AudienceFields } from './audience.ts';
 
 const topics = [
   { _id: 'topic-news', name: 'news' },
@@ -86,5 +86,25 @@ describe('audiencePage', () => {
       limit: 100,
     });
     expect(audiencePage(audience, undefined, 5).filter).not.toHaveProperty('_id');
+  });
+});
+
+describe('matchesAudience', () => {
+  const device: AudienceFields = { _id: 'd1', project_id: 'p', status: 'active', topics: ['topic-news'], token: 'tok-1', metadata: { plan: 'pro' }, timezone: 'Europe/Oslo' };
+  const audienceOf = (targets: Parameters<typeof splitTargets>[0]) => resolveAudience('p', splitTargets(targets), topics);
+
+  it('admits an active device of the project that any target names', () => {
+    for (const targets of [['news'], ['d1'], ['tok-1'], [{ metadata: { plan: 'pro' } }]] as const) expect(matchesAudience(device, audienceOf([...targets])), JSON.stringify(targets)).toBe(true);
+    expect(matchesAudience({ ...device, external_id: 'u1' }, audienceOf([{ external_id: 'u1' }]))).toBe(true);
+  });
+
+  it('turns away inactive devices, other projects, unnamed devices and other zones', () => {
+    expect(matchesAudience({ ...device, status: 'inactive' }, audienceOf(['news']))).toBe(false);
+    expect(matchesAudience({ ...device, project_id: 'q' }, audienceOf(['news']))).toBe(false);
+    expect(matchesAudience(device, audienceOf(['sport', { metadata: { plan: 'pro', lang: 'nb' } }]))).toBe(false);
+    expect(matchesAudience(device, audienceOf(['news']), { zones: ['Asia/Tokyo'], includeUnset: true })).toBe(false);
+    const { timezone: _none, ...unzoned } = device;
+    expect(matchesAudience(unzoned, audienceOf(['news']), { zones: ['Asia/Tokyo'], includeUnset: true })).toBe(true);
+    expect(matchesAudience(unzoned, audienceOf(['news']), { zones: ['Asia/Tokyo'], includeUnset: false })).toBe(false);
   });
 });

@@ -25,6 +25,8 @@ export const READ_MODELS = {
   notifications: 'notifications',
   /** One document per delivery batch (see DeliveryLedgerDocument). */
   delivery_ledger: 'delivery_ledger',
+  /** Small topics' devices, per (topic, device-events partition): found by `_id` where the store indexes nothing else (see TopicMembersDocument). */
+  topic_members: 'topic_members',
 } as const;
 
 export type ReadModelName = keyof typeof READ_MODELS;

@@ -3,3 +3,4 @@ export * from './collections.ts';
 export * from './read-models.ts';
 export * from './documents.ts';
 export * from './count-matching.ts';
+export * from './find-by-ids.ts';

@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, Collection } from '@herald/mongo';
-import { wrapMongoError } from '@herald/mongo';
+import { findByIds, wrapMongoError } from '@herald/mongo';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import type { Projection, ProjectedDocument } from './projection.ts';
@@ -67,7 +67,7 @@ export async function applyProjection<Doc extends ProjectedDocument>(
     const toRead = new Set([...touched].filter((id) => !assumedNew.has(id) || duplicates.has(id)));
     if (toRead.size === 0) return { inserted: assumedNew.size, replaced: 0 };
 
-    const current = await readByIds(collection, [...toRead]);
+    const current = new Map((await findByIds(collection, [...toRead])).map((doc) => [doc._id, doc] as const));
     const changed = foldRecords(projection, records, current, toRead);
     await replaceExisting(collection, [...changed.values()]);
     const inserted = assumedNew.size - duplicates.size;
@@ -90,21 +90,6 @@ async function insertNew<Doc extends ProjectedDocument>(collection: Collection<D
     if (list.length === 0 || list.some((item) => item.code !== 11000)) throw error;
     return new Set(list.map((item) => docs[item.index]!._id));
   }
-}
-
-/** Lookups by `_id` equality, a few at a time: on FerretDB far cheaper than one `$in`, which scans the collection. */
-async function readByIds<Doc extends ProjectedDocument>(collection: Collection<Doc>, ids: readonly string[]): Promise<Map<string, Doc>> {
-  const found = new Map<string, Doc>();
-  const lanes = 2;
-  await Promise.all(
-    Array.from({ length: lanes }, async (_, lane) => {
-      for (let index = lane; index < ids.length; index += lanes) {
-        const doc = await collection.findOne({ _id: ids[index] } as never);
-        if (doc !== null) found.set(doc._id, doc as Doc);
-      }
-    }),
-  );
-  return found;
 }
 
 /**

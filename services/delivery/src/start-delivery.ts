@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DELIVERY_CONSUMERS } from '@herald/events';
-import { runConsumer, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
+import { DELIVERY_CONSUMERS, TOPICS } from '@herald/events';
+import { runConsumer, topicEnds, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
 import { ReadModelRegistry, storeFlavour, wrapMongoError, type Db } from '@herald/mongo';
 import type { Logger } from '@herald/log';
 import type { Role } from './config.ts';
 import { fanoutHandler } from './fanout/fanout.ts';
 import { FanoutProgressStore } from './fanout/progress.ts';
 import { keysetAudienceSource, StorageOrderAudienceSource, type AudienceSource } from './fanout/audience-source.ts';
+import { SmallAudienceSource } from './fanout/small-audience-source.ts';
 import { CancellationStore } from './cancellations.ts';
 import { senderHandler, type SenderObserver } from './sender/sender.ts';
 import { ProviderClients, type CredentialSource } from './sender/provider-clients.ts';
@@ -79,7 +80,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
 
   if (deps.roles.includes('fanout')) {
     const logger = deps.logger.child({ role: 'fanout' });
-    audience = await audienceSourceFor(deps.db, logger);
+    audience = await audienceSourceFor(deps.db, deps.kafka, logger);
     consumers.push(
       await runConsumer({
         kafka: deps.kafka,
@@ -142,11 +143,25 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
   };
 }
 
-/** Keyset pages where the store has real indexes; one held scan per fan-out on FerretDB 1.x, which sorts in memory (audience-source.ts). */
-async function audienceSourceFor(db: Db, logger: Logger): Promise<AudienceSource> {
+/**
+ * Keyset pages where the store has real indexes. On FerretDB 1.x, which
+ * sorts in memory and indexes only `_id`: small audiences by `_id` lookups,
+ * the rest by one held scan per fan-out (small-audience-source.ts, audience-source.ts).
+ */
+async function audienceSourceFor(db: Db, kafka: HeraldKafka, logger: Logger): Promise<AudienceSource> {
   const flavour = await storeFlavour(db).catch((error: unknown) => {
     throw wrapMongoError(error);
   });
-  logger.info({ store: flavour, audience_reads: flavour === 'ferretdb' ? 'storage-order scan' : 'keyset pages' }, 'fan-out reads audiences');
-  return flavour === 'ferretdb' ? new StorageOrderAudienceSource({ logger }) : keysetAudienceSource();
+  logger.info({ store: flavour, audience_reads: flavour === 'ferretdb' ? 'small audiences by _id lookups, others by a storage-order scan' : 'keyset pages' }, 'fan-out reads audiences');
+  if (flavour !== 'ferretdb') return keysetAudienceSource();
+  return new SmallAudienceSource(new StorageOrderAudienceSource({ logger }), { deviceEventPartitions: partitionCountOf(kafka, TOPICS.deviceEvents), logger });
+}
+
+/** A topic's partition count, asked again at most once a minute (partitions are added rarely, and only ever added). */
+function partitionCountOf(kafka: HeraldKafka, topic: string): () => Promise<number> {
+  let known: { count: number; at: number } | undefined;
+  return async () => {
+    if (known === undefined || Date.now() - known.at > 60_000) known = { count: (await topicEnds(kafka, topic)).length, at: Date.now() };
+    return known.count;
+  };
 }

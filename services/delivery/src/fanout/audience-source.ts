@@ -1,6 +1,6 @@
 import { audienceFilter, audiencePage, type Audience, type ZoneFilter } from '@herald/audience';
 import type { Collection, Filter, FindCursor } from '@herald/mongo';
-import type { DeviceDocument } from '@herald/projections';
+import type { DeviceDocument, TopicMembersDocument } from '@herald/projections';
 import type { Logger } from '@herald/log';
 import type { AudienceRow } from './batcher.ts';
 
@@ -9,6 +9,8 @@ export interface PageRequest {
   /** Names the fan-out (`<notification id>` or `<id>@<slot>`): a source may keep its place per fan-out. */
   fanoutId: string;
   devices: Collection<DeviceDocument>;
+  /** Small topics' member lists (read by SmallAudienceSource). */
+  topicMembers?: Collection<TopicMembersDocument> | undefined;
   audience: Audience;
   zones?: ZoneFilter | undefined;
   after: string | undefined;

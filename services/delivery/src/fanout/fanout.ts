@@ -1,7 +1,7 @@
 import { createEvent, deliveryBatchId, PushOptionFields, TOPICS, type DeliveryBatchV1, type FanoutStepV1, type NotificationRequestedV1, type Provider } from '@herald/events';
 import { resolveAudience, splitTargets, topicLookupFilter } from '@herald/audience';
 import type { ReadModelRegistry } from '@herald/mongo';
-import type { DeviceDocument, TopicDocument } from '@herald/projections';
+import type { DeviceDocument, TopicDocument, TopicMembersDocument } from '@herald/projections';
 import { wrapMongoError } from '@herald/mongo';
 import type { ConsumedEvent, EventProducer } from '@herald/kafka';
 import type { Logger } from '@herald/log';
@@ -164,10 +164,11 @@ async function readPage(deps: FanoutDeps, item: StepItem, after: string | undefi
     const spec = splitTargets(item.request.targets);
     const topics = await deps.readModels.collection<TopicDocument>('topics');
     const devices = await deps.readModels.collection<DeviceDocument>('devices');
+    const topicMembers = await deps.readModels.collection<TopicMembersDocument>('topic_members');
     const named = spec.names.length === 0 ? [] : await topics.find(topicLookupFilter(item.projectId, spec)).project<Pick<TopicDocument, '_id' | 'name'>>({ _id: 1, name: 1 }).toArray();
     const slot = item.request.slot;
     const zones = slot === undefined ? undefined : { zones: slot.zones, includeUnset: slot.include_unset };
-    return await deps.audience.page({ fanoutId: item.fanoutId, devices, audience: resolveAudience(item.projectId, spec, named), zones, after, limit: pageSize });
+    return await deps.audience.page({ fanoutId: item.fanoutId, devices, topicMembers, audience: resolveAudience(item.projectId, spec, named), zones, after, limit: pageSize });
   } catch (error) {
     throw wrapMongoError(error);
   }
