@@ -6,8 +6,8 @@ const LOOKUP_LANES = 2;
 /**
  * The documents with these `_id`s (those that exist), by one `_id`-equality
  * lookup each. Store workaround: FerretDB 1.x answers only a filter that is
- * exactly `{_id: value}` from its index, and scans the collection for
- * anything else, `{_id: {$in: [...]}}` included. On MongoDB a few point
+ * exactly `{_id: value}` from its index (Herald's build, infra/README.md),
+ * and scans the collection for anything else, `{_id: {$in: [...]}}` included. On MongoDB a few point
  * lookups cost about what an `$in` does.
  */
 export async function findByIds<T extends Document>(collection: Collection<T>, ids: readonly string[], projection?: Document): Promise<T[]> {

@@ -43,8 +43,9 @@ export function foldRecords<Doc extends ProjectedDocument>(
  * so read-modify-write is safe.
  *
  * Insert first, read only when needed: most events create documents
- * (registrations, requests, batch reports), and on FerretDB 1.24 an insert is
- * ~100× cheaper than a lookup (`$in` scans the collection). So the chunk is
+ * (registrations, requests, batch reports), and an insert costs one write
+ * where a lookup first costs a read (on FerretDB 1.24 a round trip per
+ * document: `$in` scans the collection, only `{_id}` uses the index). So the chunk is
  * first folded as if every document were new and inserted; documents that
  * turn out to exist (duplicate key), and those the fold could not create
  * (an update for a document not seen here), are then read one by one by

@@ -7,7 +7,8 @@ import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } f
  * `herald.device-events`. One document per (topic, partition) gives each
  * document a single writer, like every read model (apply-projection.ts).
  *
- * Why it exists: FerretDB 1.x answers only `_id` equality from an index, so
+ * Why it exists: FerretDB 1.x answers only `_id` equality from an index (with
+ * the build fix in infra/README.md), so
  * finding a topic's devices in the devices read model means decoding every
  * device of the project. This list lets a send to a small topic be found by
  * `_id` lookups instead (services/delivery, SmallAudienceSource).
