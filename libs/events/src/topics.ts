@@ -38,7 +38,10 @@ export function topicConfig(spec: TopicSpec): Record<string, string> {
 
 /** Delivery's consumer groups and what they consume (projector groups are per read-model version). */
 export const DELIVERY_CONSUMERS = {
-  fanout: { group: 'herald.fanout', topics: [TOPICS.notificationEvents, TOPICS.fanoutSteps] },
+  // Requests (step 0, at most 1,000 devices) and continuations in groups of their own: kafkajs fetches again
+  // only when every batch of its last fetch is handled, so a new request would wait out a campaign's 10,000-device step.
+  fanout: { group: 'herald.fanout', topics: [TOPICS.notificationEvents] },
+  fanoutSteps: { group: 'herald.fanout-steps', topics: [TOPICS.fanoutSteps] },
   apns: { group: 'herald.apns', topics: [TOPICS.deliveriesApns] },
   fcm: { group: 'herald.fcm', topics: [TOPICS.deliveriesFcm] },
   // Groups of their own: a small send is fetched at once, not after the campaign batches a sender holds.

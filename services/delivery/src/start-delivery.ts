@@ -81,33 +81,37 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
   if (deps.roles.includes('fanout')) {
     const logger = deps.logger.child({ role: 'fanout' });
     audience = await audienceSourceFor(deps.db, deps.kafka, logger);
-    consumers.push(
-      await runConsumer({
-        kafka: deps.kafka,
-        producer: deps.producer,
-        groupId: DELIVERY_CONSUMERS.fanout.group,
-        topics: DELIVERY_CONSUMERS.fanout.topics,
-        logger,
-        sessionTimeoutMs: 30_000,
-        // Each record is at most one bounded step; commit often so a restart redoes little.
-        maxChunkSize: 8,
-        // A small send on one partition never waits for a campaign step on another.
-        partitionsConsumedConcurrently: deps.fanoutConcurrency ?? 4,
-        handle: fanoutHandler({
+    const handle = fanoutHandler({
+      producer: deps.producer,
+      readModels: new ReadModelRegistry(deps.db),
+      audience,
+      progress: new FanoutProgressStore(deps.db),
+      cancellations,
+      schedules,
+      defaultTimezone: async (projectId) => (await admin.findProject(projectId))?.default_timezone,
+      clock: scheduleClock,
+      logger,
+      maxAgeMs: deps.maxAgeMs ?? 24 * 60 * 60 * 1000,
+      ...(deps.fanoutStepDevices === undefined ? {} : { stepDevices: deps.fanoutStepDevices }),
+    });
+    // Requests and continuations: one handler, two groups (see DELIVERY_CONSUMERS), so step 0 never waits for a campaign's step.
+    for (const group of [DELIVERY_CONSUMERS.fanout, DELIVERY_CONSUMERS.fanoutSteps]) {
+      consumers.push(
+        await runConsumer({
+          kafka: deps.kafka,
           producer: deps.producer,
-          readModels: new ReadModelRegistry(deps.db),
-          audience,
-          progress: new FanoutProgressStore(deps.db),
-          cancellations,
-          schedules,
-          defaultTimezone: async (projectId) => (await admin.findProject(projectId))?.default_timezone,
-          clock: scheduleClock,
+          groupId: group.group,
+          topics: group.topics,
           logger,
-          maxAgeMs: deps.maxAgeMs ?? 24 * 60 * 60 * 1000,
-          ...(deps.fanoutStepDevices === undefined ? {} : { stepDevices: deps.fanoutStepDevices }),
+          sessionTimeoutMs: 30_000,
+          // Each record is at most one bounded step; commit often so a restart redoes little.
+          maxChunkSize: 8,
+          // A small send on one partition never waits for a campaign step on another.
+          partitionsConsumedConcurrently: deps.fanoutConcurrency ?? 4,
+          handle,
         }),
-      }),
-    );
+      );
+    }
     // Every fan-out instance polls; a lease on each schedule makes one of them fire it.
     scheduler = startScheduler({ schedules, cancellations, producer: deps.producer, clock: scheduleClock, logger: logger.child({ component: 'scheduler' }), ...(deps.schedulerPollMs === undefined ? {} : { pollMs: deps.schedulerPollMs }) });
   }
