@@ -1,6 +1,6 @@
-import { isLookupAudience, matchesAudience, type AudienceFields } from '@herald/audience';
+import { isLookupAudience, matchesAudience } from '@herald/audience';
 import { findByIds } from '@herald/mongo';
-import { topicMembersId, type TopicMembersDocument } from '@herald/projections';
+import { topicMembersId } from '@herald/projections';
 import type { Logger } from '@herald/log';
 import type { AudienceRow } from './batcher.ts';
 import type { AudienceSource, PageRequest } from './audience-source.ts';
@@ -38,8 +38,8 @@ export class SmallAudienceSource implements AudienceSource {
   }
 
   async page(request: PageRequest): Promise<AudienceRow[]> {
-    if (request.after === undefined && request.topicMembers !== undefined && isLookupAudience(request.audience)) {
-      const rows = await this.#lookUp(request, request.topicMembers);
+    if (request.after === undefined && isLookupAudience(request.audience)) {
+      const rows = await this.#lookUp(request);
       if (rows !== undefined) {
         this.lookedUp += 1;
         return rows;
@@ -53,7 +53,8 @@ export class SmallAudienceSource implements AudienceSource {
   }
 
   /** The whole audience when it is small, undefined when only the scan can tell. */
-  async #lookUp({ devices, audience, zones, limit }: PageRequest, members: NonNullable<PageRequest['topicMembers']>): Promise<AudienceRow[] | undefined> {
+  async #lookUp({ devices, topicMembers, audience, zones, limit }: PageRequest): Promise<AudienceRow[] | undefined> {
+    if (topicMembers === undefined) return undefined;
     let partitions: number;
     try {
       partitions = await this.#options.deviceEventPartitions();
@@ -62,11 +63,12 @@ export class SmallAudienceSource implements AudienceSource {
       return undefined;
     }
     const listIds = audience.topicIds.flatMap((topicId) => Array.from({ length: partitions }, (_, partition) => topicMembersId(topicId, partition)));
-    const lists = await findByIds<TopicMembersDocument>(members, listIds);
+    const lists = await findByIds(topicMembers, listIds);
     if (lists.some((list) => list.overflowed)) return undefined;
     const candidates = new Set([...lists.flatMap((list) => list.device_ids), ...audience.deviceRefs]);
     if (candidates.size >= limit) return undefined;
-    const found = await findByIds<AudienceFields & AudienceRow>(devices as never, [...candidates], DEVICE_FIELDS);
+    // Typed as whole devices; DEVICE_FIELDS holds every field matchesAudience and the rows read.
+    const found = await findByIds(devices, [...candidates], DEVICE_FIELDS);
     // A target string that is no device id may be a token, found only by the scan.
     if (!audience.deviceRefs.every((ref) => found.some((device) => device._id === ref))) return undefined;
     return found
