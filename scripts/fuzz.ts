@@ -56,6 +56,8 @@ async function main(): Promise<number> {
     api = await startServiceProcessRetrying('services/api/src/server.ts', { ...env, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: '0', HERALD_RATE_LIMITS: 'off' }, 'Server listening at');
     const base = `http://127.0.0.1:${port}`;
     const args = [
+      '--config-file',
+      join(REPO_ROOT, 'scripts', 'schemathesis.toml'),
       'run',
       `${base}/docs/json`,
       '--url',
