@@ -36,7 +36,7 @@ func main() {
 	// WAL with synchronous=NORMAL fsyncs at checkpoints only, not at every commit: a crash of
 	// FerretDB loses nothing, a power cut may lose the last commits. FerretDB commits each
 	// update of a bulk write on its own, so with FULL a write waited for an fsync per document.
-	sqliteSynchronous := flag.String("sqlite-synchronous", "normal", "SQLite's synchronous pragma (off, normal, full); SQLite backend")
+	sqliteSynchronous := flag.String("sqlite-synchronous", "normal", "SQLite's synchronous pragma (off, normal, full or extra); SQLite backend")
 	pprofListen := flag.String("pprof-listen", "", "if set (e.g. 127.0.0.1:6060), serve Go's /debug/pprof there: where the store spends its CPU during a benchmark")
 	// herald-infra recognises its own process by this word on the command line.
 	flag.String("tag", "", "free-form label, unused (shown in the process's command line)")
@@ -57,6 +57,10 @@ func main() {
 func run(listen, sqliteDir, sqliteSynchronous, postgresqlURL, logLevel string) error {
 	if (sqliteDir == "") == (postgresqlURL == "") {
 		return fmt.Errorf("exactly one of -sqlite-dir and -postgresql-url is required")
+	}
+
+	if !slices.Contains([]string{"off", "normal", "full", "extra"}, sqliteSynchronous) {
+		return fmt.Errorf("-sqlite-synchronous: want off, normal, full or extra, got %q", sqliteSynchronous)
 	}
 
 	var level slog.Level
@@ -104,8 +108,8 @@ func run(listen, sqliteDir, sqliteSynchronous, postgresqlURL, logLevel string) e
 // every statement's arguments twice per statement, debug level or not, and
 // slog's text handler formats attributes as soon as With is called: whole
 // documents, quoted, for a line that is then never written (a fifth of the
-// CPU samples in a profile of FerretDB inserting devices). Here they are formatted only for
-// an enabled record.
+// CPU samples in a profile of FerretDB inserting devices). Here they are
+// formatted only for an enabled record.
 type deferAttrs struct {
 	inner slog.Handler
 	attrs []slog.Attr
