@@ -1,1 +1,2 @@
 export * from './local-infra.ts';
+export * from './free-port.ts';

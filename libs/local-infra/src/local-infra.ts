@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -78,15 +77,3 @@ export async function startLocalInfra(settings: LocalInfraSettings): Promise<Loc
   return { ...addresses, stop: async () => void (await runScript('stop', settings)) };
 }
 
-/** A port nobody listens on right now, for test instances that must not clash. */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePromise, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolvePromise(address.port) : reject(new Error('no port'))));
-    });
-  });
-}

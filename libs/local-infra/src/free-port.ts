@@ -1,0 +1,50 @@
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { randomInt } from 'node:crypto';
+
+/** Lowest port handed out: clear of the well-known and registered ports local services default to. */
+const LOWEST_PORT = 20_000;
+const ATTEMPTS = 50;
+
+/**
+ * A port nobody listens on right now, for test instances that must not clash.
+ *
+ * Picked below the kernel's ephemeral range when it can: a port from that
+ * range (what `listen(0)` returns) is also where outgoing connections get
+ * their source port, so between the pick and a service's own `listen` a
+ * Kafka or store client could take it (CI once saw EADDRINUSE on a metrics
+ * port so). Below the range only another listener can, and the pick is random
+ * so that concurrent test files rarely try the same one.
+ */
+export async function freePort(): Promise<number> {
+  const ephemeral = await ephemeralPortRange();
+  if (ephemeral !== undefined && ephemeral.low > LOWEST_PORT + ATTEMPTS) {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+      const port = randomInt(LOWEST_PORT, ephemeral.low);
+      if ((await listenOnce(port)) !== undefined) return port;
+    }
+  }
+  const any = await listenOnce(0);
+  if (any === undefined) throw new Error('no free port on 127.0.0.1');
+  return any;
+}
+
+/** Linux's range for outgoing connections' source ports; undefined elsewhere. */
+async function ephemeralPortRange(): Promise<{ low: number; high: number } | undefined> {
+  const text = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => undefined);
+  const [low, high] = (text ?? '').trim().split(/\s+/).map(Number);
+  return Number.isInteger(low) && Number.isInteger(high) ? { low: low!, high: high! } : undefined;
+}
+
+/** Listens on 127.0.0.1:`port` and closes again; the port it got, or undefined when it was taken. */
+function listenOnce(port: number): Promise<number | undefined> {
+  return new Promise((resolvePort) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolvePort(undefined));
+    server.listen(port, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolvePort(typeof address === 'object' && address !== null ? address.port : undefined));
+    });
+  });
+}

@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { freePort } from './free-port.ts';
+
+const listen = (port: number) =>
+  new Promise<void>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+  });
+
+describe('freePort', () => {
+  it('hands out ports a service can then listen on, below the range outgoing connections take their source ports from', async () => {
+    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+    for (const port of ports) {
+      expect(port).toBeGreaterThanOrEqual(20_000);
+      expect(port).toBeLessThan(low!);
+      await listen(port);
+    }
+  });
+});
