@@ -7,6 +7,6 @@
 # plus the garbage collector's work on finalizers; nothing reads the profile
 # and the finalizers only ever panic.
 /^func Track(obj any, token \*Token) {$/a\
-	return
+	return // Herald: leak tracking off
 /^func Untrack(obj any, token \*Token) {$/a\
-	return
+	return // Herald: leak tracking off

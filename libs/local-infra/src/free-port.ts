@@ -17,10 +17,10 @@ const ATTEMPTS = 50;
  * so that concurrent test files rarely try the same one.
  */
 export async function freePort(): Promise<number> {
-  const ephemeral = await ephemeralPortRange();
-  if (ephemeral !== undefined && ephemeral.low > LOWEST_PORT + ATTEMPTS) {
+  const ephemeralStart = await ephemeralPortsStart();
+  if (ephemeralStart !== undefined && ephemeralStart > LOWEST_PORT + ATTEMPTS) {
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-      const port = randomInt(LOWEST_PORT, ephemeral.low);
+      const port = randomInt(LOWEST_PORT, ephemeralStart);
       if ((await listenOnce(port)) !== undefined) return port;
     }
   }
@@ -29,11 +29,11 @@ export async function freePort(): Promise<number> {
   return any;
 }
 
-/** Linux's range for outgoing connections' source ports; undefined elsewhere. */
-async function ephemeralPortRange(): Promise<{ low: number; high: number } | undefined> {
+/** The lowest port of Linux's range for outgoing connections' source ports; undefined elsewhere. */
+async function ephemeralPortsStart(): Promise<number | undefined> {
   const text = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => undefined);
-  const [low, high] = (text ?? '').trim().split(/\s+/).map(Number);
-  return Number.isInteger(low) && Number.isInteger(high) ? { low: low!, high: high! } : undefined;
+  const low = Number((text ?? '').trim().split(/\s+/)[0]);
+  return Number.isInteger(low) && low > 0 ? low : undefined;
 }
 
 /** Listens on 127.0.0.1:`port` and closes again; the port it got, or undefined when it was taken. */
