@@ -1,1 +1,3 @@
-export * from './audience.ts';
+export * from './targets.ts';
+export * from './predicate.ts';
+export * from './mongo-filter.ts';

@@ -9,7 +9,10 @@ import { NotificationDispatchedV1 } from './schemas/notification-dispatched.v1.t
 import { DeliveryReportedV1 } from './schemas/delivery-reported.v1.ts';
 import { NotificationOpenedV1 } from './schemas/notification-opened.v1.ts';
 import { DeliveryBatchV1 } from './schemas/delivery-batch.v1.ts';
-import { FanoutStepV1 } from './schemas/fanout-step.v1.ts';
+import { FanoutTaskV1 } from './schemas/fanout-task.v1.ts';
+import { TokenAssignedV1 } from './schemas/token-assigned.v1.ts';
+import { DeliveryControlV1 } from './schemas/delivery-control.v1.ts';
+import { NotificationDueV1 } from './schemas/notification-due.v1.ts';
 import { DeviceUnregisteredV1 } from './schemas/device-unregistered.v1.ts';
 import { NotificationCancelledV1 } from './schemas/notification-cancelled.v1.ts';
 import { NotificationExpiredV1 } from './schemas/notification-expired.v1.ts';
@@ -25,7 +28,10 @@ export type HeraldEvent =
   | DeliveryReportedV1
   | NotificationOpenedV1
   | DeliveryBatchV1
-  | FanoutStepV1
+  | FanoutTaskV1
+  | TokenAssignedV1
+  | DeliveryControlV1
+  | NotificationDueV1
   | DeviceUnregisteredV1
   | NotificationCancelledV1
   | NotificationExpiredV1;
@@ -58,6 +64,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry(MetadataUpdatedV1, TOPICS.deviceEvents, 'device_id'),
   entry(DeviceDeactivatedV1, TOPICS.deviceEvents, 'device_id'),
   entry(DeviceUnregisteredV1, TOPICS.deviceEvents, 'device_id'),
+  // Keyed by the id derived from the token, so the audience index of that partition can find the device holding it.
+  entry(TokenAssignedV1, TOPICS.deviceEvents, 'token_device_id'),
   entry(TopicCreatedV1, TOPICS.topicEvents, 'topic_id'),
   entry(NotificationRequestedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationDispatchedV1, TOPICS.notificationEvents, 'notification_id'),
@@ -65,10 +73,12 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry(NotificationOpenedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationCancelledV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationExpiredV1, TOPICS.notificationEvents, 'notification_id'),
+  entry(NotificationDueV1, TOPICS.notificationEvents, 'notification_id'),
   // Keyed by batch, not notification: one campaign's batches spread over every partition and sender.
   entry(DeliveryBatchV1, TOPICS.deliveriesApns, 'batch_id'),
-  // Keyed by notification: one campaign's steps stay in order on one partition.
-  entry(FanoutStepV1, TOPICS.fanoutSteps, 'notification_id'),
+  // Keyed by fan-out; published to an explicit partition: the device-events partition whose index runs it.
+  entry(FanoutTaskV1, TOPICS.fanoutTasks, 'fanout_id'),
+  entry(DeliveryControlV1, TOPICS.deliveryControl, 'notification_id'),
 ];
 
 const LATEST = new Map<EventType, CatalogEntry>();

@@ -3,7 +3,7 @@ import { EventDecodeError } from '@herald/errors';
 import { CATALOG, latestEntry } from './catalog.ts';
 import { decodeEvent, encodeEvent } from './codec.ts';
 import { createEvent } from './create-event.ts';
-import { deviceIdFor, deliveryBatchId, topicIdFor } from './identity.ts';
+import { deviceIdFor, deliveryBatchId, parseBatchId, topicIdFor } from './identity.ts';
 import { TOPICS } from './topics.ts';
 
 const device_id = deviceIdFor('project-1', 'token-1');
@@ -55,7 +55,10 @@ describe('identity', () => {
     expect(deviceIdFor('p', 't')).not.toBe(topicIdFor('p', 't'));
   });
 
-  it('names delivery batches deterministically', () => {
-    expect(deliveryBatchId('n1', 'apns', 3)).toBe('n1:apns:3');
+  it('names delivery batches deterministically and reads both id formats back', () => {
+    expect(deliveryBatchId('n1', 'apns', 2, 3)).toBe('n1:apns:2:3');
+    expect(parseBatchId(deliveryBatchId('n1@4', 'fcm', 5, 12))).toEqual({ fanoutId: 'n1@4', provider: 'fcm', partition: 5, sequence: 12 });
+    expect(parseBatchId('n1:apns:7')).toEqual({ fanoutId: 'n1', provider: 'apns', sequence: 7 });
+    for (const odd of ['legacy', 'n1:sms:1', 'n1:apns:x', 'n1:apns:1:2:3', ':apns:1']) expect(parseBatchId(odd)).toBeUndefined();
   });
 });

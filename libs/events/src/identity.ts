@@ -21,7 +21,31 @@ export function newId(): string {
   return uuidV7();
 }
 
-/** Deterministic, so a fan-out that restarts produces the same batches and senders can skip repeats. */
-export function deliveryBatchId(notificationId: string, provider: string, sequence: number): string {
-  return `${notificationId}:${provider}:${sequence}`;
+/**
+ * A delivery batch's id: the fan-out (notification, or `<id>@<slot>`), the
+ * provider, the device-events partition whose task planned it, and its
+ * sequence number within that task. Unique by construction, so a report
+ * counts once however often it is repeated.
+ */
+export function deliveryBatchId(fanoutId: string, provider: string, partition: number, sequence: number): string {
+  return `${fanoutId}:${provider}:${partition}:${sequence}`;
+}
+
+export interface BatchIdParts {
+  fanoutId: string;
+  provider: 'apns' | 'fcm';
+  /** Absent in ids written before fan-out went by partition (`<notification>:<provider>:<sequence>`). */
+  partition?: number;
+  sequence: number;
+}
+
+/** The parts of a batch id (either format), or undefined for anything else. */
+export function parseBatchId(batchId: string): BatchIdParts | undefined {
+  const parts = batchId.split(':');
+  const [fanoutId, provider] = parts;
+  if (fanoutId === undefined || fanoutId === '' || (provider !== 'apns' && provider !== 'fcm')) return undefined;
+  const numbers = parts.slice(2);
+  if (numbers.length < 1 || numbers.length > 2 || numbers.some((part) => !/^\d+$/.test(part))) return undefined;
+  const [first, second] = numbers.map(Number);
+  return second === undefined ? { fanoutId, provider, sequence: first! } : { fanoutId, provider, partition: first!, sequence: second };
 }

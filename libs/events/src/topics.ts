@@ -8,7 +8,10 @@ export const TOPICS = {
   /** The express lane: batches of a notification whose whole audience fits in the fan-out's first step, so a small send never queues behind a campaign's batches. */
   deliveriesApnsExpress: 'herald.deliveries-express.apns',
   deliveriesFcmExpress: 'herald.deliveries-express.fcm',
-  fanoutSteps: 'herald.fanout-steps',
+  /** Fan-out work, one partition per device-events partition: partition p is run by the delivery instance holding p's audience index. */
+  fanoutTasks: 'herald.fanout-tasks',
+  /** How notifications in flight must be treated (cancelled, …): every delivery instance follows all of it. */
+  deliveryControl: 'herald.delivery-control',
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
@@ -16,6 +19,10 @@ export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 export interface TopicSpec {
   name: TopicName;
   kind: 'event' | 'work';
+  /** A fixed partition count instead of the installation's (KAFKA_PARTITIONS). */
+  partitions?: number;
+  /** As many partitions as this topic has (co-partitioned topics). */
+  partitionsLike?: TopicName;
 }
 
 export const TOPIC_SPECS: readonly TopicSpec[] = [
@@ -26,7 +33,10 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: TOPICS.deliveriesFcm, kind: 'work' },
   { name: TOPICS.deliveriesApnsExpress, kind: 'work' },
   { name: TOPICS.deliveriesFcmExpress, kind: 'work' },
-  { name: TOPICS.fanoutSteps, kind: 'work' },
+  // Co-partitioned with device-events: task partition p is run where device-events partition p is indexed.
+  { name: TOPICS.fanoutTasks, kind: 'work', partitionsLike: TOPICS.deviceEvents },
+  // Small, and read whole by every instance: one partition keeps it in order.
+  { name: TOPICS.deliveryControl, kind: 'work', partitions: 1 },
 ];
 
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
@@ -38,10 +48,10 @@ export function topicConfig(spec: TopicSpec): Record<string, string> {
 
 /** Delivery's consumer groups and what they consume (projector groups are per read-model version). */
 export const DELIVERY_CONSUMERS = {
-  // Requests (step 0, at most 1,000 devices) and continuations in groups of their own: kafkajs fetches again
-  // only when every batch of its last fetch is handled, so a new request would wait out a campaign's 10,000-device step.
+  // Takes each request: records where the audience stands and hands one task to each device-events partition concerned.
   fanout: { group: 'herald.fanout', topics: [TOPICS.notificationEvents] },
-  fanoutSteps: { group: 'herald.fanout-steps', topics: [TOPICS.fanoutSteps] },
+  // Co-partitioned: each instance gets the same partitions of both topics (its audience index, and the tasks that read it).
+  fanoutPartitions: { group: 'herald.fanout-partitions', topics: [TOPICS.deviceEvents, TOPICS.fanoutTasks] },
   apns: { group: 'herald.apns', topics: [TOPICS.deliveriesApns] },
   fcm: { group: 'herald.fcm', topics: [TOPICS.deliveriesFcm] },
   // Groups of their own: a small send is fetched at once, not after the campaign batches a sender holds.

@@ -65,12 +65,16 @@ async function createMissingTopics(kafka: HeraldKafka, plan: TopicPlan): Promise
     const existing = new Set(await admin.listTopics());
     const missing = (plan.specs ?? TOPIC_SPECS).filter((spec) => !existing.has(kafka.topic(spec.name)));
     if (missing.length === 0) return;
+    // A co-partitioned topic takes the partition count of the topic it follows, if that one exists already.
+    const like = [...new Set(missing.flatMap((spec) => (spec.partitionsLike === undefined || !existing.has(kafka.topic(spec.partitionsLike)) ? [] : [spec.partitionsLike])))];
+    const counts = new Map<string, number>();
+    for (const name of like) counts.set(name, (await admin.fetchTopicOffsets(kafka.topic(name))).length);
     await admin.createTopics({
       waitForLeaders: true,
       timeout: CREATE_TIMEOUT_MS,
       topics: missing.map((spec) => ({
         topic: kafka.topic(spec.name),
-        numPartitions: plan.partitions,
+        numPartitions: spec.partitions ?? (spec.partitionsLike === undefined ? undefined : counts.get(spec.partitionsLike)) ?? plan.partitions,
         replicationFactor: plan.replicationFactor ?? -1,
         configEntries: Object.entries(topicConfig(spec)).map(([name, value]) => ({ name, value })),
       })),

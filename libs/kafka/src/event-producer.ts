@@ -116,19 +116,6 @@ export class EventProducer {
     return Promise.all(parts).then(() => undefined);
   }
 
-  #observe(topicMessages: readonly TopicMessages[]): void {
-    const { produced } = this.#kafka.observer;
-    if (produced === undefined) return;
-    for (const { topic, messages } of topicMessages) {
-      const byType = new Map<string, number>();
-      for (const message of messages) {
-        const type = headerText(message.headers?.['dlq.group'] === undefined ? message.headers?.type : 'DeadLetter');
-        byType.set(type, (byType.get(type) ?? 0) + 1);
-      }
-      for (const [type, count] of byType) produced(topic.slice(this.#kafka.prefix.length), type, count);
-    }
-  }
-
   async #drain(): Promise<void> {
     this.#sending = true;
     try {
@@ -138,7 +125,7 @@ export class EventProducer {
           if (this.#broken && this.#connected) await this.#renew();
           const topicMessages = mergeTopics(batch);
           await this.#producer.sendBatch({ acks: -1, topicMessages });
-          this.#observe(topicMessages);
+          observeProduced(this.#kafka, topicMessages);
           for (const item of batch) item.resolve();
         } catch (cause) {
           this.#broken = true;
@@ -158,6 +145,20 @@ export class EventProducer {
   }
 }
 
+/** Counts written records per (logical topic, event type) for the metrics hook. */
+export function observeProduced(kafka: HeraldKafka, topicMessages: readonly TopicMessages[]): void {
+  const { produced } = kafka.observer;
+  if (produced === undefined) return;
+  for (const { topic, messages } of topicMessages) {
+    const byType = new Map<string, number>();
+    for (const message of messages) {
+      const type = headerText(message.headers?.['dlq.group'] === undefined ? message.headers?.type : 'DeadLetter');
+      byType.set(type, (byType.get(type) ?? 0) + 1);
+    }
+    for (const [type, count] of byType) produced(topic.slice(kafka.prefix.length), type, count);
+  }
+}
+
 function headerText(value: unknown): string {
   return typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : 'unknown';
 }
@@ -168,7 +169,7 @@ function recordBytes(message: TopicMessages['messages'][number]): number {
 }
 
 /** Cuts one publish into parts that each fit one request. */
-function splitByBytes(topicMessages: readonly TopicMessages[]): Array<Pick<Pending, 'topicMessages' | 'count' | 'bytes'>> {
+export function splitByBytes(topicMessages: readonly TopicMessages[]): Array<Pick<Pending, 'topicMessages' | 'count' | 'bytes'>> {
   const parts: Array<Pick<Pending, 'topicMessages' | 'count' | 'bytes'>> = [];
   let current = { topicMessages: new Map<string, TopicMessages>(), count: 0, bytes: 0 };
   const close = () => {

@@ -8,3 +8,8 @@ export * from './process-chunk.ts';
 export * from './kafka-errors.ts';
 export * from './log-admin.ts';
 export * from './log-reader.ts';
+export * from './transactional-producer.ts';
+export * from './co-partition.ts';
+export * from './run-positioned-consumer.ts';
+export * from './partition-for-key.ts';
+export * from './read-record-at.ts';

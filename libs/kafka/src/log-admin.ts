@@ -1,4 +1,6 @@
+import pRetry from 'p-retry';
 import type { HeraldKafka } from './create-kafka.ts';
+import { KAFKA_SETUP_RETRY } from './ensure-topics.ts';
 import type { PartitionEnd } from './offsets.ts';
 
 /**
@@ -32,7 +34,8 @@ export async function openLogAdmin(kafka: HeraldKafka): Promise<LogAdmin> {
       await admin.describeCluster();
     },
     async ends(topic) {
-      const offsets = await admin.fetchTopicOffsets(topic);
+      // A topic created a moment ago may have no leader yet ("not the leader for that topic-partition").
+      const offsets = await pRetry(() => admin.fetchTopicOffsets(topic), KAFKA_SETUP_RETRY);
       return offsets.map((item) => ({ partition: item.partition, low: Number(item.low), high: Number(item.high) }));
     },
     async committed(group, topic) {

@@ -54,9 +54,22 @@ export async function openLogReader(options: LogReaderOptions): Promise<LogReade
   });
   const groupId = kafka.group(`herald.log-reader.${randomUUID()}`);
   const consumer = kafka.client.consumer({ groupId, maxWaitTimeInMs: 200, sessionTimeout: 10_000, heartbeatInterval: 1_000, allowAutoTopicCreation: false });
+  /** Next offset to hand on, per physical topic and partition: where every (re)join seeks to. */
+  const next = new Map<string, number>();
+  for (const [topic, logical] of physical) for (const [partition, offset] of Object.entries(start[logical] ?? {})) next.set(`${topic}:${partition}`, offset);
   let joined: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (joined = resolve));
-  consumer.on(consumer.events.GROUP_JOIN, () => joined());
+  // Seek at every join, not once after run(): a consumer that crashed (a coordinator still loading) rejoins and
+  // would otherwise read from the end; at a join the consumer is ready to take a seek before it fetches.
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    for (const [topic, partitions] of Object.entries(payload.memberAssignment)) {
+      for (const partition of partitions) {
+        const offset = next.get(`${topic}:${partition}`);
+        if (offset !== undefined) consumer.seek({ topic, partition, offset: String(offset) });
+      }
+    }
+    joined();
+  });
   await consumer.connect();
   await consumer.subscribe({ topics: [...physical.keys()], fromBeginning: false });
   await consumer.run({
@@ -64,7 +77,8 @@ export async function openLogReader(options: LogReaderOptions): Promise<LogReade
     eachMessage: async ({ topic, partition, message }) => {
       const logical = physical.get(topic)!;
       const offset = Number(message.offset);
-      if (offset < (start[logical]?.[partition] ?? 0)) return;
+      const key = `${topic}:${partition}`;
+      if (offset < (next.get(key) ?? 0)) return;
       let event: HeraldEvent | undefined;
       try {
         event = message.value === null ? undefined : decodeEvent(message.value);
@@ -72,11 +86,9 @@ export async function openLogReader(options: LogReaderOptions): Promise<LogReade
         event = undefined;
       }
       await options.onRecord({ topic: logical, partition, offset, event });
+      next.set(key, offset + 1);
     },
   });
-  for (const [topic, logical] of physical) {
-    for (const [partition, offset] of Object.entries(start[logical] ?? {})) consumer.seek({ topic, partition: Number(partition), offset: String(offset) });
-  }
   return {
     start,
     ready,

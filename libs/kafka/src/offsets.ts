@@ -8,6 +8,13 @@ export interface PartitionEnd {
   high: number;
 }
 
+/** The high watermark of every partition, indexed by partition number (admin answers come in no particular order). */
+export function highsByPartition(ends: readonly PartitionEnd[]): number[] {
+  const highs = new Array<number>(ends.length).fill(0);
+  for (const end of ends) highs[end.partition] = end.high;
+  return highs;
+}
+
 /** Records per partition between a committed offset and the end; -1 (nothing committed) counts from `low`. */
 export function partitionLag(end: PartitionEnd, committed: number): number {
   const from = committed < 0 ? end.low : Math.max(committed, end.low);

@@ -1,15 +1,16 @@
-import type { Consumer, KafkaMessage, TopicMessages } from 'kafkajs';
+import type { Consumer, KafkaMessage, PartitionAssigner, TopicMessages } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HeraldKafka } from './create-kafka.ts';
 import pRetry from 'p-retry';
 import { decodeEvent, deadLetterTopic } from '@herald/events';
-import { isRebalance } from '@herald/errors';
+import { isRebalance, isRetriable } from '@herald/errors';
 import type { Logger } from '@herald/log';
 import { deadLetterFor, type SourceRecord } from './dead-letter.ts';
 import { classifyKafkaError } from './kafka-errors.ts';
-import { processChunk, type BackoffPolicy, type ConsumedEvent, type Letter } from './process-chunk.ts';
+import { backoffDelay, DEFAULT_BACKOFF, processChunk, type BackoffPolicy, type ConsumedEvent, type Letter } from './process-chunk.ts';
 import { ensurePlainTopics, KAFKA_SETUP_RETRY } from './ensure-topics.ts';
 import type { EventProducer } from './event-producer.ts';
+import type { Outgoing, TransactionalProducer } from './transactional-producer.ts';
 
 export interface ConsumerSpec {
   kafka: HeraldKafka;
@@ -21,9 +22,23 @@ export interface ConsumerSpec {
   /**
    * Handles a chunk of events from one partition, in order. Must be
    * idempotent: a chunk may be redelivered. Long work calls `heartbeat`
-   * now and then so the group does not think this consumer died.
+   * now and then so the group does not think this consumer died. With
+   * `transactions`, it returns the records the chunk produces instead of
+   * publishing them: they are written with the chunk's position, at once.
    */
-  handle: (records: ConsumedEvent[], context: HandlerContext) => Promise<void>;
+  handle: (records: ConsumedEvent[], context: HandlerContext) => Promise<void | readonly Outgoing[]>;
+  /**
+   * Exactly once: the records each chunk produces and the group's position
+   * after it commit in one transaction of this producer (no auto-commit).
+   * Consumers of what it writes read committed records only (kafkajs' default).
+   */
+  transactions?: TransactionalProducer;
+  /** Only records whose `type` header is listed are decoded and handled; the rest are passed over undecoded (and committed). */
+  types?: ReadonlySet<string>;
+  /** The group's partition assignment strategy (default: kafkajs' round robin); every member must use the same. */
+  assigner?: PartitionAssigner;
+  /** Called with the partitions (logical topic names) this member holds after each join. */
+  onAssigned?: (assignment: Readonly<Record<string, readonly number[]>>) => void;
   logger: Logger;
   fromBeginning?: boolean;
   maxChunkSize?: number;
@@ -71,10 +86,14 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
     sessionTimeout: spec.sessionTimeoutMs ?? 15_000,
     heartbeatInterval: 1_000,
     maxWaitTimeInMs: 100,
+    ...(spec.assigner === undefined ? {} : { partitionAssigners: [spec.assigner] }),
   });
   let joined!: () => void;
   const ready = new Promise<void>((resolve) => (joined = resolve));
-  consumer.on(consumer.events.GROUP_JOIN, () => joined());
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    spec.onAssigned?.(logicalAssignment(payload.memberAssignment, logicalTopic));
+    joined();
+  });
   consumer.on(consumer.events.CRASH, ({ payload }) => {
     logger.error({ err: payload.error, restart: payload.restart }, 'consumer crashed');
   });
@@ -105,8 +124,10 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
   // busy broker ("does not host this topic-partition"): kafkajs marks that
   // retriable but does not retry a subscribe itself.
   await pRetry(() => consumer.subscribe({ topics: [...logicalTopic.keys()], fromBeginning: spec.fromBeginning ?? true }), KAFKA_SETUP_RETRY);
+  const transactions = spec.transactions;
   await consumer.run({
     eachBatchAutoResolve: false,
+    autoCommit: transactions === undefined,
     partitionsConsumedConcurrently: spec.partitionsConsumedConcurrently ?? 1,
     eachBatch: async (payload) => {
       const { batch } = payload;
@@ -125,16 +146,19 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
       };
       const context: HandlerContext = { heartbeat };
       const toSource = (message: KafkaMessage): SourceRecord => ({ topic, partition, offset: message.offset, key: message.key, value: message.value, headers: message.headers, timestamp: message.timestamp });
+      const active = () => payload.isRunning() && !payload.isStale() && revoked === undefined;
       for (let start = 0; start < batch.messages.length; start += maxChunk) {
         if (!payload.isRunning() || payload.isStale()) return;
-        const chunk = batch.messages.slice(start, start + maxChunk);
+        const all = batch.messages.slice(start, start + maxChunk);
+        const chunk = spec.types === undefined ? all : all.filter((message) => spec.types!.has(headerText(message.headers?.type)));
+        const produced: Outgoing[] = [];
         // A handler may wait a long time on one query or on retries: keep the group
         // membership alive meanwhile, and learn of a rebalance as soon as it starts.
         const keepAlive = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_WHILE_HANDLING_MS);
         const decoded: ConsumedEvent[] = [];
-        let outcome;
+        let outcome: Awaited<ReturnType<typeof processChunk>> = { kind: 'done', handled: 0, deadLettered: 0 };
         try {
-          outcome = await processChunk(
+          if (chunk.length > 0) outcome = await processChunk(
             chunk.map(toSource),
             {
               decode: (record) => {
@@ -142,10 +166,13 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
                 decoded.push(consumed);
                 return consumed;
               },
-              handle: (records) => spec.handle(records, context),
+              handle: async (records) => {
+                const out = await spec.handle(records, context);
+                if (out !== undefined) produced.push(...out);
+              },
               deadLetter: (letters) => deadLetter(letters, topic),
               classify: classifyKafkaError,
-              active: () => payload.isRunning() && !payload.isStale() && revoked === undefined,
+              active,
               sleep: (ms) => sleep(ms).then(() => undefined),
               random: Math.random,
               onRetry: (error, attempt) => logger.warn({ err: error, attempt, topic, partition }, 'chunk failed for a retriable reason; retrying'),
@@ -156,18 +183,27 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
           clearInterval(keepAlive);
         }
         if (outcome.kind === 'abandoned') {
-          logger.warn({ topic, partition, reason: outcome.reason, from: chunk[0]!.offset }, 'chunk abandoned uncommitted; the partition owner redoes it');
+          logger.warn({ topic, partition, reason: outcome.reason, from: all[0]!.offset }, 'chunk abandoned uncommitted; the partition owner redoes it');
           // kafkajs rejoins the group at once on its own rebalance error (committing only offsets already resolved).
           if (revoked !== undefined) throw revoked;
           if (outcome.reason === 'rebalance') throw outcome.error;
           return;
         }
-        const lastOffset = chunk[chunk.length - 1]!.offset;
+        const lastOffset = all[all.length - 1]!.offset;
+        if (transactions !== undefined) {
+          const position = { topic: logical, partition, next: Number(lastOffset) + 1 };
+          const committed = await untilCommitted(() => transactions.commit(produced, [position]), active, (error, attempt) => logger.warn({ err: error, attempt, topic, partition }, 'committing a chunk failed; retrying'));
+          if (!committed) {
+            logger.warn({ topic, partition, from: all[0]!.offset }, 'chunk not committed: the partition moved; its new owner redoes it');
+            if (revoked !== undefined) throw revoked;
+            return;
+          }
+        }
         payload.resolveOffset(lastOffset);
         observeChunk(decoded, logical, partition, Number(batch.highWatermark) - 1 - Number(lastOffset));
         await payload.heartbeat();
-        await payload.commitOffsetsIfNecessary();
-        spec.onChunkDone?.({ topic: logical, partition, lastOffset: Number(lastOffset), count: chunk.length });
+        if (transactions === undefined) await payload.commitOffsetsIfNecessary();
+        spec.onChunkDone?.({ topic: logical, partition, lastOffset: Number(lastOffset), count: all.length });
       }
     },
   });
@@ -178,4 +214,32 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
       await consumer.disconnect();
     },
   };
+}
+
+/**
+ * Retries a transaction commit (the chunk's work is done and must not be
+ * done again) through Kafka outages with back-off, while the partition is
+ * still this member's. False: the partition moved, nothing was committed.
+ */
+async function untilCommitted(commit: () => Promise<void>, active: () => boolean, onRetry: (error: unknown, attempt: number) => void): Promise<boolean> {
+  for (let attempt = 1; active(); attempt += 1) {
+    try {
+      await commit();
+      return true;
+    } catch (raw) {
+      const error = classifyKafkaError(raw);
+      if (isRebalance(error) || !isRetriable(error)) throw error;
+      onRetry(error, attempt);
+      await sleep(backoffDelay(attempt, DEFAULT_BACKOFF, Math.random()));
+    }
+  }
+  return false;
+}
+
+function headerText(value: unknown): string {
+  return typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : '';
+}
+
+function logicalAssignment(assignment: Record<string, number[]>, logicalTopic: ReadonlyMap<string, string>): Record<string, number[]> {
+  return Object.fromEntries(Object.entries(assignment).map(([topic, partitions]) => [logicalTopic.get(topic) ?? topic, partitions]));
 }

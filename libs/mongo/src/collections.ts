@@ -8,12 +8,10 @@ export const ADMIN_COLLECTIONS = {
   apiKeys: 'api_keys',
   idempotencyKeys: 'idempotency_keys',
   providerCredentials: 'provider_credentials',
-  /** How far each notification's fan-out got, so a restart resumes there (services/delivery). */
-  fanoutProgress: 'fanout_progress',
-  /** Notifications cancelled by their clients: fan-out and senders stop on them (services/delivery). */
-  deliveryCancellations: 'delivery_cancellations',
-  /** Sends waiting for their time (send_at, or one document per local-time slot): the scheduler fires them (services/delivery). */
+  /** Sends waiting for their time (send_at, or one document per local-time slot), ids and due times only: the scheduler fires them (services/delivery). */
   deliverySchedules: 'delivery_schedules',
+  /** The request of each scheduled send, stored once for all its slots (services/delivery). */
+  deliveryRequests: 'delivery_requests',
   /** Which version of each read model readers use (see read-models.ts). */
   readModelVersions: 'read_model_versions',
 } as const;
@@ -25,8 +23,6 @@ export const READ_MODELS = {
   notifications: 'notifications',
   /** One document per delivery batch (see DeliveryLedgerDocument). */
   delivery_ledger: 'delivery_ledger',
-  /** Small topics' devices, per (topic, device-events partition): found by `_id` where the store indexes nothing else (see TopicMembersDocument). */
-  topic_members: 'topic_members',
 } as const;
 
 export type ReadModelName = keyof typeof READ_MODELS;
@@ -41,7 +37,12 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDescription[]>> = {
   [ADMIN_COLLECTIONS.apiKeys]: [{ key: { project_id: 1, created_at: 1 }, name: 'by_project_created' }],
   [ADMIN_COLLECTIONS.idempotencyKeys]: [{ key: { project_id: 1, key: 1 }, name: 'by_project_key' }],
   // The scheduler's poll: pending schedules due by now, earliest first.
-  [ADMIN_COLLECTIONS.deliverySchedules]: [{ key: { state: 1, due_at: 1 }, name: 'by_state_due' }],
+  [ADMIN_COLLECTIONS.deliverySchedules]: [
+    { key: { state: 1, due_at: 1 }, name: 'by_state_due' },
+    { key: { notification_id: 1 }, name: 'by_notification' },
+  ],
+  // Pruning what can no longer fire.
+  [ADMIN_COLLECTIONS.deliveryRequests]: [{ key: { expires_at: 1 }, name: 'by_expiry' }],
 };
 
 /**

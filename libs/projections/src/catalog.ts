@@ -4,7 +4,6 @@ import { devicesProjection } from './devices.ts';
 import { topicsProjection } from './topics.ts';
 import { notificationsProjection } from './notifications.ts';
 import { deliveryLedgerProjection } from './delivery-ledger.ts';
-import { topicMembersProjection } from './topic-members.ts';
 
 /** Every read model the projector maintains. */
 export const PROJECTIONS: Readonly<Record<ReadModelName, AnyProjection>> = {
@@ -12,5 +11,4 @@ export const PROJECTIONS: Readonly<Record<ReadModelName, AnyProjection>> = {
   topics: topicsProjection,
   notifications: notificationsProjection,
   delivery_ledger: deliveryLedgerProjection,
-  topic_members: topicMembersProjection,
 };

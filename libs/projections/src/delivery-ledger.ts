@@ -1,4 +1,4 @@
-import { TOPICS } from '@herald/events';
+import { parseBatchId, TOPICS } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import { tallyOf } from './ledger-rows.ts';
 import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
@@ -23,7 +23,8 @@ export interface LedgerDevice {
 export interface DeliveryLedgerDocument extends ProjectedDocument {
   notification_id: string;
   provider: 'apns' | 'fcm';
-  /** The batch's sequence number within its notification and provider (from the batch id). */
+  /** The device-events partition whose fan-out task planned the batch, and its sequence number there (from the batch id). */
+  partition?: number;
   sequence?: number;
   devices: LedgerDevice[];
   /** Devices per outcome in this batch: receipts page through batches without reading their devices. */
@@ -36,17 +37,12 @@ export const LEDGER_INDEXES: readonly IndexDescription[] = [
     // The open check: which batch of a notification holds a device (multikey on MongoDB).
     { key: { notification_id: 1, 'devices.device_id': 1 }, name: 'by_notification_device' },
     // A notification's receipts, batch by batch in send order.
-    { key: { notification_id: 1, provider: 1, sequence: 1, _id: 1 }, name: 'by_notification_batch' },
+    { key: { notification_id: 1, provider: 1, partition: 1, sequence: 1, _id: 1 }, name: 'by_notification_batch_v2' },
     // A device's receipts, newest first (multikey).
     { key: { project_id: 1, 'devices.device_id': 1, reported_at: -1 }, name: 'by_project_device_reported' },
 ];
 
 
-/** The batch's sequence number: batch ids are `<notification>:<provider>:<sequence>` (deliveryBatchId). */
-export function batchSequence(batchId: string): number | undefined {
-  const last = batchId.slice(batchId.lastIndexOf(':') + 1);
-  return /^\d+$/.test(last) ? Number(last) : undefined;
-}
 
 /**
  * The delivery ledger, one document per batch. A batch's first report is
@@ -63,7 +59,7 @@ export function evolveLedger(state: DeliveryLedgerDocument | undefined, record: 
     case 'DeliveryReported': {
       if (state !== undefined) return state;
       const { data } = event;
-      const sequence = batchSequence(id);
+      const parts = parseBatchId(id);
       const devices = data.results.map(
         (result): LedgerDevice => ({
           device_id: result.device_id,
@@ -77,7 +73,8 @@ export function evolveLedger(state: DeliveryLedgerDocument | undefined, record: 
         project_id: event.project_id,
         notification_id: data.notification_id,
         provider: data.provider,
-        ...(sequence === undefined ? {} : { sequence }),
+        ...(parts?.partition === undefined ? {} : { partition: parts.partition }),
+        ...(parts === undefined ? {} : { sequence: parts.sequence }),
         devices,
         tally: tallyOf(devices),
         reported_at: event.occurred_at,

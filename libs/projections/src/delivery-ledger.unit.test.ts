@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEvent, TOPICS, type HeraldEvent } from '@herald/events';
 import type { DeliveryLedgerDocument } from './delivery-ledger.ts';
 import type { NotificationDocument } from './notifications.ts';
-import { batchSequence, deliveryLedgerProjection } from './delivery-ledger.ts';
+import { deliveryLedgerProjection } from './delivery-ledger.ts';
 import { foldRecords } from './apply-projection.ts';
 import { evolveNotification } from './notifications.ts';
 import { ledgerCounts, receiptRows } from './ledger-rows.ts';
@@ -102,9 +102,11 @@ describe('delivery ledger', () => {
     expect(docs.get('n1:apns:0')?.devices[0]?.opened_at).toBeUndefined();
   });
 
-  it('reads the sequence from the batch id when it has one', () => {
-    expect(batchSequence('n1:fcm:12')).toBe(12);
-    expect(batchSequence('odd-batch')).toBeUndefined();
+  it('keeps the partition and sequence the batch id names', () => {
+    const docs = ledger([reported('n1:fcm:3:12', [{ device_id: 'a', outcome: 'delivered' }]), reported('n1:apns:7', [{ device_id: 'b', outcome: 'delivered' }])]);
+    expect(docs.get('n1:fcm:3:12')).toMatchObject({ partition: 3, sequence: 12 });
+    expect(docs.get('n1:apns:7')).toMatchObject({ sequence: 7 });
+    expect(docs.get('n1:apns:7')?.partition).toBeUndefined();
   });
 });
 

@@ -4,7 +4,6 @@ export * from './devices.ts';
 export * from './topics.ts';
 export * from './notifications.ts';
 export * from './delivery-ledger.ts';
-export * from './topic-members.ts';
 export * from './ledger-rows.ts';
 export * from './catalog.ts';
 export * from './run-projection.ts';

@@ -1,3 +1,4 @@
+import { parseBatchId } from '@herald/events';
 import type { DeliveryCounts } from './notifications.ts';
 import type { DeliveryLedgerDocument, LedgerDevice } from './delivery-ledger.ts';
 
@@ -12,10 +13,9 @@ export interface ReceiptRow extends LedgerDevice {
   reported_at: string;
 }
 
-/** The provider a batch id names: batch ids are `<notification>:<provider>:<sequence>` (deliveryBatchId). */
+/** The provider a batch id names (deliveryBatchId). */
 export function batchProvider(batchId: string): DeliveryLedgerDocument['provider'] | undefined {
-  const provider = batchId.split(':').at(-2);
-  return provider === 'apns' || provider === 'fcm' ? provider : undefined;
+  return parseBatchId(batchId)?.provider;
 }
 
 /** Expands a ledger document (one batch) into its per-device receipt rows, in the batch's order. */

@@ -1,4 +1,4 @@
-import { TOPICS, type NotificationRequestedV1 } from '@herald/events';
+import { TOPICS, type NotificationRequestedV1, type Target } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import { batchProvider } from './ledger-rows.ts';
 import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
@@ -32,7 +32,7 @@ export type NotificationOptions = Record<string, unknown>;
 export interface NotificationDocument extends ProjectedDocument {
   title: string;
   body: string;
-  targets: Array<string | { metadata: Record<string, string> } | { external_id: string }>;
+  targets: Target[];
   link_to?: string;
   group?: string;
   /** Push options and schedule fields present on the request (data, badge, …, send_at, send_at_local). */
@@ -41,9 +41,10 @@ export interface NotificationDocument extends ProjectedDocument {
   /** Totals over both providers. */
   counts: DeliveryCounts;
   by_provider?: { apns: DeliveryCounts; fcm: DeliveryCounts };
-  /** Dispatches seen (slot names; '' for a send with one dispatch) and how many there are in all. */
+  /** Dispatches seen (`<slot>/<partition>`; slot '' for a send with one slot, no partition for a dispatch of the whole audience) and how many slots and partition dispatches per slot there are. */
   dispatched_slots?: string[];
   slots?: number;
+  partitions?: number;
   /** Batches already counted: a batch re-sent after a sender crash is reported twice but counted once. */
   reported_batches: string[];
   created_at: string;
@@ -76,6 +77,11 @@ export function isScheduled(data: NotificationRequestedV1['data'], requestedAt: 
 
 const isFinished = (doc: NotificationDocument) => FINISHED_STATUSES.includes(doc.status);
 
+/** Names one dispatch: its slot ('' when the send has one) and, when fanned out per partition, the partition. */
+function dispatchKey(data: { slot?: string | undefined; partition?: number | undefined }): string {
+  return data.partition === undefined ? (data.slot ?? '') : `${data.slot ?? ''}/${data.partition}`;
+}
+
 /** Each device is counted once it has an outcome; a cancelled device has one too (it will never be sent). */
 const settled = (counts: DeliveryCounts) => counts.delivered + counts.failed + counts.invalid + counts.cancelled;
 
@@ -86,7 +92,7 @@ const settled = (counts: DeliveryCounts) => counts.delivered + counts.failed + c
  */
 function withProgress(doc: NotificationDocument, at: string): NotificationDocument {
   if (isFinished(doc) || doc.dispatched_at === undefined) return doc;
-  const allDispatched = (doc.dispatched_slots?.length ?? 0) >= (doc.slots ?? 1);
+  const allDispatched = (doc.dispatched_slots?.length ?? 0) >= (doc.slots ?? 1) * (doc.partitions ?? 1);
   if (allDispatched && settled(doc.counts) >= doc.counts.targeted) return { ...doc, status: 'sent', finished_at: at };
   return { ...doc, status: 'sending' };
 }
@@ -132,7 +138,7 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
     }
     case 'NotificationDispatched': {
       if (state === undefined) return state;
-      const slot = event.data.slot ?? '';
+      const slot = dispatchKey(event.data);
       const dispatched = state.dispatched_slots ?? [];
       if (dispatched.includes(slot)) return { ...state, position };
       const { apns, fcm } = event.data.targeted;
@@ -147,6 +153,7 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
           },
           dispatched_slots: [...dispatched, slot],
           slots: event.data.slots ?? state.slots ?? 1,
+          partitions: event.data.partitions ?? state.partitions ?? 1,
           dispatched_at: state.dispatched_at ?? at,
           updated_at: at,
           position,

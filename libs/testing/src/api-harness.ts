@@ -122,9 +122,13 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
     projector: `http://127.0.0.1:${metricsPorts.projector}/metrics`,
     ...(fixture === undefined ? {} : { delivery: `http://127.0.0.1:${metricsPorts.delivery}/metrics` }),
   };
+  // Each delivery process has a directory of its own (its audience index); a restart keeps it, as a restarted machine would.
+  const stateDir = await mkdtemp(join(tmpdir(), 'herald-delivery-'));
+  let deliveries = 0;
+  const deliveryDir = () => join(stateDir, `delivery-${(deliveries += 1)}`);
   const deliverySpec = {
     entry: 'services/delivery/src/main.ts',
-    env: { ...serviceEnv, ...fixture?.env, METRICS_PORT: String(metricsPorts.delivery) },
+    env: { ...serviceEnv, ...fixture?.env, METRICS_PORT: String(metricsPorts.delivery), DELIVERY_INDEX_DIR: deliveryDir() },
     readyLine: DELIVERY_READY,
   };
   const apiSpec = {
@@ -196,7 +200,7 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
             processes.delivery = delivery!;
           },
           addDelivery: async () => {
-            const [extra] = await startServiceProcesses([{ ...deliverySpec, env: { ...deliverySpec.env, METRICS_PORT: String(await freePort()) } }]);
+            const [extra] = await startServiceProcesses([{ ...deliverySpec, env: { ...deliverySpec.env, METRICS_PORT: String(await freePort()), DELIVERY_INDEX_DIR: deliveryDir() } }]);
             processes[`delivery-${Object.keys(processes).length}`] = extra!;
             return extra!;
           },
@@ -206,6 +210,7 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
       const codes = await Promise.all(names.map((processName) => processes[processName]!.stop()));
       await fixture?.close();
       await env.close();
+      await rm(stateDir, { recursive: true, force: true });
       return Object.fromEntries(names.map((processName, index) => [processName, codes[index] ?? null]));
     },
   };

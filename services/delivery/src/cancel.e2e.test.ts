@@ -76,7 +76,7 @@ describe('cancel', () => {
 
     // Still harmless once it has finished cancelled.
     expect((await cancel(id)).status).toBe(202);
-    const deadLetters = await deliveryDeadLetters(harness.env.kafka, ['apns', 'fanout', 'fanoutSteps']);
+    const deadLetters = await deliveryDeadLetters(harness.env.kafka, ['apns', 'fanout', 'fanoutPartitions']);
     expect(Object.values(deadLetters).every((count) => count === 0), `dead letters ${JSON.stringify(deadLetters)}`).toBe(true);
   }, 240_000);
 

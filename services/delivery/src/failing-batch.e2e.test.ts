@@ -88,7 +88,7 @@ describe('a failing batch among many', () => {
     expect(failed).toHaveLength(FAILING);
     expect(failed.every((result) => result.reason === 'AttemptsExhausted' && result.attempts === MAX_ATTEMPTS)).toBe(true);
 
-    const deadLetters = await deliveryDeadLetters(harness.env.kafka, ['apns', 'fanout', 'fanoutSteps']);
+    const deadLetters = await deliveryDeadLetters(harness.env.kafka, ['apns', 'fanout', 'fanoutPartitions']);
     expect(Object.values(deadLetters).every((count) => count === 0), `dead letters ${JSON.stringify(deadLetters)}`).toBe(true);
   }, 240_000);
 });

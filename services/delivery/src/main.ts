@@ -28,6 +28,7 @@ await runProcess('delivery', async () => {
     logger,
     roles,
     credentials,
+    indexDir: config.DELIVERY_INDEX_DIR,
     apnsEndpoint: config.APNS_ENDPOINT,
     fcmEndpoint: config.FCM_ENDPOINT,
     retryDeadlineMs: config.DELIVERY_RETRY_DEADLINE_MS,

@@ -1,22 +1,34 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DELIVERY_CONSUMERS, TOPICS } from '@herald/events';
-import { runConsumer, topicEnds, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
-import { ReadModelRegistry, storeFlavour, wrapMongoError, type Db } from '@herald/mongo';
+import { DELIVERY_CONSUMERS, TOPICS, type FanoutMessage } from '@herald/events';
+import {
+  coPartitionAssigner,
+  highsByPartition,
+  openLogAdmin,
+  partitionForKey,
+  readRecordAt,
+  runConsumer,
+  TransactionalProducer,
+  type EventProducer,
+  type HeraldKafka,
+  type RunningConsumer,
+} from '@herald/kafka';
+import { ReadModelRegistry, wrapMongoError, type Db } from '@herald/mongo';
+import type { DeviceDocument } from '@herald/projections';
+import { ConfigError } from '@herald/errors';
 import type { Logger } from '@herald/log';
-import type { Role } from './config.ts';
-import { fanoutHandler } from './fanout/fanout.ts';
-import { FanoutProgressStore } from './fanout/progress.ts';
-import { keysetAudienceSource, StorageOrderAudienceSource, type AudienceSource } from './fanout/audience-source.ts';
-import { SmallAudienceSource } from './fanout/small-audience-source.ts';
-import { CancellationStore } from './cancellations.ts';
-import { senderHandler, type SenderObserver } from './sender/sender.ts';
-import { ProviderClients, type CredentialSource } from './sender/provider-clients.ts';
-import type { RetryPolicy } from './sender/deliver-with-retry.ts';
-import { BatchAttemptStore } from './sender/batch-attempts.ts';
 import { AdminStore } from '@herald/admin';
 import { systemClock, type Clock } from '@herald/runtime';
+import type { Role } from './config.ts';
+import { senderHandler, type SenderObserver } from './sender/sender.ts';
+import { ProviderClients, type CredentialSource } from './sender/provider-clients.ts';
 import { ScheduleStore } from './schedule/schedule-store.ts';
 import { startScheduler } from './schedule/scheduler.ts';
+import { openInstance } from './index/open-instance.ts';
+import { followLog } from './index/follow-log.ts';
+import { fanoutRoles, runAudienceIndex } from './index/run-index.ts';
+import { DeliveryControls } from './control/delivery-controls.ts';
+import { coordinatorHandler, COORDINATOR_TYPES } from './fanout/coordinator.ts';
+import { taskHandler } from './fanout/task-runner.ts';
 
 export interface DeliveryDeps {
   kafka: HeraldKafka;
@@ -25,6 +37,8 @@ export interface DeliveryDeps {
   logger: Logger;
   roles: readonly Role[];
   credentials: CredentialSource;
+  /** This instance's directory: its audience index and its id (one process per directory). */
+  indexDir: string;
   apnsEndpoint?: string | undefined;
   fcmEndpoint?: string | undefined;
   /** Extra trusted CA for in-process tests; processes use NODE_EXTRA_CA_CERTS. */
@@ -32,17 +46,19 @@ export interface DeliveryDeps {
   retryDeadlineMs?: number;
   /** Notifications requested longer ago than this are not sent (a consumer group reset must not replay old campaigns). */
   maxAgeMs?: number;
-  /** Audience devices per fan-out step (see fanout/fanout.ts). */
+  /** Audience devices per fan-out step (the first step reads at most 1,000). */
   fanoutStepDevices?: number;
-  /** Partitions of the fan-out's topics worked on at once. */
+  /** Fan-out partitions worked on at once. */
   fanoutConcurrency?: number;
   concurrency?: number;
-  /** Attempts per batch before its open devices are reported failed (AttemptsExhausted). */
+  /** Sends of a batch that may throw before its open devices are reported failed (AttemptsExhausted). */
   maxAttempts?: number;
   apnsMaxInFlight?: number;
   apnsRequestTimeoutMs?: number;
   fcmMaxConcurrentChunks?: number;
   observer?: SenderObserver;
+  /** Progress of the audience index, per device-events partition (metrics). */
+  onIndexApplied?: (partition: number, next: number) => void;
   /** Schedule decisions; tests move it (HERALD_CLOCK_FILE). Default: the system clock. */
   scheduleClock?: Clock;
   /** How often the scheduler looks for due sends. */
@@ -51,13 +67,35 @@ export interface DeliveryDeps {
 
 export interface RunningDelivery {
   ready: Promise<void>;
+  /** This process's id in the fan-out group (stable for its index directory). */
+  instance: string;
   stop(): Promise<void>;
 }
 
-
-/** Starts the chosen roles, each its own consumer group so each scales with partitions on its own. */
+/**
+ * Starts the chosen roles. Every role follows delivery-control (cancels);
+ * the fanout role also keeps the audience index of the device-events
+ * partitions it holds, takes requests (group herald.fanout) and runs the
+ * partition tasks (group herald.fanout-partitions); apns and fcm send in
+ * two lanes each. Every consumer that writes commits its output and its
+ * offsets in one Kafka transaction.
+ */
 export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery> {
+  const { kafka } = deps;
+  const instance = openInstance(deps.indexDir);
   const consumers: RunningConsumer[] = [];
+  const producers: TransactionalProducer[] = [];
+  const transactional = (group: string) => {
+    const producer = new TransactionalProducer(kafka, { transactionalId: `${instance.id}.${group}`, groupId: group });
+    producers.push(producer);
+    return producer;
+  };
+  const controls = new DeliveryControls();
+  const follower = await followLog({ kafka, index: instance.index, controls, logger: deps.logger.child({ component: 'log-follower' }) });
+  const admin = await openLogAdmin(kafka);
+  const deviceEnds = async () => highsByPartition(await admin.ends(kafka.topic(TOPICS.deviceEvents)));
+  const partitionCount = (await assertCoPartitioned(admin, kafka)).length;
+  const maxAgeMs = deps.maxAgeMs ?? 24 * 60 * 60 * 1000;
   const clients = new ProviderClients({
     credentials: deps.credentials,
     logger: deps.logger.child({ component: 'provider-clients' }),
@@ -68,61 +106,83 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
     ...(deps.apnsRequestTimeoutMs === undefined ? {} : { apnsRequestTimeoutMs: deps.apnsRequestTimeoutMs }),
     ...(deps.fcmMaxConcurrentChunks === undefined ? {} : { fcmMaxConcurrentChunks: deps.fcmMaxConcurrentChunks }),
   });
-  const policy: RetryPolicy = { deadlineMs: deps.retryDeadlineMs ?? 30_000, baseDelayMs: 200, maxDelayMs: 10_000 };
   const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms).then(() => undefined), random: Math.random };
-  const batches = new BatchAttemptStore(deps.db);
-  const cancellations = new CancellationStore(deps.db);
-  const schedules = new ScheduleStore(deps.db);
-  const admin = new AdminStore(deps.db);
-  const scheduleClock = deps.scheduleClock ?? systemClock;
   let scheduler: { stop(): Promise<void> } | undefined;
-  let audience: AudienceSource | undefined;
+  await follower.ready;
 
   if (deps.roles.includes('fanout')) {
     const logger = deps.logger.child({ role: 'fanout' });
-    audience = await audienceSourceFor(deps.db, deps.kafka, logger);
-    const handle = fanoutHandler({
-      producer: deps.producer,
-      readModels: new ReadModelRegistry(deps.db),
-      audience,
-      progress: new FanoutProgressStore(deps.db),
-      cancellations,
-      schedules,
-      defaultTimezone: async (projectId) => (await admin.findProject(projectId))?.default_timezone,
-      clock: scheduleClock,
-      logger,
-      maxAgeMs: deps.maxAgeMs ?? 24 * 60 * 60 * 1000,
-      ...(deps.fanoutStepDevices === undefined ? {} : { stepDevices: deps.fanoutStepDevices }),
-    });
-    // Requests and continuations: one handler, two groups (see DELIVERY_CONSUMERS), so step 0 never waits for a campaign's step.
-    for (const group of [DELIVERY_CONSUMERS.fanout, DELIVERY_CONSUMERS.fanoutSteps]) {
-      consumers.push(
-        await runConsumer({
-          kafka: deps.kafka,
-          producer: deps.producer,
-          groupId: group.group,
-          topics: group.topics,
+    const schedules = new ScheduleStore(deps.db);
+    const admins = new AdminStore(deps.db);
+    const readModels = new ReadModelRegistry(deps.db);
+    const index = await runAudienceIndex({ kafka, producer: deps.producer, index: instance.index, instance: instance.id, logger: logger.child({ component: 'audience-index' }), ...(deps.onIndexApplied === undefined ? {} : { onApplied: deps.onIndexApplied }) });
+    consumers.push(index.consumer);
+    const partitions = DELIVERY_CONSUMERS.fanoutPartitions;
+    consumers.push(
+      await runConsumer({
+        kafka,
+        producer: deps.producer,
+        groupId: partitions.group,
+        topics: partitions.topics,
+        logger,
+        sessionTimeoutMs: 30_000,
+        maxChunkSize: 32,
+        partitionsConsumedConcurrently: deps.fanoutConcurrency ?? 64,
+        types: new Set(['FanoutTask']),
+        assigner: coPartitionAssigner({ instance: instance.id, role: 'tasks', roles: fanoutRoles(kafka) }),
+        transactions: transactional(partitions.group),
+        handle: taskHandler({
+          index: instance.index,
+          waitFor: index.waitFor,
+          isCancelled: (id) => controls.isCancelled(id),
+          deviceEnds,
+          loadMessage: async (partition, offset) => messageIn(await readRecordAt(kafka, TOPICS.fanoutTasks, partition, offset)),
+          partitionOf: (deviceId) => partitionForKey(deviceId, partitionCount),
           logger,
-          sessionTimeoutMs: 30_000,
-          // Each record is at most one bounded step; commit often so a restart redoes little.
-          maxChunkSize: 8,
-          // A small send on one partition never waits for a campaign step on another.
-          partitionsConsumedConcurrently: deps.fanoutConcurrency ?? 4,
-          handle,
+          maxAgeMs,
+          ...(deps.fanoutStepDevices === undefined ? {} : { stepDevices: deps.fanoutStepDevices }),
         }),
-      );
-    }
-    // Every fan-out instance polls; a lease on each schedule makes one of them fire it.
-    scheduler = startScheduler({ schedules, cancellations, producer: deps.producer, clock: scheduleClock, logger: logger.child({ component: 'scheduler' }), ...(deps.schedulerPollMs === undefined ? {} : { pollMs: deps.schedulerPollMs }) });
+      }),
+    );
+    consumers.push(
+      await runConsumer({
+        kafka,
+        producer: deps.producer,
+        groupId: DELIVERY_CONSUMERS.fanout.group,
+        topics: DELIVERY_CONSUMERS.fanout.topics,
+        logger,
+        sessionTimeoutMs: 30_000,
+        maxChunkSize: 500,
+        partitionsConsumedConcurrently: 64,
+        types: COORDINATOR_TYPES,
+        transactions: transactional(DELIVERY_CONSUMERS.fanout.group),
+        handle: coordinatorHandler({
+          schedules,
+          controls,
+          ends: async () => ({ devices: await admin.ends(kafka.topic(TOPICS.deviceEvents)), topics: await admin.ends(kafka.topic(TOPICS.topicEvents)) }),
+          waitForTopics: follower.waitForTopics,
+          topicOf: (projectId, idOrName) => instance.index.topicOf(projectId, idOrName),
+          partitionOf: partitionForKey,
+          registeredZones: (projectId) => registeredZones(readModels, projectId),
+          defaultTimezone: async (projectId) => (await admins.findProject(projectId))?.default_timezone,
+          clock: deps.scheduleClock ?? systemClock,
+          maxAgeMs,
+          logger,
+        }),
+      }),
+    );
+    // Every fan-out instance polls; a lease on each schedule makes one of them announce it.
+    scheduler = startScheduler({ schedules, producer: deps.producer, clock: deps.scheduleClock ?? systemClock, logger: logger.child({ component: 'scheduler' }), maxAgeMs, ...(deps.schedulerPollMs === undefined ? {} : { pollMs: deps.schedulerPollMs }) });
   }
   for (const provider of ['apns', 'fcm'] as const) {
     if (!deps.roles.includes(provider)) continue;
     const logger = deps.logger.child({ role: provider });
+    const policy = { deadlineMs: deps.retryDeadlineMs ?? 30_000, minMs: 200, maxMs: 10_000, maxAttempts: deps.maxAttempts ?? 5 };
     // The campaign lane and the express lane (small sends), each with its own group and send slots.
     for (const lane of [DELIVERY_CONSUMERS[provider], DELIVERY_CONSUMERS[`${provider}Express`]]) {
       consumers.push(
         await runConsumer({
-          kafka: deps.kafka,
+          kafka,
           producer: deps.producer,
           groupId: lane.group,
           topics: lane.topics,
@@ -131,41 +191,49 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           // A chunk of batches is sent concurrently; keep it small enough to finish well within the session.
           maxChunkSize: 32,
           partitionsConsumedConcurrently: 3,
-          handle: senderHandler({ provider, clients, producer: deps.producer, batches, cancellations, maxAttempts: deps.maxAttempts ?? 5, policy, clock, logger, concurrency: deps.concurrency ?? 8, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
+          transactions: transactional(lane.group),
+          handle: senderHandler({ provider, clients, isCancelled: (id) => controls.isCancelled(id), policy, clock, logger, concurrency: deps.concurrency ?? 8, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
         }),
       );
     }
   }
   return {
+    instance: instance.id,
     ready: Promise.all(consumers.map((consumer) => consumer.ready)).then(() => undefined),
     stop: async () => {
       await scheduler?.stop();
       await Promise.all(consumers.map((consumer) => consumer.stop()));
-      await audience?.close();
+      await Promise.all(producers.map((producer) => producer.disconnect()));
+      await follower.close();
+      await admin.close();
       await clients.closeAll();
+      await instance.close();
     },
   };
 }
 
-/**
- * Keyset pages where the store has real indexes. On FerretDB 1.x, which
- * sorts in memory and indexes only `_id`: small audiences by `_id` lookups,
- * the rest by one held scan per fan-out (small-audience-source.ts, audience-source.ts).
- */
-async function audienceSourceFor(db: Db, kafka: HeraldKafka, logger: Logger): Promise<AudienceSource> {
-  const flavour = await storeFlavour(db).catch((error: unknown) => {
-    throw wrapMongoError(error);
-  });
-  logger.info({ store: flavour, audience_reads: flavour === 'ferretdb' ? 'small audiences by _id lookups, others by a storage-order scan' : 'keyset pages' }, 'fan-out reads audiences');
-  if (flavour !== 'ferretdb') return keysetAudienceSource();
-  return new SmallAudienceSource(new StorageOrderAudienceSource({ logger }), { deviceEventPartitions: partitionCountOf(kafka, TOPICS.deviceEvents), logger });
+/** Device-events and fan-out tasks must have as many partitions: task partition p runs where device partition p is indexed. */
+async function assertCoPartitioned(admin: Awaited<ReturnType<typeof openLogAdmin>>, kafka: HeraldKafka) {
+  const devices = await admin.ends(kafka.topic(TOPICS.deviceEvents));
+  const tasks = await admin.ends(kafka.topic(TOPICS.fanoutTasks));
+  if (devices.length !== tasks.length) {
+    throw new ConfigError([`${TOPICS.fanoutTasks} has ${tasks.length} partitions and ${TOPICS.deviceEvents} ${devices.length}: they must have as many (add partitions to the smaller)`]);
+  }
+  return devices;
 }
 
-/** A topic's partition count, asked again at most once a minute (partitions are added rarely, and only ever added). */
-function partitionCountOf(kafka: HeraldKafka, topic: string): () => Promise<number> {
-  let known: { count: number; at: number } | undefined;
-  return async () => {
-    if (known === undefined || Date.now() - known.at > 60_000) known = { count: (await topicEnds(kafka, topic)).length, at: Date.now() };
-    return known.count;
-  };
+function messageIn(event: { type: string; data: unknown }): FanoutMessage {
+  const message = event.type === 'FanoutTask' ? (event.data as { message?: FanoutMessage }).message : undefined;
+  if (message === undefined) throw new Error('the first step of a fan-out task carries no message');
+  return message;
+}
+
+/** Zones the project's devices registered: a local-time send makes a slot for each (one read per such send). */
+async function registeredZones(readModels: ReadModelRegistry, projectId: string): Promise<string[]> {
+  try {
+    const devices = await readModels.collection<DeviceDocument>('devices');
+    return (await devices.distinct('timezone', { project_id: projectId })).filter((zone): zone is string => typeof zone === 'string');
+  } catch (error) {
+    throw wrapMongoError(error);
+  }
 }

@@ -33,7 +33,7 @@ function campaignReports(notificationId: string, batches: number): DeliveryRepor
         const outcome = n % 11 === 0 ? 'invalid' : n % 7 === 0 ? 'failed' : 'delivered';
         return { device_id: `${provider}-device-${n}`, outcome, ...(outcome === 'delivered' ? {} : { reason: 'BadDeviceToken' }), attempts: 1 } as const;
       });
-      reports.push(createEvent('DeliveryReported', { notification_id: notificationId, batch_id: deliveryBatchId(notificationId, provider, sequence), provider, results }, context));
+      reports.push(createEvent('DeliveryReported', { notification_id: notificationId, batch_id: deliveryBatchId(notificationId, provider, 0, sequence), provider, results }, context));
     }
   }
   return reports;

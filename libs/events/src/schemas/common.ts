@@ -9,7 +9,15 @@ export type Provider = Static<typeof Provider>;
 export const StringMap = Type.Record(Type.String(), Type.String());
 export type StringMap = Static<typeof StringMap>;
 
-export const MetadataTarget = Type.Object({ metadata: StringMap }, { additionalProperties: false });
-export const ExternalIdTarget = Type.Object({ external_id: Type.String({ minLength: 1 }) }, { additionalProperties: false });
-export const Target = Type.Union([Type.String({ minLength: 1 }), MetadataTarget, ExternalIdTarget]);
+export const MetadataTarget = Type.Object({ metadata: StringMap }, { additionalProperties: false, description: 'Active devices whose metadata contains every pair' });
+export const ExternalIdTarget = Type.Object({ external_id: Type.String({ minLength: 1 }) }, { additionalProperties: false, description: "A user's active devices" });
+export const TopicTarget = Type.Object({ topic: Type.String({ minLength: 1 }) }, { additionalProperties: false, description: 'The subscribers of the topic with this name (or id)' });
+export const DeviceIdTarget = Type.Object({ device_id: Type.String({ minLength: 1 }) }, { additionalProperties: false, description: 'Exactly the device with this id' });
+export const TokenTarget = Type.Object({ token: Type.String({ minLength: 1 }) }, { additionalProperties: false, description: 'Exactly the device holding this push token' });
+/**
+ * A plain string names the device with that id, the device holding that
+ * token, and the topic with that name or id, together; typed objects name
+ * one kind exactly (libs/audience, README "Targets").
+ */
+export const Target = Type.Union([Type.String({ minLength: 1 }), MetadataTarget, ExternalIdTarget, TopicTarget, DeviceIdTarget, TokenTarget]);
 export type Target = Static<typeof Target>;

@@ -6,14 +6,18 @@ export const MAX_TARGETS = 10_000;
 
 const TargetSchema = Type.Union(
   [
-    Type.String({ minLength: 1, maxLength: 4096, description: 'A topic id or name, a device id, or a device token' }),
-    Type.Object({ metadata: MetadataFilter }, { additionalProperties: false }),
-    Type.Object({ external_id: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
+    Type.String({ minLength: 1, maxLength: 4096, description: 'Names the device with this id, the device holding this token, and the topic with this name or id (README "Targets")' }),
+    Type.Object({ topic: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false, description: 'The subscribers of the topic with this name or id' }),
+    Type.Object({ device_id: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false, description: 'Exactly the device with this id' }),
+    Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false, description: 'Exactly the device holding this push token' }),
+    Type.Object({ metadata: MetadataFilter }, { additionalProperties: false, description: 'Active devices whose metadata contains every pair' }),
+    Type.Object({ external_id: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false, description: "A user's active devices" }),
   ],
   {
     description:
-      'A target string, `{"metadata": {...}}` selecting active devices whose metadata contains every pair, ' +
-      "or `{\"external_id\": \"u-1\"}` selecting a user's active devices",
+      'Who receives the notification; the union of all targets, active devices only, each device once. A plain string names the device with ' +
+      'that id, the device holding that token and the topic with that name or id together; `{"topic": …}`, `{"device_id": …}` and `{"token": …}` name one kind exactly; ' +
+      '`{"metadata": {...}}` selects devices whose metadata contains every pair; `{"external_id": "u-1"}` a user\'s devices',
   },
 );
 

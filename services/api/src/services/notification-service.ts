@@ -121,7 +121,7 @@ export class NotificationService {
     await this.#find(projectId, id);
     const ledger = await this.#readModels.collection<DeliveryLedgerDocument>('delivery_ledger');
     const filter = { notification_id: id, project_id: projectId };
-    const batches = await ledger.find(filter, { projection: { _id: 1, tally: 1 } }).sort({ provider: 1, sequence: 1, _id: 1 }).toArray();
+    const batches = await ledger.find(filter, { projection: { _id: 1, tally: 1 } }).sort({ provider: 1, partition: 1, sequence: 1, _id: 1 }).toArray();
     const untallied = batches.filter((batch) => batch.tally === undefined).map((batch) => batch._id);
     // Ledger documents written before tallies existed: count their devices once (a replay adds the tallies).
     const legacy = untallied.length === 0 ? new Map<string, Tally>() : new Map((await ledger.find({ _id: { $in: untallied } }).toArray()).map((doc) => [doc._id, tallyOf(doc.devices)]));

@@ -1,5 +1,4 @@
-import type { DeviceDocument } from '@herald/projections';
-import type { Provider } from '@herald/events';
+import type { Platform, Provider } from '@herald/events';
 
 /** Devices per batch: the providers' own multicast unit (FCM sendEach takes 500). */
 export const BATCH_SIZE = 500;
@@ -11,7 +10,12 @@ export const BATCH_SIZE = 500;
 export const BATCH_BYTE_BUDGET = 900_000;
 
 export type PerProvider = Record<Provider, number>;
-export type AudienceRow = Pick<DeviceDocument, '_id' | 'token' | 'platform'>;
+/** A device as a batch needs it. */
+export interface BatchRow {
+  device_id: string;
+  token: string;
+  platform: Platform;
+}
 export interface BatchDevice {
   device_id: string;
   token: string;
@@ -30,7 +34,7 @@ export interface CutLimits {
   maxDeviceBytes: number;
 }
 
-export function providerFor(platform: DeviceDocument['platform']): Provider {
+export function providerFor(platform: Platform): Provider {
   return platform === 'ios' ? 'apns' : 'fcm';
 }
 
@@ -47,7 +51,7 @@ export function encodedDeviceBytes(device: BatchDevice): number {
  * whatever the tokens' length. Partly filled batches are cut at the end:
  * the same rows and `start` always give the same batches.
  */
-export function cutBatches(rows: readonly AudienceRow[], start: PerProvider, limits: CutLimits): { batches: PlannedBatch[]; next: PerProvider } {
+export function cutBatches(rows: readonly BatchRow[], start: PerProvider, limits: CutLimits): { batches: PlannedBatch[]; next: PerProvider } {
   const next: PerProvider = { ...start };
   const batches: PlannedBatch[] = [];
   const pending: Record<Provider, { devices: BatchDevice[]; bytes: number }> = { apns: { devices: [], bytes: 2 }, fcm: { devices: [], bytes: 2 } };
@@ -60,7 +64,7 @@ export function cutBatches(rows: readonly AudienceRow[], start: PerProvider, lim
   };
   for (const row of rows) {
     const provider = providerFor(row.platform);
-    const device = { device_id: row._id, token: row.token };
+    const device = { device_id: row.device_id, token: row.token };
     const bytes = encodedDeviceBytes(device);
     const open = pending[provider];
     if (open.devices.length >= limits.maxDevices || (open.devices.length > 0 && open.bytes + bytes > limits.maxDeviceBytes)) cut(provider);

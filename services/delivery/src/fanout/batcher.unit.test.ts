@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BATCH_BYTE_BUDGET, cutBatches, encodedDeviceBytes } from './batcher.ts';
 
-const row = (n: number, platform: 'ios' | 'android', token = `tok${n}`) => ({ _id: `d${String(n).padStart(5, '0')}`, token, platform });
+const row = (n: number, platform: 'ios' | 'android', token = `tok${n}`) => ({ device_id: `d${String(n).padStart(5, '0')}`, token, platform });
 const limits = { maxDevices: 2, maxDeviceBytes: 1_000_000 };
 
 describe('cutBatches', () => {
@@ -25,7 +25,7 @@ describe('cutBatches', () => {
     const rows = Array.from({ length: 1_200 }, (_, n) => row(n, 'ios', `${token}${n}`));
     const maxDeviceBytes = BATCH_BYTE_BUDGET - 1_000;
     const { batches } = cutBatches(rows, { apns: 0, fcm: 0 }, { maxDevices: 500, maxDeviceBytes });
-    expect(batches.flatMap((b) => b.devices.map((d) => d.device_id))).toEqual(rows.map((r) => r._id));
+    expect(batches.flatMap((b) => b.devices.map((d) => d.device_id))).toEqual(rows.map((r) => r.device_id));
     for (const batch of batches) expect(Buffer.byteLength(JSON.stringify(batch.devices))).toBeLessThanOrEqual(maxDeviceBytes);
     // Full batches are as full as the budget allows.
     const perBatch = Math.floor((maxDeviceBytes - 2) / encodedDeviceBytes({ device_id: 'd00000', token: `${token}0000` }));

@@ -1,48 +1,63 @@
-import type { NotificationRequestedV1 } from '@herald/events';
+import type { FanoutSlot, NotificationRequestedV1 } from '@herald/events';
 import { ADMIN_COLLECTIONS, wrapMongoError, type Collection, type Db } from '@herald/mongo';
-import type { LocalSlot } from './slots.ts';
 
-/** A send waiting for its time: the whole notification (send_at), or one slot of a local-time send. */
+/** A send waiting for its time: the whole notification (send_at), or one slot of a local-time send. Small: the request is kept once, apart. */
 export interface Schedule {
-  /** The notification id, or `<notification id>@<slot index>`. */
+  /** The fan-out id: the notification id, or `<notification id>@<slot index>`. */
   _id: string;
   notification_id: string;
   project_id: string;
-  correlation_id?: string;
   due_at: Date;
-  slot?: LocalSlot;
-  request: NotificationRequestedV1['data'];
+  slot?: FanoutSlot;
   state: 'pending' | 'fired' | 'cancelled';
   /** A scheduler that claimed it owns it until then (a crashed one's claim runs out). */
   lease_until?: Date;
+  /** The NotificationDue record the fan-out sent it for: a repeat of that record is the same firing, any other a duplicate. */
+  fired_by?: { partition: number; offset: number };
   created_at: Date;
 }
 
+/** The request of a scheduled send, once for all its slots. */
+export interface HeldRequest {
+  _id: string;
+  project_id: string;
+  correlation_id?: string;
+  request: NotificationRequestedV1['data'];
+  /** After this (the last slot's time plus DELIVERY_MAX_AGE_MS) nothing can fire it any more: it is removed. */
+  expires_at: Date;
+}
+
 /**
- * `delivery_schedules`: what makes a scheduled send durable. Written by the
- * fan-out before it commits the request's offset; read by every delivery
- * instance's scheduler, which claims a due schedule with a lease, fires it
- * and marks it, so several instances and restarts fire each schedule once
- * (a scheduler that dies between firing and marking is covered by the
- * fan-out, which plans a step once).
+ * `delivery_schedules` and `delivery_requests`: what makes a scheduled send
+ * durable. The fan-out writes them before committing the request's offset;
+ * every instance's scheduler reads only ids and due times, claims a due one
+ * with a lease and announces it (NotificationDue); the fan-out marks it
+ * fired when it takes that record, so a repeated announcement is dropped.
+ * Finished schedules and their requests are removed once nothing can fire
+ * them any more.
  */
 export class ScheduleStore {
   readonly #schedules: Collection<Schedule>;
+  readonly #requests: Collection<HeldRequest>;
 
   constructor(db: Db) {
     this.#schedules = db.collection<Schedule>(ADMIN_COLLECTIONS.deliverySchedules);
+    this.#requests = db.collection<HeldRequest>(ADMIN_COLLECTIONS.deliveryRequests);
   }
 
   /** Idempotent: a request redelivered after its schedules were written changes nothing. */
-  async save(schedules: readonly Schedule[]): Promise<void> {
+  async hold(request: HeldRequest, schedules: readonly Schedule[]): Promise<void> {
     await this.#guard(async () => {
+      await this.#requests.updateOne({ _id: request._id }, { $setOnInsert: request }, { upsert: true });
       for (const schedule of schedules) await this.#schedules.updateOne({ _id: schedule._id }, { $setOnInsert: schedule }, { upsert: true });
     });
   }
 
-  /** Pending schedules due by `now` (the movable clock), earliest first. */
-  async due(now: Date, limit: number): Promise<Schedule[]> {
-    return this.#guard(() => this.#schedules.find({ state: 'pending', due_at: { $lte: now } }).sort({ due_at: 1 }).limit(limit).toArray());
+  /** Ids of pending schedules due by `now` (the movable clock), earliest first: never a request body. */
+  async due(now: Date, limit: number): Promise<Array<Pick<Schedule, '_id' | 'due_at'>>> {
+    return this.#guard(() =>
+      this.#schedules.find({ state: 'pending', due_at: { $lte: now } }, { projection: { _id: 1, due_at: 1 } }).sort({ due_at: 1 }).limit(limit).toArray(),
+    );
   }
 
   /** Takes a due schedule for `leaseMs` (real time); null when another scheduler holds it or it is no longer pending. */
@@ -56,8 +71,39 @@ export class ScheduleStore {
     );
   }
 
-  async mark(id: string, state: 'fired' | 'cancelled'): Promise<void> {
-    await this.#guard(() => this.#schedules.updateOne({ _id: id }, { $set: { state } }));
+  /**
+   * Marks a schedule fired by the NotificationDue at `by`; true when it was
+   * pending, or was fired by that same record (a retry). False: fired by
+   * another record, cancelled, or unknown — that announcement is dropped.
+   */
+  async markFired(id: string, by: { partition: number; offset: number }, now: Date): Promise<boolean> {
+    return this.#guard(async () => {
+      const { matchedCount } = await this.#schedules.updateOne({ _id: id, state: 'pending' }, { $set: { state: 'fired', fired_by: by, lease_until: now } });
+      if (matchedCount === 1) return true;
+      const found = await this.#schedules.findOne({ _id: id }, { projection: { state: 1, fired_by: 1 } });
+      return found?.state === 'fired' && found.fired_by?.partition === by.partition && found.fired_by.offset === by.offset;
+    });
+  }
+
+  request(notificationId: string): Promise<HeldRequest | null> {
+    return this.#guard(() => this.#requests.findOne({ _id: notificationId }));
+  }
+
+  /** A cancelled notification's pending slots will not fire, and its request is dropped. */
+  async cancel(notificationId: string): Promise<void> {
+    await this.#guard(async () => {
+      await this.#schedules.updateMany({ notification_id: notificationId, state: 'pending' }, { $set: { state: 'cancelled' } });
+      await this.#requests.deleteOne({ _id: notificationId });
+    });
+  }
+
+  /** Removes what can no longer fire: schedules finished before `before`, requests past their expiry. */
+  async prune(before: Date, now: Date): Promise<number> {
+    return this.#guard(async () => {
+      const schedules = await this.#schedules.deleteMany({ state: { $in: ['fired', 'cancelled'] }, due_at: { $lt: before } });
+      const requests = await this.#requests.deleteMany({ expires_at: { $lt: now } });
+      return schedules.deletedCount + requests.deletedCount;
+    });
   }
 
   async #guard<T>(operation: () => Promise<T>): Promise<T> {

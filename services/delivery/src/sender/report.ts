@@ -1,5 +1,5 @@
 import { createEvent, type DeliveryBatchV1, type DeliveryReportedV1, type DeviceDeactivatedV1 } from '@herald/events';
-import type { AttemptedResult } from './deliver-with-retry.ts';
+import type { AttemptedResult } from './retry.ts';
 import type { DeviceTarget } from '../providers/push-message.ts';
 
 /**

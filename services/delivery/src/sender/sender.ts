@@ -1,27 +1,20 @@
 import type { DeliveryBatchV1, Provider } from '@herald/events';
-import type { ConsumedEvent, EventProducer, HandlerContext } from '@herald/kafka';
+import type { ConsumedEvent, HandlerContext, Outgoing } from '@herald/kafka';
 import { isRebalance, isRetriable } from '@herald/errors';
 import type { Logger } from '@herald/log';
+import { backoffDelay } from '@herald/kafka';
 import { buildApnsRequest, buildFcmMessage, type PushMessage } from '@herald/push-payloads';
 import { createLimiter } from '../providers/concurrency.ts';
 import type { DeviceTarget } from '../providers/push-message.ts';
-import { backoffMs, deliverWithRetry, type Clock, type RetryPolicy, type AttemptedResult } from './deliver-with-retry.ts';
-import type { BatchAttemptStore } from './batch-attempts.ts';
-import { sendWithAttempts } from './send-with-attempts.ts';
+import { sendWithRetry, type AttemptedResult, type Clock, type RetryPolicy } from './retry.ts';
 import type { ProviderClients } from './provider-clients.ts';
 import { allFailed, batchReport, cancelledReport } from './report.ts';
-import type { CancellationStore } from '../cancellations.ts';
 
 export interface SenderDeps {
   provider: Provider;
   clients: ProviderClients;
-  producer: EventProducer;
-  /** Remembers finished batches and failed attempts, so a redelivered batch is not sent again. */
-  batches: BatchAttemptStore;
   /** Batches of a cancelled notification are reported `cancelled`, not sent. */
-  cancellations: Pick<CancellationStore, 'isCancelled'>;
-  /** Attempts per batch before its open devices are reported failed (AttemptsExhausted). */
-  maxAttempts: number;
+  isCancelled(notificationId: string): boolean;
   policy: RetryPolicy;
   clock: Clock;
   logger: Logger;
@@ -48,111 +41,79 @@ function timed<T>(deps: SenderDeps, send: () => Promise<T>): Promise<T> {
   return send().finally(() => deps.observer?.sent(deps.provider, (performance.now() - started) / 1000));
 }
 
-/** A project without this provider's credential: every device fails with a reason its receipts show, and the operator sees why. */
-function noCredentials(deps: SenderDeps, batch: DeliveryBatchV1, targets: readonly DeviceTarget[], reason: string): AttemptedResult[] {
-  deps.logger.warn({ project_id: batch.project_id, notification_id: batch.data.notification_id, devices: targets.length, reason }, 'project has no credentials for this provider: `herald providers` sets them');
-  return allFailed(targets, reason);
-}
-
-async function sendBatch(deps: SenderDeps, batch: DeliveryBatchV1, targets: readonly DeviceTarget[]): Promise<AttemptedResult[]> {
-  const message = pushMessage(batch);
-  if (deps.provider === 'apns') {
-    const client = await deps.clients.apns(batch.project_id);
-    if (client === undefined) return noCredentials(deps, batch, targets, 'NoApnsCredentials');
-    const request = buildApnsRequest(message);
-    return deliverWithRetry(targets, (devices) => timed(deps, () => client.send(devices, request)), deps.policy, deps.clock);
-  }
-  const client = await deps.clients.fcm(batch.project_id);
-  if (client === undefined) return noCredentials(deps, batch, targets, 'NoFcmCredentials');
-  const fcmMessage = buildFcmMessage(message);
-  return deliverWithRetry(targets, (devices) => timed(deps, () => client.send(devices, fcmMessage)), deps.policy, deps.clock);
-}
-
 const isInfrastructure = (error: unknown) => isRetriable(error) || isRebalance(error);
 
 /**
- * Retries recording a sent batch (its report, its done mark) through a
- * Kafka or store outage, with back-off and no cap. Handing the error to the
- * runner instead would redeliver the chunk and send the batch again. A
- * rebalance still stops it (the heartbeat throws): the new owner re-sends
- * at most this batch.
+ * Waits out an infrastructure failure (the credential store down) in place
+ * with back-off, heartbeating, so the chunk's other batches are not sent
+ * again; a rebalance still stops it (the heartbeat throws).
  */
-async function untilRecorded(deps: SenderDeps, context: HandlerContext, record: () => Promise<void>): Promise<void> {
+async function untilAvailable<T>(deps: SenderDeps, context: HandlerContext, work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await record();
-      return;
+      return await work();
     } catch (error) {
       if (!isRetriable(error) || isRebalance(error)) throw error;
-      deps.logger.warn({ err: error, attempt }, 'recording a sent batch failed; retrying');
+      deps.logger.warn({ err: error, attempt }, 'provider client not available; retrying');
     }
-    await context.heartbeat().catch((error: unknown) => {
-      if (isRebalance(error)) throw error;
-    });
-    await deps.clock.sleep(backoffMs(attempt, { ...deps.policy, maxDelayMs: 5_000 }, deps.clock.random()));
+    await context.heartbeat();
+    await deps.clock.sleep(backoffDelay(attempt, deps.policy, deps.clock.random()));
   }
 }
 
+/** The batch's provider payload, built once, and the send to one set of its devices. */
+async function batchSender(deps: SenderDeps, batch: DeliveryBatchV1, context: HandlerContext): Promise<((devices: readonly DeviceTarget[]) => Promise<AttemptedResult[]>) | string> {
+  const message = pushMessage(batch);
+  const hooks = { isInfrastructure, onThrow: (error: unknown, failures: number) => deps.logger.warn({ err: error, batch_id: batch.data.batch_id, failures, max: deps.policy.maxAttempts }, 'batch send failed') };
+  if (deps.provider === 'apns') {
+    const client = await untilAvailable(deps, context, () => deps.clients.apns(batch.project_id));
+    if (client === undefined) return 'NoApnsCredentials';
+    const request = buildApnsRequest(message);
+    return (devices) => sendWithRetry(devices, (open) => timed(deps, () => client.send(open, request)), deps.policy, deps.clock, hooks);
+  }
+  const client = await untilAvailable(deps, context, () => deps.clients.fcm(batch.project_id));
+  if (client === undefined) return 'NoFcmCredentials';
+  const fcmMessage = buildFcmMessage(message);
+  return (devices) => sendWithRetry(devices, (open) => timed(deps, () => client.send(open, fcmMessage)), deps.policy, deps.clock, hooks);
+}
+
 /**
- * Sends each DeliveryBatch once: a batch already reported is skipped; one
- * that was being sent when a sender died is sent again (so at most the
- * batches in flight at a crash are repeated, never a campaign). Each batch
- * is its own task: a failing batch is retried alone (capped attempts), and
- * the chunk's other batches finish and are recorded done before any error
- * reaches the runner, so its redelivery re-sends none of them. Outcomes go
- * out as DeliveryReported and DeviceDeactivated before the batch is marked
- * done and its offset committed.
+ * The apns and fcm senders: each DeliveryBatch of a chunk is sent (several
+ * at once), and its report — one DeliveryReported with every device's
+ * outcome, a DeviceDeactivated per dead token — is returned for the
+ * consumer to commit with the chunk's offset in one transaction. That
+ * commit is the one place a batch becomes done: a batch is reported once,
+ * and a crash before it re-sends at most the batches in hand.
  */
 export function senderHandler(deps: SenderDeps) {
   const limiter = createLimiter(deps.concurrency ?? 8, 'sender concurrency');
-  const handleBatch = async (batch: DeliveryBatchV1, context: HandlerContext) => {
-    const batchId = batch.data.batch_id;
-    const state = await deps.batches.state(batchId);
-    if (state.kind === 'done') {
-      deps.logger.debug({ batch_id: batchId }, 'batch already reported; skipped');
-      return;
-    }
-    if (await deps.cancellations.isCancelled(batch.data.notification_id)) {
-      await untilRecorded(deps, context, () => deps.producer.publish([cancelledReport(batch)]));
+  const handleBatch = async (batch: DeliveryBatchV1, context: HandlerContext): Promise<Outgoing[]> => {
+    if (deps.isCancelled(batch.data.notification_id)) {
       deps.observer?.outcome(deps.provider, 'cancelled', batch.data.devices.length);
-      await untilRecorded(deps, context, () => deps.batches.done(batchId));
-      return;
+      return [{ event: cancelledReport(batch) }];
     }
-    const results = await sendWithAttempts(batch.data.devices, {
-      send: (targets) => sendBatch(deps, batch, targets),
-      priorFailures: state.failures,
-      maxAttempts: deps.maxAttempts,
-      recordFailure: () => deps.batches.failed(batchId),
-      between: async (failures) => {
-        await context.heartbeat();
-        await deps.clock.sleep(backoffMs(failures, deps.policy, deps.clock.random()));
-      },
-      isInfrastructure,
-      onFailure: (error, failures) => deps.logger.warn({ err: error, batch_id: batchId, failures, max: deps.maxAttempts }, 'batch attempt failed'),
-    });
+    const send = await batchSender(deps, batch, context);
+    let results: AttemptedResult[];
+    if (typeof send === 'string') {
+      deps.logger.warn({ project_id: batch.project_id, notification_id: batch.data.notification_id, devices: batch.data.devices.length, reason: send }, 'project has no credentials for this provider: `herald providers` sets them');
+      results = allFailed(batch.data.devices, send);
+    } else {
+      results = await send(batch.data.devices);
+    }
     const { reported, deactivated } = batchReport(batch, results);
-    // The pushes are out: from here an outage must not send them again, so wait it out in this task.
-    await untilRecorded(deps, context, () => deps.producer.publish([reported, ...deactivated]));
     if (deps.observer !== undefined) {
       const byOutcome = new Map<string, number>();
       for (const result of reported.data.results) byOutcome.set(result.outcome, (byOutcome.get(result.outcome) ?? 0) + 1);
       for (const [outcome, count] of byOutcome) deps.observer.outcome(deps.provider, outcome, count);
     }
-    await untilRecorded(deps, context, () => deps.batches.done(batchId));
+    return [reported, ...deactivated].map((event) => ({ event }));
   };
-  return async (records: readonly ConsumedEvent[], context: HandlerContext): Promise<void> => {
+  return async (records: readonly ConsumedEvent[], context: HandlerContext): Promise<Outgoing[]> => {
     const batches = records.flatMap(({ event }) => (event.type === 'DeliveryBatch' && event.data.provider === deps.provider ? [event] : []));
-    const settled = await Promise.allSettled(
-      batches.map((batch) =>
-        limiter.run(async () => {
-          await handleBatch(batch, context);
-          await context.heartbeat();
-        }),
-      ),
-    );
-    const errors = settled.flatMap((item) => (item.status === 'rejected' ? [item.reason as unknown] : []));
-    if (errors.length === 0) return;
-    // A rebalance wins (abandon the chunk), then infrastructure (retry the chunk: done batches are skipped).
-    throw errors.find(isRebalance) ?? errors.find(isInfrastructure) ?? errors[0];
+    // Settle every batch before failing: a retry of the chunk must not race a send still in flight.
+    const settled = await Promise.allSettled(batches.map((batch) => limiter.run(() => handleBatch(batch, context))));
+    const failed = settled.find((item) => item.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    return settled.flatMap((item) => (item.status === 'fulfilled' ? item.value : []));
   };
 }

@@ -1,0 +1,81 @@
+import { deviceIdFor, topicIdFor, type ResolvedAudience, type Target } from '@herald/events';
+
+/**
+ * What the targets of a send name once topic names are known. The one rule
+ * for a plain string (README "Targets"): it names the device with that id,
+ * the device holding that token and the topic with that name or id,
+ * together. Nothing a stranger registers changes that: a device matches a
+ * string only by its own id or token, and topics are created by the project
+ * (device-created topics, where a project allows them, can never take a
+ * device's id or token as name). Typed targets name one kind exactly.
+ */
+export type { ResolvedAudience } from '@herald/events';
+
+/** Finds a live topic of the project by id or by name; undefined when there is none (or it was deleted). */
+export type TopicLookup = (projectId: string, idOrName: string) => string | undefined;
+
+/** Every name and id a send's targets might mean as a topic (what a topic lookup must be able to answer). */
+export function topicCandidates(targets: readonly Target[]): string[] {
+  const names = new Set<string>();
+  for (const target of targets) {
+    if (typeof target === 'string') names.add(target);
+    else if ('topic' in target) names.add(target.topic);
+  }
+  return [...names];
+}
+
+/** The resolved audience of a send (pure): topic strings become topic ids through `topicOf`, the rest is kept as named. */
+export function resolveAudience(projectId: string, targets: readonly Target[], topicOf: TopicLookup): ResolvedAudience {
+  const topicIds = new Set<string>();
+  const deviceIds = new Set<string>();
+  const tokens = new Set<string>();
+  const externalIds = new Set<string>();
+  const metadata: Array<Record<string, string>> = [];
+  const addTopic = (idOrName: string) => {
+    const id = topicOf(projectId, idOrName);
+    if (id !== undefined) topicIds.add(id);
+  };
+  for (const target of targets) {
+    if (typeof target === 'string') {
+      deviceIds.add(target);
+      tokens.add(target);
+      addTopic(target);
+    } else if ('topic' in target) addTopic(target.topic);
+    else if ('device_id' in target) deviceIds.add(target.device_id);
+    else if ('token' in target) tokens.add(target.token);
+    else if ('external_id' in target) externalIds.add(target.external_id);
+    else metadata.push({ ...target.metadata });
+  }
+  return { topic_ids: [...topicIds], device_ids: [...deviceIds], tokens: [...tokens], external_ids: [...externalIds], metadata };
+}
+
+/** A topic lookup over known topics (pure): the read model's rows, or a test's. */
+export function topicLookupOf(topics: ReadonlyArray<{ _id: string; project_id: string; name: string }>): TopicLookup {
+  const byKey = new Map<string, string>();
+  for (const topic of topics) {
+    byKey.set(`${topic.project_id}\u0000${topic._id}`, topic._id);
+    byKey.set(`${topic.project_id}\u0000${topic.name}`, topic._id);
+  }
+  return (projectId, idOrName) => byKey.get(`${projectId}\u0000${idOrName}`);
+}
+
+/** Whether an audience can only hold devices it names (ids, tokens): no topic, user or metadata target. */
+export function namesDevicesOnly(audience: ResolvedAudience): boolean {
+  return audience.topic_ids.length === 0 && audience.external_ids.length === 0 && audience.metadata.length === 0;
+}
+
+/**
+ * The device-events partitions an audience's devices can live on (pure).
+ * A device id is the key of its events; a token is looked up under the id
+ * derived from it (a device that took the token in a refresh leaves a
+ * TokenAssigned there). Anything else may be anywhere.
+ */
+export function partitionsOf(projectId: string, audience: ResolvedAudience, partitionOf: (key: string) => number, partitionCount: number): number[] {
+  if (!namesDevicesOnly(audience)) return Array.from({ length: partitionCount }, (_, partition) => partition);
+  const partitions = new Set<number>();
+  for (const id of audience.device_ids) partitions.add(partitionOf(id));
+  for (const token of audience.tokens) partitions.add(partitionOf(deviceIdFor(projectId, token)));
+  return [...partitions].sort((a, b) => a - b);
+}
+
+export { topicIdFor };

@@ -1,0 +1,68 @@
+import Type, { type Static } from 'typebox';
+import { eventSchema } from '../envelope.ts';
+import { StringMap } from './common.ts';
+import { PushOptionFields } from './push-options.ts';
+
+const PerProvider = Type.Object({ apns: Type.Integer({ minimum: 0 }), fcm: Type.Integer({ minimum: 0 }) });
+
+/** The targets once topic names are resolved: what one partition's index evaluates. */
+export const ResolvedAudience = Type.Object({
+  topic_ids: Type.Array(Type.String()),
+  device_ids: Type.Array(Type.String()),
+  tokens: Type.Array(Type.String()),
+  external_ids: Type.Array(Type.String()),
+  metadata: Type.Array(StringMap),
+  /** Devices reached through a token another device id holds (a forwarded task): each must still hold that token. */
+  held_tokens: Type.Optional(StringMap),
+});
+export type ResolvedAudience = Static<typeof ResolvedAudience>;
+
+export const FanoutSlot = Type.Object({
+  index: Type.Integer({ minimum: 0, description: 'Which dispatch of a local-time send this is (in due order)' }),
+  count: Type.Integer({ minimum: 1, description: 'How many dispatches the send has' }),
+  at: Type.String({ format: 'date-time', description: 'The instant this slot is due' }),
+  zones: Type.Array(Type.String(), { description: 'Device time zones whose wall clock reads the requested time at `at`' }),
+  include_unset: Type.Boolean({ description: "Whether devices without a time zone (the project's default zone) belong to this slot" }),
+});
+export type FanoutSlot = Static<typeof FanoutSlot>;
+
+/** What every batch of the notification carries. */
+export const FanoutMessage = Type.Object({
+  title: Type.String(),
+  body: Type.String(),
+  link_to: Type.Optional(Type.String()),
+  group: Type.Optional(Type.String()),
+  ...PushOptionFields,
+});
+export type FanoutMessage = Static<typeof FanoutMessage>;
+
+export const FanoutTaskV1 = eventSchema(
+  'FanoutTask',
+  1,
+  Type.Object({
+    notification_id: Type.String({ minLength: 1 }),
+    fanout_id: Type.String({ minLength: 1, description: 'The notification id, or `<id>@<slot>` for one slot of a local-time send: names the batch ids' }),
+    partition: Type.Integer({ minimum: 0, description: 'The herald.device-events partition this task dispatches for (the record partition, except for a forwarded task, which runs where the device holding a token lives)' }),
+    partitions: Type.Integer({ minimum: 1, description: 'How many partition tasks the fan-out has (its dispatch is complete when each has dispatched)' }),
+    step: Type.Integer({ minimum: 0 }),
+    requested_at: Type.String({ format: 'date-time', description: 'When the notification was requested or became due (expiry is measured from it)' }),
+    wait_for: Type.Integer({ minimum: 0, description: 'The device-events end offset of the partition the task runs on, taken after the notification was accepted: its index answers only once it has applied everything before it' }),
+    audience: ResolvedAudience,
+    slot: Type.Optional(FanoutSlot),
+    message: Type.Optional(FanoutMessage),
+    message_at: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'Later steps: the offset, on this partition of herald.fanout-tasks, of step 0, which carries the message (stored once)' }),
+    ),
+    after: Type.Optional(Type.Integer({ minimum: 0, description: 'The last ordinal (position of a device in its partition of the audience index, given in log order) an earlier step examined' })),
+    sequence: PerProvider,
+    targeted: PerProvider,
+    forwarded: Type.Optional(Type.Boolean({ description: 'Runs on the partition of devices that hold a target token under an id derived from another token (a refresh), for the task of `partition`, which hands on its dispatch' })),
+    forwards: Type.Optional(
+      Type.Array(Type.Object({ device_id: Type.String({ minLength: 1 }), token: Type.String({ minLength: 1 }) }), {
+        description: 'Token holders on further partitions still to visit before the dispatch of `partition` is announced',
+      }),
+    ),
+  }),
+  'Work item for the fan-out of one device-events partition: queue the next bounded step of the audience its index holds. Steps of different notifications interleave on the partition, so a long campaign never blocks a short send.',
+);
+export type FanoutTaskV1 = Static<typeof FanoutTaskV1>;

@@ -1,0 +1,101 @@
+import { AssignerProtocol, type PartitionAssigner } from 'kafkajs';
+
+/**
+ * A co-partitioned group: each process ("instance") runs one member per
+ * role, each role consuming its own topic, and an instance's members always
+ * get the same partition numbers of their topics. Delivery uses it so the
+ * member applying device-events partition p to an instance's audience index
+ * and the member running fan-out tasks of partition p live together.
+ */
+export interface CoPartitionMember {
+  memberId: string;
+  instance: string;
+  role: string;
+  /** Per partition, the next offset this instance has applied locally (its checkpoint): partitions go where the least is left to catch up. */
+  checkpoints: Readonly<Record<string, number>>;
+}
+
+/** Topic per role (physical names). */
+export type RoleTopics = Readonly<Record<string, string>>;
+
+/**
+ * Which partitions each member gets (pure). Instances that have a member for
+ * every role share the partitions evenly (at most ⌈P/n⌉ each); a partition
+ * goes to the instance with the highest checkpoint for it when that one has
+ * room, so a restarted instance gets its partitions back and a moved one is
+ * rebuilt where most of it already is. Members of an incomplete instance
+ * (one role still joining) get nothing until it is complete.
+ */
+export function assignCoPartitioned(members: readonly CoPartitionMember[], roles: RoleTopics, partitionCount: number): Map<string, Record<string, number[]>> {
+  const roleNames = Object.keys(roles);
+  const byInstance = new Map<string, CoPartitionMember[]>();
+  for (const member of members) byInstance.set(member.instance, [...(byInstance.get(member.instance) ?? []), member]);
+  const complete = [...byInstance.keys()].filter((instance) => roleNames.every((role) => byInstance.get(instance)!.some((member) => member.role === role))).sort();
+  const assignment = new Map<string, Record<string, number[]>>(members.map((member) => [member.memberId, {}]));
+  if (complete.length === 0) return assignment;
+
+  const capacity = Math.ceil(partitionCount / complete.length);
+  const load = new Map(complete.map((instance) => [instance, 0]));
+  const checkpoint = (instance: string, partition: number) =>
+    Math.max(-1, ...byInstance.get(instance)!.map((member) => member.checkpoints[String(partition)] ?? -1));
+  const owner = new Map<number, string>();
+  // Partitions someone has the most of go first, so a strong preference is not crowded out by a weak one.
+  const order = Array.from({ length: partitionCount }, (_, partition) => partition).sort(
+    (a, b) => Math.max(...complete.map((instance) => checkpoint(instance, b))) - Math.max(...complete.map((instance) => checkpoint(instance, a))) || a - b,
+  );
+  for (const partition of order) {
+    const candidates = complete.filter((instance) => load.get(instance)! < capacity);
+    candidates.sort((a, b) => checkpoint(b, partition) - checkpoint(a, partition) || load.get(a)! - load.get(b)! || (a < b ? -1 : 1));
+    const chosen = candidates[0]!;
+    owner.set(partition, chosen);
+    load.set(chosen, load.get(chosen)! + 1);
+  }
+  for (const instance of complete) {
+    const partitions = [...owner].filter(([, name]) => name === instance).map(([partition]) => partition).sort((a, b) => a - b);
+    for (const member of byInstance.get(instance)!) {
+      const topic = roles[member.role];
+      if (topic !== undefined) assignment.set(member.memberId, { [topic]: partitions });
+    }
+  }
+  return assignment;
+}
+
+export interface CoPartitionOptions {
+  instance: string;
+  role: string;
+  roles: RoleTopics;
+  /** Read at every join, so the leader assigns by fresh checkpoints. */
+  checkpoints?: () => Record<string, number>;
+}
+
+const NAME = 'HeraldCoPartition';
+
+/** The kafkajs assigner for a co-partitioned group; every member of the group must use it. */
+export function coPartitionAssigner(options: CoPartitionOptions): PartitionAssigner {
+  return ({ cluster }) => ({
+    name: NAME,
+    version: 1,
+    protocol: ({ topics }) => ({
+      name: NAME,
+      metadata: AssignerProtocol.MemberMetadata.encode({
+        version: 1,
+        topics,
+        userData: Buffer.from(JSON.stringify({ instance: options.instance, role: options.role, checkpoints: options.checkpoints?.() ?? {} })),
+      }),
+    }),
+    assign: async ({ members }) => {
+      const decoded = members.map(({ memberId, memberMetadata }): CoPartitionMember => {
+        const metadata = AssignerProtocol.MemberMetadata.decode(memberMetadata);
+        const data = JSON.parse(metadata?.userData.toString() || '{}') as Partial<CoPartitionMember>;
+        return { memberId, instance: data.instance ?? memberId, role: data.role ?? '', checkpoints: data.checkpoints ?? {} };
+      });
+      const counts = Object.values(options.roles).map((topic) => cluster.findTopicPartitionMetadata(topic).length);
+      const partitionCount = Math.min(...counts);
+      const assignment = assignCoPartitioned(decoded, options.roles, partitionCount);
+      return [...assignment].map(([memberId, topics]) => ({
+        memberId,
+        memberAssignment: AssignerProtocol.MemberAssignment.encode({ version: 1, assignment: topics, userData: Buffer.alloc(0) }),
+      }));
+    },
+  });
+}

@@ -1,0 +1,190 @@
+import type { Producer, TopicMessages } from 'kafkajs';
+import { encodeEvent, latestEntry, type HeraldEvent } from '@herald/events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InfrastructureError, isAppError, type AppError } from '@herald/errors';
+import type { HeraldKafka } from './create-kafka.ts';
+import { classifyKafkaError } from './kafka-errors.ts';
+import { observeProduced, splitByBytes } from './event-producer.ts';
+import { backoffDelay, DEFAULT_BACKOFF } from './process-chunk.ts';
+
+/** A record to write: an event to its catalog topic (or to `topic`, logical), on `partition` or by key. */
+export interface Outgoing {
+  event: HeraldEvent;
+  topic?: string;
+  partition?: number;
+}
+
+/** A consumed position to commit with the records: the next offset to read of one partition (logical topic). */
+export interface ConsumedPosition {
+  topic: string;
+  partition: number;
+  next: number;
+}
+
+interface Pending {
+  records: Outgoing[];
+  positions: ConsumedPosition[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * How long a transaction may stay open before the broker aborts it. Herald's
+ * transactions only write what is already decided, so they last
+ * milliseconds; a process killed with one open stalls read_committed readers
+ * of the partitions it wrote (until a producer with the same id starts, or
+ * this runs out).
+ */
+export const TRANSACTION_TIMEOUT_MS = 10_000;
+
+/**
+ * Writes records and commits a consumer group's positions in one Kafka
+ * transaction: the consume-transform-produce step happens exactly once, or
+ * not at all (read_committed consumers never see an aborted attempt). So a
+ * stage needs no store of its own to know what it already did.
+ *
+ * One producer per consumer group and process (a stable `transactionalId`:
+ * a restarted process fences its predecessor's open transaction at once).
+ * Commits asked for while one is in flight go out together in the next.
+ * A failed transaction is aborted and the producer replaced; every caller
+ * in it sees the error and may try again with the same records.
+ */
+export class TransactionalProducer {
+  readonly #kafka: HeraldKafka;
+  readonly #transactionalId: string;
+  readonly #groupId: string;
+  #producer: Producer | undefined;
+  #queue: Pending[] = [];
+  #running = false;
+
+  constructor(kafka: HeraldKafka, options: { transactionalId: string; groupId: string }) {
+    this.#kafka = kafka;
+    this.#transactionalId = options.transactionalId;
+    this.#groupId = options.groupId;
+  }
+
+  /** Resolves once `records` are written and `positions` committed for the group, atomically. */
+  commit(records: readonly Outgoing[], positions: readonly ConsumedPosition[]): Promise<void> {
+    if (records.length === 0 && positions.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ records: [...records], positions: [...positions], resolve, reject });
+      if (!this.#running) void this.#drain();
+    });
+  }
+
+  async disconnect(): Promise<void> {
+    const producer = this.#producer;
+    this.#producer = undefined;
+    await producer?.disconnect().catch(() => undefined);
+  }
+
+  async #connected(): Promise<Producer> {
+    if (this.#producer !== undefined) return this.#producer;
+    const producer = this.#kafka.client.producer({
+      transactionalId: this.#kafka.group(this.#transactionalId),
+      idempotent: true,
+      maxInFlightRequests: 1,
+      transactionTimeout: TRANSACTION_TIMEOUT_MS,
+      // A transaction begun right after the last one ended is refused (CONCURRENT_TRANSACTIONS) until its markers are
+      // written, which takes milliseconds: retry soon, not after the client's usual 100 ms.
+      retry: { initialRetryTime: 10, maxRetryTime: 2_000, retries: 15 },
+    });
+    await producer.connect();
+    this.#producer = producer;
+    return producer;
+  }
+
+  async #drain(): Promise<void> {
+    this.#running = true;
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, this.#queue.length);
+        try {
+          await this.#transactWithRetries(batch.flatMap((item) => item.records), batch.flatMap((item) => item.positions));
+          for (const item of batch) item.resolve();
+        } catch (error) {
+          for (const item of batch) item.reject(error);
+        }
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  /**
+   * A transaction the coordinator is not ready for (its log being created or
+   * loaded, a previous transaction of this id still ending) is tried again
+   * on a fresh producer a few times before callers hear of it.
+   */
+  async #transactWithRetries(records: readonly Outgoing[], positions: readonly ConsumedPosition[]): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.#transact(records, positions);
+        return;
+      } catch (cause) {
+        await this.disconnect();
+        const error = transactionError(cause);
+        if (!error.retriable || attempt >= TRANSACTION_ATTEMPTS) throw error;
+        await sleep(backoffDelay(attempt, DEFAULT_BACKOFF, Math.random()));
+      }
+    }
+  }
+
+  async #transact(records: readonly Outgoing[], positions: readonly ConsumedPosition[]): Promise<void> {
+    const producer = await this.#connected();
+    const transaction = await producer.transaction();
+    try {
+      const topicMessages = encodeOutgoing(this.#kafka, records);
+      for (const part of splitByBytes(topicMessages)) await transaction.sendBatch({ acks: -1, topicMessages: part.topicMessages });
+      if (positions.length > 0) await transaction.sendOffsets({ consumerGroupId: this.#kafka.group(this.#groupId), topics: offsetTopics(this.#kafka, positions) });
+      await transaction.commit();
+      observeProduced(this.#kafka, topicMessages);
+    } catch (error) {
+      await transaction.abort().catch(() => undefined);
+      throw error;
+    }
+  }
+}
+
+const TRANSACTION_ATTEMPTS = 5;
+
+/**
+ * What a failed transaction means: records the broker refuses are
+ * permanent; anything else (coordinator moving or loading, concurrent end
+ * of an earlier transaction, the broker away) is worth another try. Never a
+ * rebalance: group coordinator answers here concern the producer's offset
+ * commit, not the consumer's membership.
+ */
+function transactionError(cause: unknown): AppError {
+  const classified = classifyKafkaError(cause);
+  if (isAppError(classified) && classified.code === 'KAFKA_RECORD_REJECTED') return classified;
+  return new InfrastructureError('KAFKA_UNAVAILABLE', 'Kafka did not commit the transaction', { cause });
+}
+
+function encodeOutgoing(kafka: HeraldKafka, records: readonly Outgoing[]): TopicMessages[] {
+  const byTopic = new Map<string, TopicMessages>();
+  for (const { event, topic, partition } of records) {
+    const target = kafka.topic(topic ?? latestEntry(event.type).topic);
+    let bucket = byTopic.get(target);
+    if (bucket === undefined) {
+      bucket = { topic: target, messages: [] };
+      byTopic.set(target, bucket);
+    }
+    bucket.messages.push(partition === undefined ? encodeEvent(event) : { ...encodeEvent(event), partition });
+  }
+  return [...byTopic.values()];
+}
+
+/** The highest position per partition (several callers may commit the same partition in one transaction). */
+function offsetTopics(kafka: HeraldKafka, positions: readonly ConsumedPosition[]) {
+  const byTopic = new Map<string, Map<number, number>>();
+  for (const { topic, partition, next } of positions) {
+    const partitions = byTopic.get(topic) ?? new Map<number, number>();
+    partitions.set(partition, Math.max(next, partitions.get(partition) ?? 0));
+    byTopic.set(topic, partitions);
+  }
+  return [...byTopic].map(([topic, partitions]) => ({
+    topic: kafka.topic(topic),
+    partitions: [...partitions].map(([partition, next]) => ({ partition, offset: String(next) })),
+  }));
+}

@@ -1,0 +1,102 @@
+import { createEvent, TOPICS, type NotificationDueV1, type NotificationRequestedV1 } from '@herald/events';
+import type { TopicLookup } from '@herald/audience';
+import { highsByPartition, type ConsumedEvent, type Outgoing, type PartitionEnd } from '@herald/kafka';
+import type { Logger } from '@herald/log';
+import type { Clock } from '@herald/runtime';
+import { planTasks } from './plan-tasks.ts';
+import { holdSchedules } from '../schedule/hold.ts';
+import { isScheduledSend } from '../schedule/slots.ts';
+import type { ScheduleStore } from '../schedule/schedule-store.ts';
+
+export interface CoordinatorDeps {
+  schedules: Pick<ScheduleStore, 'hold' | 'markFired' | 'request' | 'cancel'>;
+  /** Local knowledge of cancels (the control record this writes comes back to every process later). */
+  controls: { cancel(notificationId: string): void; isCancelled(notificationId: string): boolean };
+  /** End offsets of herald.device-events and herald.topic-events, asked after the records were read. */
+  ends(): Promise<{ devices: readonly PartitionEnd[]; topics: readonly PartitionEnd[] }>;
+  /** Resolves once this process's topic table has applied topic-events up to these ends. */
+  waitForTopics(ends: readonly PartitionEnd[]): Promise<void>;
+  topicOf: TopicLookup;
+  partitionOf: (key: string, partitionCount: number) => number;
+  /** Zones the project's devices registered (for local-time slots) and the project's default zone. */
+  registeredZones(projectId: string): Promise<string[]>;
+  defaultTimezone(projectId: string): Promise<string | undefined>;
+  /** Schedule decisions (is send_at still ahead?); tests move it. */
+  clock: Clock;
+  maxAgeMs: number;
+  logger: Logger;
+}
+
+/** The request types the coordinator reads; every other notification event passes by undecoded. */
+export const COORDINATOR_TYPES = new Set(['NotificationRequested', 'NotificationDue', 'NotificationCancelled']);
+
+/**
+ * The fan-out's first stage (group herald.fanout, on notification-events):
+ * takes each request as it comes, records where the log stands (the end of
+ * every device-events partition, asked after reading it: anything
+ * acknowledged before the send is below those ends), and hands one
+ * FanoutTask to each device-events partition the audience can live on.
+ * Scheduled sends are held in the store until their NotificationDue;
+ * cancels become control records every delivery process follows. The
+ * records returned are committed with the chunk's offset in one transaction.
+ */
+export function coordinatorHandler(deps: CoordinatorDeps) {
+  return async (records: readonly ConsumedEvent[]): Promise<Outgoing[]> => {
+    const out: Outgoing[] = [];
+    const needsEnds = records.some(({ event }) => event.type === 'NotificationDue' || (event.type === 'NotificationRequested' && !isScheduledSend(event.data, deps.clock.now())));
+    const ends = needsEnds ? await deps.ends() : undefined;
+    if (ends !== undefined) await deps.waitForTopics(ends.topics);
+    deps.logger.debug({ records: records.length, device_ends: ends?.devices.map((end) => end.high) }, 'fan-out taking requests');
+    const deviceEnds = ends === undefined ? [] : highsByPartition(ends.devices);
+    for (const record of records) {
+      const { event } = record;
+      if (event.type === 'NotificationRequested') {
+        if (isScheduledSend(event.data, deps.clock.now())) {
+          await holdSchedules(deps, event);
+          continue;
+        }
+        out.push(...take(deps, event, event.data, event.occurred_at, undefined, deviceEnds));
+      } else if (event.type === 'NotificationDue') {
+        out.push(...(await due(deps, record, event, deviceEnds)));
+      } else if (event.type === 'NotificationCancelled') {
+        deps.controls.cancel(event.data.notification_id);
+        out.push({ event: createEvent('DeliveryControl', { notification_id: event.data.notification_id, cancelled: true }, { project_id: event.project_id, correlation_id: event.correlation_id }), topic: TOPICS.deliveryControl });
+        await deps.schedules.cancel(event.data.notification_id);
+      }
+    }
+    deps.logger.debug({ records: records.length, out: out.length }, 'fan-out took requests');
+    return out;
+  };
+}
+
+function take(
+  deps: CoordinatorDeps,
+  event: { project_id: string; correlation_id?: string | undefined },
+  request: NotificationRequestedV1['data'],
+  requestedAt: string,
+  slot: NotificationDueV1['data']['slot'],
+  deviceEnds: readonly number[],
+): Outgoing[] {
+  const context = { project_id: event.project_id, correlation_id: event.correlation_id };
+  if (deps.controls.isCancelled(request.notification_id)) return [];
+  if (deps.clock.now() - Date.parse(requestedAt) > deps.maxAgeMs) {
+    deps.logger.warn({ notification_id: request.notification_id, requested_at: requestedAt }, 'notification too old to send; nothing is queued');
+    if (slot !== undefined) return [{ event: createEvent('NotificationDispatched', { notification_id: request.notification_id, targeted: { apns: 0, fcm: 0 }, batches: { apns: 0, fcm: 0 }, slot: slot.at, slots: slot.count }, context) }];
+    const reason = `not sent: requested (or due) at ${requestedAt}, longer ago than DELIVERY_MAX_AGE_MS allows`;
+    return [{ event: createEvent('NotificationExpired', { notification_id: request.notification_id, reason }, context) }];
+  }
+  return planTasks({ request, projectId: event.project_id, correlationId: event.correlation_id, requestedAt, slot, deviceEnds, topicOf: deps.topicOf, partitionOf: deps.partitionOf });
+}
+
+/** A due schedule, once: a repeated announcement (a scheduler whose lease ran out) finds it fired by another record. */
+async function due(deps: CoordinatorDeps, record: ConsumedEvent, event: NotificationDueV1, deviceEnds: readonly number[]): Promise<Outgoing[]> {
+  const { data } = event;
+  const firing = await deps.schedules.markFired(data.fanout_id, { partition: record.partition, offset: record.offset }, new Date());
+  if (!firing) {
+    deps.logger.info({ notification_id: data.notification_id, schedule: data.fanout_id }, 'schedule already fired or cancelled; announcement dropped');
+    return [];
+  }
+  const held = await deps.schedules.request(data.notification_id);
+  if (held === null) return [];
+  return take(deps, { project_id: held.project_id, correlation_id: held.correlation_id }, held.request, data.due_at, data.slot, deviceEnds);
+}

@@ -1,0 +1,69 @@
+import { createEvent, PushOptionFields, type FanoutMessage, type FanoutSlot, type FanoutTaskV1, type NotificationRequestedV1 } from '@herald/events';
+import { partitionsOf, resolveAudience, type TopicLookup } from '@herald/audience';
+import type { Outgoing } from '@herald/kafka';
+
+const PUSH_OPTION_KEYS = Object.keys(PushOptionFields) as Array<keyof typeof PushOptionFields>;
+
+/** What every batch of the notification carries: the content and the push options the client set (pure). */
+export function messageOf(request: NotificationRequestedV1['data']): FanoutMessage {
+  const options = Object.fromEntries(PUSH_OPTION_KEYS.flatMap((key) => (request[key] === undefined ? [] : [[key, request[key]]])));
+  return {
+    title: request.title,
+    body: request.body,
+    ...(request.link_to === undefined ? {} : { link_to: request.link_to }),
+    ...(request.group === undefined ? {} : { group: request.group }),
+    ...options,
+  };
+}
+
+export interface TaskPlanInput {
+  request: NotificationRequestedV1['data'];
+  projectId: string;
+  correlationId?: string | undefined;
+  /** When it was requested, or when it became due (expiry counts from it). */
+  requestedAt: string;
+  slot?: FanoutSlot | undefined;
+  /** End offset of every device-events partition, taken after the request was read. */
+  deviceEnds: readonly number[];
+  topicOf: TopicLookup;
+  partitionOf: (key: string, partitionCount: number) => number;
+}
+
+/**
+ * One FanoutTask per device-events partition the audience can live on
+ * (pure), each to be run by the instance holding that partition's index,
+ * once its index has applied everything before `wait_for`. Topic names are
+ * resolved here, once, so every partition decides on the same audience.
+ */
+export function planTasks(input: TaskPlanInput): Outgoing[] {
+  const { request, projectId } = input;
+  const partitionCount = input.deviceEnds.length;
+  const audience = resolveAudience(projectId, request.targets, input.topicOf);
+  const partitions = partitionsOf(projectId, audience, (key) => input.partitionOf(key, partitionCount), partitionCount);
+  const fanoutId = input.slot === undefined ? request.notification_id : `${request.notification_id}@${input.slot.index}`;
+  const context = { project_id: projectId, correlation_id: input.correlationId };
+  if (partitions.length === 0) {
+    // The targets name nothing that can exist (a topic the project does not have): dispatched to nobody, at once.
+    const none = { apns: 0, fcm: 0 };
+    const slot = input.slot === undefined ? {} : { slot: input.slot.at, slots: input.slot.count };
+    return [{ event: createEvent('NotificationDispatched', { notification_id: request.notification_id, targeted: none, batches: none, ...slot }, context) }];
+  }
+  const message = messageOf(request);
+  return partitions.map((partition): Outgoing => {
+    const data: FanoutTaskV1['data'] = {
+      notification_id: request.notification_id,
+      fanout_id: fanoutId,
+      partition,
+      partitions: partitions.length,
+      step: 0,
+      requested_at: input.requestedAt,
+      wait_for: input.deviceEnds[partition] ?? 0,
+      audience,
+      message,
+      sequence: { apns: 0, fcm: 0 },
+      targeted: { apns: 0, fcm: 0 },
+      ...(input.slot === undefined ? {} : { slot: input.slot }),
+    };
+    return { event: createEvent('FanoutTask', data, context), partition };
+  });
+}

@@ -1,0 +1,162 @@
+import { createEvent, deliveryBatchId, TOPICS, type DeliveryBatchV1, type FanoutMessage, type FanoutTaskV1, type Provider } from '@herald/events';
+import type { ConsumedEvent, Outgoing } from '@herald/kafka';
+import type { Logger } from '@herald/log';
+import { BATCH_BYTE_BUDGET, BATCH_SIZE, type PlannedBatch } from './batcher.ts';
+import { decideTask, planStep, progressOf, type TaskProgress } from './task-step.ts';
+import { readPage, type IndexReader } from '../index/read-page.ts';
+
+export const WORK_TOPIC = {
+  campaign: { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm },
+  express: { apns: TOPICS.deliveriesApnsExpress, fcm: TOPICS.deliveriesFcmExpress },
+} as const;
+export const DEFAULT_STEP_DEVICES = 10_000;
+/** The first step reads less, so the first batch leaves after one short read whatever the audience's size. */
+export const FIRST_STEP_DEVICES = 1_000;
+
+export interface TaskRunnerDeps {
+  index: IndexReader;
+  /** Resolves once the index has applied `partition` up to `offset`. */
+  waitFor(partition: number, offset: number): Promise<void>;
+  isCancelled(notificationId: string): boolean;
+  /** End offsets of every device-events partition now (a forwarded task's `wait_for`). */
+  deviceEnds(): Promise<readonly number[]>;
+  /** The message of a task whose first step this process did not see: read from that step's record. */
+  loadMessage(partition: number, offset: number): Promise<FanoutMessage>;
+  partitionOf: (deviceId: string) => number;
+  logger: Logger;
+  maxAgeMs: number;
+  stepDevices?: number;
+  /** Devices per batch (tests use fewer). */
+  batchSize?: number;
+  now?: () => number;
+}
+
+type Task = FanoutTaskV1['data'];
+
+/**
+ * The co-partitioned group's task member: runs one step of each FanoutTask
+ * against this instance's index of the task's partition and returns what
+ * the step produces — its DeliveryBatch records, then its continuation on
+ * the same partition, a forward to where a token's holder lives, or the
+ * partition's NotificationDispatched. The consumer commits them with the
+ * task's offset in one transaction, so a step happens once.
+ */
+export function taskHandler(deps: TaskRunnerDeps) {
+  const messages = new Map<string, FanoutMessage>();
+  const messageOf = async (task: Task, partition: number): Promise<FanoutMessage> => {
+    if (task.message !== undefined) return task.message;
+    const key = `${task.fanout_id}|${partition}`;
+    let message = messages.get(key);
+    if (message === undefined) {
+      deps.logger.info({ fanout_id: task.fanout_id, partition, offset: task.message_at }, "reading a task's message from its first step");
+      message = await deps.loadMessage(partition, task.message_at!);
+    }
+    messages.delete(key);
+    messages.set(key, message);
+    // The most recent few thousand campaigns' messages; older ones are read again if ever needed.
+    if (messages.size > 2_000) messages.delete(messages.keys().next().value!);
+    return message;
+  };
+
+  return async (records: readonly ConsumedEvent[]): Promise<Outgoing[]> => {
+    const out: Outgoing[] = [];
+    for (const record of records) {
+      if (record.event.type !== 'FanoutTask') continue;
+      const task = record.event.data;
+      const context = { project_id: record.event.project_id, correlation_id: record.event.correlation_id };
+      deps.logger.debug({ notification_id: task.notification_id, partition: record.partition, step: task.step, wait_for: task.wait_for }, 'fan-out task');
+      await deps.waitFor(record.partition, task.wait_for);
+      const progress = progressOf(task);
+      const decision = decideTask(task, (deps.now ?? Date.now)(), deps.maxAgeMs, deps.isCancelled(task.notification_id));
+      if (decision.kind === 'stop') {
+        deps.logger.info({ notification_id: task.notification_id, partition: task.partition, reason: decision.reason, targeted: progress.targeted }, 'fan-out stopped; nothing more is queued');
+        out.push({ event: dispatched(task, progress, context) });
+        continue;
+      }
+      const message = await messageOf(task, record.partition);
+      if (task.step === 0) messages.set(`${task.fanout_id}|${record.partition}`, message);
+      const limit = task.step === 0 ? Math.min(FIRST_STEP_DEVICES, deps.stepDevices ?? DEFAULT_STEP_DEVICES) : (deps.stepDevices ?? DEFAULT_STEP_DEVICES);
+      const page = readPage(deps.index, {
+        partition: record.partition,
+        projectId: record.event.project_id,
+        audience: task.audience,
+        zones: task.slot === undefined ? undefined : { zones: task.slot.zones, includeUnset: task.slot.include_unset },
+        after: progress.after,
+        limit,
+        partitionOf: deps.partitionOf,
+      });
+      const envelope = envelopeBytes(task, message, context);
+      const plan = planStep(progress, page, { maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelope });
+      const lane = task.forwarded === true ? 'express' : plan.lane;
+      for (const batch of plan.batches) out.push({ event: batchEvent(task, message, batch, context), topic: WORK_TOPIC[lane][batch.provider] });
+      const pending = [...(task.forwards ?? []), ...page.forwards];
+      if (!plan.done) {
+        const { message: _stored, ...rest } = task;
+        const next: Task = { ...rest, ...stateOf(plan.next), message_at: task.message_at ?? record.offset, ...(pending.length === 0 ? {} : { forwards: pending }) };
+        out.push({ event: createEvent('FanoutTask', next, context), partition: record.partition });
+      } else if (pending.length > 0) {
+        out.push(await forward(deps, task, message, plan.next, pending, context));
+      } else {
+        out.push({ event: dispatched(task, plan.next, context) });
+      }
+    }
+    return out;
+  };
+}
+
+function stateOf(progress: TaskProgress): Pick<Task, 'step' | 'after' | 'sequence' | 'targeted'> {
+  return { step: progress.step, ...(progress.after === undefined ? {} : { after: progress.after }), sequence: progress.sequence, targeted: progress.targeted };
+}
+
+/**
+ * Hands the task on to the partition where the next token holders live (a
+ * device that took a token in a refresh keeps its id, so its events are
+ * elsewhere): that task checks them there, then goes on to the next, and
+ * the last announces the dispatch of this task's partition.
+ */
+async function forward(deps: TaskRunnerDeps, task: Task, message: FanoutMessage, progress: TaskProgress, pending: ReadonlyArray<{ device_id: string; token: string }>, context: { project_id: string; correlation_id?: string | undefined }): Promise<Outgoing> {
+  const home = deps.partitionOf(pending[0]!.device_id);
+  const here = pending.filter((holder) => deps.partitionOf(holder.device_id) === home);
+  const rest = pending.filter((holder) => deps.partitionOf(holder.device_id) !== home);
+  const ends = await deps.deviceEnds();
+  const data: Task = {
+    notification_id: task.notification_id,
+    fanout_id: task.fanout_id,
+    partition: task.partition,
+    partitions: task.partitions,
+    step: 0,
+    requested_at: task.requested_at,
+    wait_for: ends[home] ?? 0,
+    audience: { topic_ids: [], device_ids: [], tokens: [], external_ids: [], metadata: [], held_tokens: Object.fromEntries(here.map((holder) => [holder.device_id, holder.token])) },
+    message,
+    sequence: progress.sequence,
+    targeted: progress.targeted,
+    forwarded: true,
+    ...(task.slot === undefined ? {} : { slot: task.slot }),
+    ...(rest.length === 0 ? {} : { forwards: rest }),
+  };
+  return { event: createEvent('FanoutTask', data, context), partition: home };
+}
+
+function dispatched(task: Task, progress: TaskProgress, context: { project_id: string; correlation_id?: string | undefined }) {
+  const slot = task.slot === undefined ? {} : { slot: task.slot.at, slots: task.slot.count };
+  return createEvent(
+    'NotificationDispatched',
+    { notification_id: task.notification_id, targeted: progress.targeted, batches: progress.sequence, partition: task.partition, partitions: task.partitions, ...slot },
+    context,
+  );
+}
+
+function batchEvent(task: Task, message: FanoutMessage, batch: PlannedBatch, context: { project_id: string; correlation_id?: string | undefined }): DeliveryBatchV1 {
+  return createEvent(
+    'DeliveryBatch',
+    { batch_id: deliveryBatchId(task.fanout_id, batch.provider, task.partition, batch.sequence), notification_id: task.notification_id, provider: batch.provider, sequence: batch.sequence, message, devices: batch.devices },
+    context,
+  );
+}
+
+/** Encoded bytes of a batch with no device: what the byte budget must leave room for. */
+function envelopeBytes(task: Task, message: FanoutMessage, context: { project_id: string; correlation_id?: string | undefined }): number {
+  const provider: Provider = 'apns';
+  return Buffer.byteLength(JSON.stringify(batchEvent(task, message, { provider, sequence: Number.MAX_SAFE_INTEGER, devices: [] }, context)));
+}

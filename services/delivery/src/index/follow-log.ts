@@ -1,0 +1,54 @@
+import { TOPICS } from '@herald/events';
+import { openLogReader, withLogAdmin, type HeraldKafka, type LogReader, type PartitionEnd } from '@herald/kafka';
+import type { Logger } from '@herald/log';
+import type { AudienceIndex } from './audience-index.ts';
+import type { DeliveryControls } from '../control/delivery-controls.ts';
+import { ProgressWaiters } from './progress-waiters.ts';
+
+export interface FollowedLog {
+  /** Resolves once topic-events and delivery-control have been read up to where they ended when following began. */
+  ready: Promise<void>;
+  /** Resolves once every topic-events partition is applied up to these ends (a send's recorded position). */
+  waitForTopics: (ends: readonly PartitionEnd[]) => Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * What every delivery process reads whole: topic-events into the index's
+ * topic table (from its checkpoint; the fan-out resolves topic names with
+ * it) and herald.delivery-control into `controls` (from the start of its
+ * retention: cancels of notifications in flight).
+ */
+export async function followLog(deps: { kafka: HeraldKafka; index: AudienceIndex; controls: DeliveryControls; logger: Logger }): Promise<FollowedLog> {
+  const { kafka, index, controls } = deps;
+  const topicWaiters = new ProgressWaiters((partition) => index.topicNext(partition));
+  const controlNext = new Map<number, number>();
+  const controlWaiters = new ProgressWaiters((partition) => controlNext.get(partition) ?? 0);
+  const [topicEnds, controlEnds] = await withLogAdmin(kafka, async (admin) => [await admin.ends(kafka.topic(TOPICS.topicEvents)), await admin.ends(kafka.topic(TOPICS.deliveryControl))]);
+  const from = { [TOPICS.topicEvents]: Object.fromEntries(topicEnds.map((end) => [end.partition, index.topicNext(end.partition)])) };
+  const reader: LogReader = await openLogReader({
+    kafka,
+    topics: [TOPICS.topicEvents, TOPICS.deliveryControl],
+    from,
+    onRecord: async ({ topic, partition, offset, event }) => {
+      if (topic === TOPICS.topicEvents) {
+        index.applyTopics(partition, event === undefined ? [] : [{ event, topic, partition, offset }], offset + 1);
+        topicWaiters.moved(partition);
+        return;
+      }
+      if (event?.type === 'DeliveryControl') controls.apply(event);
+      controlNext.set(partition, offset + 1);
+      controlWaiters.moved(partition);
+    },
+  });
+  const waitForTopics = async (ends: readonly PartitionEnd[]) => {
+    await Promise.all(ends.map((end) => topicWaiters.wait(end.partition, end.high)));
+  };
+  const ready = (async () => {
+    await reader.ready;
+    await waitForTopics(topicEnds);
+    await Promise.all(controlEnds.filter((end) => end.high > end.low).map((end) => controlWaiters.wait(end.partition, end.high)));
+    deps.logger.info({ topic_partitions: topicEnds.length }, 'topic table and delivery controls caught up');
+  })();
+  return { ready, waitForTopics, close: () => reader.close() };
+}

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { ConsumedEvent } from '@herald/kafka';
+import { evolveDevice, type DeviceDocument } from '@herald/projections';
+
+/**
+ * A device as the audience index keeps it: the read model's device, cut to
+ * what an audience is decided on. It evolves with the read model's own
+ * `evolveDevice`, so the index and the devices read model cannot disagree
+ * about what an event does to a device.
+ */
+export type IndexedDevice = Pick<
+  DeviceDocument,
+  '_id' | 'project_id' | 'token' | 'platform' | 'status' | 'topics' | 'metadata' | 'external_id' | 'timezone' | 'registered_at' | 'position'
+>;
+
+const FIELDS = ['_id', 'project_id', 'token', 'platform', 'status', 'topics', 'metadata', 'external_id', 'timezone', 'registered_at', 'position'] as const;
+
+function indexed(device: DeviceDocument | IndexedDevice): IndexedDevice {
+  const row: Record<string, unknown> = {};
+  for (const field of FIELDS) if (device[field] !== undefined) row[field] = device[field];
+  return row as unknown as IndexedDevice;
+}
+
+/** The device after one event (pure); the same object when the event changes nothing the index keeps. */
+export function evolveIndexed(state: IndexedDevice | undefined, record: ConsumedEvent): IndexedDevice | undefined {
+  // evolveDevice reads only fields an IndexedDevice has (the others it copies through, and `indexed` drops them).
+  const next = evolveDevice(state as DeviceDocument | undefined, record);
+  if (next === undefined || next === (state as DeviceDocument | undefined)) return state;
+  return indexed(next);
+}
+
+/** Long values (tokens up to 4 KB, metadata values) are keyed by their hash: LMDB keys are short. Candidates are always checked against the row. */
+export function keyPart(value: string): string {
+  return Buffer.byteLength(value) <= 200 ? value : `sha256:${createHash('sha256').update(value).digest('hex')}`;
+}
+
+export type Key = Array<string | number>;
+
+/**
+ * The lookup keys of an active device (pure), each ending with its ordinal:
+ * per topic, per metadata pair, its user, its token. An inactive device has
+ * none, so every scan reads only devices that can receive pushes.
+ */
+export function memberKeys(partition: number, device: IndexedDevice, ordinal: number): Key[] {
+  if (device.status !== 'active') return [];
+  const project = device.project_id;
+  const keys: Key[] = [[partition, 'k', project, keyPart(device.token), ordinal]];
+  for (const topic of new Set(device.topics)) keys.push([partition, 't', topic, ordinal]);
+  for (const [key, value] of Object.entries(device.metadata)) keys.push([partition, 'm', project, key, keyPart(value), ordinal]);
+  if (device.external_id !== undefined) keys.push([partition, 'x', project, keyPart(device.external_id), ordinal]);
+  return keys;
+}
+
+/** What to delete and what to add when a device changes (pure). */
+export function keyChanges(before: readonly Key[], after: readonly Key[]): { removed: Key[]; added: Key[] } {
+  const label = (key: Key) => JSON.stringify(key);
+  const old = new Set(before.map(label));
+  const next = new Set(after.map(label));
+  return { removed: before.filter((key) => !next.has(label(key))), added: after.filter((key) => !old.has(label(key))) };
+}

@@ -1,0 +1,108 @@
+import { matchesAudience, type ResolvedAudience, type ZoneFilter } from '@herald/audience';
+import type { AudienceIndex } from './audience-index.ts';
+import { keyPart } from './index-rows.ts';
+
+export type IndexReader = Pick<AudienceIndex, 'ordinals' | 'allOrdinals' | 'ordinalOf' | 'row' | 'alias'>;
+
+/** A device a step hands to a batch. */
+export interface AudienceRow {
+  ordinal: number;
+  device_id: string;
+  token: string;
+  platform: 'ios' | 'android';
+}
+
+export interface Page {
+  rows: AudienceRow[];
+  /** The last ordinal examined (kept or not): the next page starts past it. */
+  after: number | undefined;
+  /** Nothing past `after` can match. */
+  exhausted: boolean;
+  /** Tokens whose device lives on another partition (a token refresh kept its id): they are handed on there. */
+  forwards: Array<{ device_id: string; token: string }>;
+}
+
+export interface PageRequest {
+  partition: number;
+  projectId: string;
+  audience: ResolvedAudience;
+  zones?: ZoneFilter | undefined;
+  after: number | undefined;
+  /** Devices to return at most. */
+  limit: number;
+  /** Candidates to examine at most (a slot's zone filter may turn most away): a step stays bounded. */
+  scanLimit?: number;
+  /** The device-events partition of a device id (to know which token holders live elsewhere). */
+  partitionOf?: (deviceId: string) => number;
+}
+
+/**
+ * One page of a partition's audience, in ordinal order (a pure read of the
+ * index): candidates come from the lookup keys of every target (a topic's
+ * members, a metadata pair, a user, a token, named ids), merged without
+ * repeats, and each is kept only if `matchesAudience` says so — the same
+ * predicate every reader of the devices read model uses.
+ */
+export function readPage(index: IndexReader, request: PageRequest): Page {
+  const { partition, projectId, audience } = request;
+  const start = request.after ?? -1;
+  const explicit = new Set<number>();
+  const forwards: Page['forwards'] = [];
+  const named = [...audience.device_ids, ...Object.keys(audience.held_tokens ?? {})];
+  for (const id of named) {
+    const ordinal = index.ordinalOf(partition, id);
+    if (ordinal !== undefined && ordinal > start) explicit.add(ordinal);
+  }
+  for (const token of audience.tokens) {
+    for (const ordinal of index.ordinals([partition, 'k', projectId, keyPart(token)], start)) explicit.add(ordinal);
+    // A holder found through TokenAssigned: checked here if it lives here, handed on (first step only) otherwise.
+    const holder = index.alias(partition, projectId, token);
+    if (holder === undefined) continue;
+    const home = request.partitionOf?.(holder) ?? partition;
+    if (home !== partition) {
+      if (request.after === undefined) forwards.push({ device_id: holder, token });
+      continue;
+    }
+    const ordinal = index.ordinalOf(partition, holder);
+    if (ordinal !== undefined && ordinal > start) explicit.add(ordinal);
+  }
+  const sources: Array<Iterator<number>> = [[...explicit].sort((a, b) => a - b)[Symbol.iterator]()];
+  for (const topic of audience.topic_ids) sources.push(index.ordinals([partition, 't', topic], start));
+  for (const externalId of audience.external_ids) sources.push(index.ordinals([partition, 'x', projectId, keyPart(externalId)], start));
+  for (const filter of audience.metadata) {
+    const first = Object.entries(filter)[0];
+    sources.push(first === undefined ? index.allOrdinals(partition, start) : index.ordinals([partition, 'm', projectId, first[0], keyPart(first[1])], start));
+  }
+
+  const rows: AudienceRow[] = [];
+  const scanLimit = request.scanLimit ?? request.limit * 10;
+  let scanned = 0;
+  let after = request.after;
+  const merged = mergeAscending(sources);
+  for (let next = merged.next(); !next.done; next = merged.next()) {
+    const ordinal = next.value;
+    after = ordinal;
+    scanned += 1;
+    const device = index.row(partition, ordinal);
+    if (device !== undefined && matchesAudience(device, projectId, audience, request.zones)) {
+      rows.push({ ordinal, device_id: device._id, token: device.token, platform: device.platform });
+    }
+    if (rows.length >= request.limit || scanned >= scanLimit) return { rows, after, exhausted: false, forwards };
+  }
+  return { rows, after, exhausted: true, forwards };
+}
+
+/** Merges ascending streams into one ascending stream without repeats. */
+function* mergeAscending(sources: ReadonlyArray<Iterator<number>>): Generator<number> {
+  const heads = sources.map((source) => ({ source, value: source.next() }));
+  let last: number | undefined;
+  for (;;) {
+    let best: (typeof heads)[number] | undefined;
+    for (const head of heads) if (!head.value.done && (best === undefined || head.value.value < (best.value.value as number))) best = head;
+    if (best === undefined) return;
+    const value = best.value.value as number;
+    best.value = best.source.next();
+    if (value !== last) yield value;
+    last = value;
+  }
+}
