@@ -188,8 +188,8 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           topics: lane.topics,
           logger,
           sessionTimeoutMs: 30_000,
-          // A chunk of batches is sent concurrently; keep it small enough to finish well within the session.
-          maxChunkSize: 32,
+          // A chunk is the batches sent at once, committed together: a crash re-sends at most the batches in flight.
+          maxChunkSize: deps.concurrency ?? 8,
           partitionsConsumedConcurrently: 3,
           transactions: transactional(lane.group),
           handle: senderHandler({ provider, clients, isCancelled: (id) => controls.isCancelled(id), policy, clock, logger, concurrency: deps.concurrency ?? 8, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),

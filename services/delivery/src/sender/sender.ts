@@ -64,7 +64,7 @@ async function untilAvailable<T>(deps: SenderDeps, context: HandlerContext, work
 /** The batch's provider payload, built once, and the send to one set of its devices. */
 async function batchSender(deps: SenderDeps, batch: DeliveryBatchV1, context: HandlerContext): Promise<((devices: readonly DeviceTarget[]) => Promise<AttemptedResult[]>) | string> {
   const message = pushMessage(batch);
-  const hooks = { isInfrastructure, onThrow: (error: unknown, failures: number) => deps.logger.warn({ err: error, batch_id: batch.data.batch_id, failures, max: deps.policy.maxAttempts }, 'batch send failed') };
+  const hooks = { isInfrastructure, onFailedAttempt: (error: unknown, failures: number) => deps.logger.warn({ err: error, batch_id: batch.data.batch_id, failures, max: deps.policy.maxAttempts }, 'batch attempt failed') };
   if (deps.provider === 'apns') {
     const client = await untilAvailable(deps, context, () => deps.clients.apns(batch.project_id));
     if (client === undefined) return 'NoApnsCredentials';
