@@ -37,7 +37,8 @@ export interface Audience {
 
 /** Which topics the target strings name: the query, and then the pure split. */
 export function topicLookupFilter(projectId: string, spec: TargetSpec): Filter<TopicDocument> {
-  return { project_id: projectId, $or: [{ _id: { $in: spec.names } }, { name: { $in: spec.names } }] };
+  // Deleted topics stay in the read model as tombstones (projections LIVE_TOPIC): they resolve to nothing.
+  return { project_id: projectId, deleted_at: { $exists: false }, $or: [{ _id: { $in: spec.names } }, { name: { $in: spec.names } }] };
 }
 
 export function resolveAudience(projectId: string, spec: TargetSpec, topics: ReadonlyArray<Pick<TopicDocument, '_id' | 'name'>>): Audience {
