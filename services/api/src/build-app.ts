@@ -7,6 +7,7 @@ import app from './app.ts';
 import type { AppDeps } from './app-deps.ts';
 import { DEFAULT_HTTP_OPTIONS, type HttpOptions } from './http-options.ts';
 import { requestSerializer } from './request-serializer.ts';
+import { limitConnectionsPerAddress } from './connection-limit.ts';
 
 /** Request bodies above this are refused with 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -19,8 +20,10 @@ export async function buildApp(deps: AppDeps, logger: Logger, http: HttpOptions 
     bodyLimit: BODY_LIMIT_BYTES,
     // Every request has a deadline: past it fastify answers through the error handler (503 + Retry-After).
     handlerTimeout: http.requestDeadlineMs,
-    // A slow client may not hold a connection for ever either (headers and body within this time).
-    requestTimeout: 30_000,
+    // A slow client may not hold a connection past it either: headers and body must arrive within the deadline
+    // (Node answers 408 and closes), checked every second instead of Node's default 30 s.
+    requestTimeout: http.requestDeadlineMs,
+    http: { headersTimeout: http.requestDeadlineMs, connectionsCheckingInterval: 1_000 },
     trustProxy: http.trustProxy,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -30,6 +33,7 @@ export async function buildApp(deps: AppDeps, logger: Logger, http: HttpOptions 
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler,
   });
+  limitConnectionsPerAddress(fastify.server, http.connectionsPerAddress);
   fastify.setValidatorCompiler(validatorCompiler);
   await fastify.register(app, { ...deps, http });
   return fastify;
