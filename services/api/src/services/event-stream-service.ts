@@ -44,15 +44,17 @@ export class EventStreamService {
   readonly #limits: StreamLimits;
   readonly #admin: AdminStore;
   readonly #keys: ApiKeyCache;
+  readonly #onOpenCount: (open: number) => void;
   readonly #streamKeys = new LRUCache<string, string>({ max: 10_000 });
   #open = 0;
   readonly #byProject = new Map<string, number>();
 
-  constructor(deps: { kafka?: HeraldKafka | undefined; limits: StreamLimits; admin: AdminStore; keys: ApiKeyCache }) {
+  constructor(deps: { kafka?: HeraldKafka | undefined; limits: StreamLimits; admin: AdminStore; keys: ApiKeyCache; onOpenCount?: (open: number) => void }) {
     this.#kafka = deps.kafka;
     this.#limits = deps.limits;
     this.#admin = deps.admin;
     this.#keys = deps.keys;
+    this.#onOpenCount = deps.onOpenCount ?? (() => undefined);
   }
 
   async idsFor(projectId: string): Promise<StreamIds> {
@@ -107,12 +109,14 @@ export class EventStreamService {
       throw new RateLimitedError(`on event streams (at most ${this.#limits.perProject} open per project, ${this.#limits.perProcess} per API process)`, 5);
     }
     this.#open += 1;
+    this.#onOpenCount(this.#open);
     this.#byProject.set(projectId, projectStreams + 1);
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
       this.#open -= 1;
+      this.#onOpenCount(this.#open);
       const left = (this.#byProject.get(projectId) ?? 1) - 1;
       if (left === 0) this.#byProject.delete(projectId);
       else this.#byProject.set(projectId, left);

@@ -25,14 +25,17 @@ export default fp<AppDeps & { http?: HttpOptions }>(
     const deps = { ...options, producer: guardProducer(options.producer, (options.http ?? DEFAULT_HTTP_OPTIONS).publish) };
     const keys = new ApiKeyCache({ lookup: (apiKey) => deps.admin.projectForKey(apiKey), ttlMs: deps.apiKeyCacheMs ?? DEFAULT_API_KEY_CACHE_MS });
     fastify.decorate('services', {
-      events: new EventStreamService({ kafka: deps.kafka, limits: deps.eventStreams ?? DEFAULT_STREAM_LIMITS, admin: deps.admin, keys }),
+      events: new EventStreamService({ kafka: deps.kafka, limits: deps.eventStreams ?? DEFAULT_STREAM_LIMITS, admin: deps.admin, keys, onOpenCount: (open) => deps.metrics.eventStreams.set(open) }),
       devices: new DeviceService(deps),
       topics: new TopicService(deps),
       notifications: new NotificationService({ ...deps, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger, clock: deps.clock ?? systemClock }),
       admin: deps.admin,
       keys,
       // One answer per second at most, however often /readyz is asked: each check opens a Kafka admin connection.
-      checkReady: singleFlightCache(deps.checkReady, READY_CACHE_MS),
+      checkReady: singleFlightCache(() => {
+        deps.metrics.readinessChecks.inc();
+        return deps.checkReady();
+      }, READY_CACHE_MS),
     });
   },
   { name: 'services' },
