@@ -11,7 +11,8 @@ let harness: ApiHarness;
 type DeviceRow = { id: string; token: string; metadata: Record<string, string>; topics: string[] };
 
 beforeAll(async () => {
-  harness = await startApiHarness('device-security');
+  // The largest devices the field limits allow (the amplification case below): the byte bound at its maximum.
+  harness = await startApiHarness('device-security', { apiEnv: { DEVICE_MAX_BYTES: '262144' } });
 });
 afterAll(async () => {
   expect(await harness?.stop()).toEqual({ api: 0, projector: 0 });

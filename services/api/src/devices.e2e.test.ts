@@ -142,7 +142,12 @@ describe('bad input never yields a 500', () => {
     const issued = JSON.parse(await herald('keys', 'issue', project.id, '--json')) as { key_id: string; api_key: string };
     expect((await request('GET', '/api/v1/devices', { key: issued.api_key })).status).toBe(200);
     await herald('keys', 'revoke', issued.key_id);
-    expect(await request('GET', '/api/v1/devices', { key: issued.api_key })).toEqual({ status: 401, body: { errors: ['API key is not valid'] } });
+    // Keys are believed for API_KEY_CACHE_MS (2 s): a revocation takes effect within seconds.
+    const refused = await waitFor('the revoked key refused', async () => {
+      const response = await request('GET', '/api/v1/devices', { key: issued.api_key });
+      return response.status === 200 ? undefined : response;
+    }, 10_000);
+    expect(refused).toEqual({ status: 401, body: { errors: ['API key is not valid'] } });
   });
 
   it.each([
