@@ -31,6 +31,8 @@ await runProcess('api', async () => {
       clock: fileClock(config.HERALD_CLOCK_FILE),
       kafka,
       eventStreams: { perProcess: config.EVENT_STREAMS_PER_PROCESS, perProject: config.EVENT_STREAMS_PER_PROJECT, maxDurationMs: config.EVENT_STREAM_MAX_MS },
+      devicePolicy: { projectDeviceQuota: config.PROJECT_DEVICE_QUOTA, maxDeviceBytes: config.DEVICE_MAX_BYTES, quotaRecountMs: config.DEVICE_QUOTA_RECOUNT_MS },
+      apiKeyCacheMs: config.API_KEY_CACHE_MS,
     },
     logger,
     httpOptions(config),

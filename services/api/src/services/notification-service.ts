@@ -10,6 +10,7 @@ import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { receiptView, type ReceiptView } from '../domain/receipts.ts';
 import { pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts';
 import type { Clock } from '@herald/runtime';
+import { targetProblems } from '../domain/target-problems.ts';
 import { acceptedView, notificationView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
 
 export interface ReceiptQuery {
@@ -39,7 +40,13 @@ export class NotificationService {
   /** Validates what the schema cannot, then emits NotificationRequested; with a key, at most once per 24 h. */
   async send(projectId: string, input: NotificationInput, schemaProblems: readonly string[], idempotencyKey: string | undefined, correlationId?: string): Promise<NotificationView> {
     const notificationId = newId();
-    const problems = [...schemaProblems, ...pushOptionProblems(input), ...scheduleProblems(input, this.#clock.now()), ...sizeProblems(input, notificationId, projectId)];
+    const problems = [
+      ...schemaProblems,
+      ...targetProblems(input),
+      ...pushOptionProblems(input),
+      ...scheduleProblems(input, this.#clock.now()),
+      ...sizeProblems(input, notificationId, projectId),
+    ];
     if (problems.length > 0) throw new UnprocessableError(problems);
     if (idempotencyKey === undefined) return this.#publish(projectId, input, notificationId, correlationId);
 
