@@ -27,6 +27,10 @@ export const READ_MODELS = {
   delivery_ledger: 'delivery_ledger',
   /** Small topics' devices, per (topic, device-events partition): found by `_id` where the store indexes nothing else (see TopicMembersDocument). */
   topic_members: 'topic_members',
+  /** Outcomes and opens per hour, per (project, notification-events partition): the console's Overview (see ProjectOutcomesDocument). */
+  project_outcomes: 'project_outcomes',
+  /** Per notification: failures by reason, outcomes and opens over time (see NotificationReportDocument). */
+  notification_reports: 'notification_reports',
 } as const;
 
 export type ReadModelName = keyof typeof READ_MODELS;

@@ -5,6 +5,8 @@ import { topicsProjection } from './topics.ts';
 import { notificationsProjection } from './notifications.ts';
 import { deliveryLedgerProjection } from './delivery-ledger.ts';
 import { topicMembersProjection } from './topic-members.ts';
+import { projectOutcomesProjection } from './project-outcomes.ts';
+import { notificationReportsProjection } from './notification-reports.ts';
 
 /** Every read model the projector maintains. */
 export const PROJECTIONS: Readonly<Record<ReadModelName, AnyProjection>> = {
@@ -13,4 +15,6 @@ export const PROJECTIONS: Readonly<Record<ReadModelName, AnyProjection>> = {
   notifications: notificationsProjection,
   delivery_ledger: deliveryLedgerProjection,
   topic_members: topicMembersProjection,
+  project_outcomes: projectOutcomesProjection,
+  notification_reports: notificationReportsProjection,
 };
