@@ -20,7 +20,7 @@ const opened = (at: string, offset: number) => ({
   partition: 0,
   offset,
 });
-const fold = (records: ReadonlyArray<ReturnType<typeof reported>>, start = new Map<string, NotificationReportDocument>()) => foldRecords(notificationReportsProjection, records, start);
+const fold = (records: ReadonlyArray<ReturnType<typeof reported> | ReturnType<typeof opened>>, start = new Map<string, NotificationReportDocument>()) => foldRecords(notificationReportsProjection, records, start);
 
 describe('notification reports', () => {
   it('groups failures by provider, outcome and reason, most frequent first', () => {

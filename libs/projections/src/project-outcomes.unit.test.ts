@@ -20,7 +20,7 @@ const opened = (at: string, partition: number, offset: number) => ({
   partition,
   offset,
 });
-const fold = (records: ReadonlyArray<ReturnType<typeof reported>>, start = new Map<string, ProjectOutcomesDocument>()) => foldRecords(projectOutcomesProjection, records, start);
+const fold = (records: ReadonlyArray<ReturnType<typeof reported> | ReturnType<typeof opened>>, start = new Map<string, ProjectOutcomesDocument>()) => foldRecords(projectOutcomesProjection, records, start);
 
 describe('project outcomes per hour', () => {
   it('counts outcomes and opens by hour, in one document per project and partition', () => {

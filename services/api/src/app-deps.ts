@@ -7,6 +7,8 @@ import type { DeviceService } from './services/device-service.ts';
 import type { NotificationService } from './services/notification-service.ts';
 import type { TopicService } from './services/topic-service.ts';
 import type { EventStreamService, StreamLimits } from './services/event-stream-service.ts';
+import type { OverviewService } from './services/overview-service.ts';
+import type { NotificationReportService } from './services/notification-report-service.ts';
 
 /** Everything the HTTP app needs, created by its owner (server.ts or a test) and passed in. */
 export interface AppDeps {
@@ -22,6 +24,8 @@ export interface AppDeps {
   /** Where event streams read the log; without it GET /api/v1/events answers 503. */
   kafka?: HeraldKafka;
   eventStreams?: StreamLimits;
+  /** Where the console's built assets are (services/console/dist); without them /console/ answers 503. */
+  consoleDir?: string;
 }
 
 export interface AppServices {
@@ -29,6 +33,8 @@ export interface AppServices {
   devices: DeviceService;
   topics: TopicService;
   notifications: NotificationService;
+  reports: NotificationReportService;
+  overview: OverviewService;
   admin: AdminStore;
   checkReady: () => Promise<string[]>;
 }

@@ -8,6 +8,8 @@ import { guardProducer } from '../../guard-producer.ts';
 import { DeviceService } from '../../services/device-service.ts';
 import { NotificationService } from '../../services/notification-service.ts';
 import { TopicService } from '../../services/topic-service.ts';
+import { NotificationReportService } from '../../services/notification-report-service.ts';
+import { OverviewService } from '../../services/overview-service.ts';
 import { DEFAULT_STREAM_LIMITS, EventStreamService } from '../../services/event-stream-service.ts';
 
 /**
@@ -18,11 +20,14 @@ import { DEFAULT_STREAM_LIMITS, EventStreamService } from '../../services/event-
 export default fp<AppDeps & { http?: HttpOptions }>(
   async (fastify, options) => {
     const deps = { ...options, producer: guardProducer(options.producer, (options.http ?? DEFAULT_HTTP_OPTIONS).publish) };
+    const devices = new DeviceService(deps);
     fastify.decorate('services', {
       events: new EventStreamService({ kafka: deps.kafka, limits: deps.eventStreams ?? DEFAULT_STREAM_LIMITS }),
-      devices: new DeviceService(deps),
+      devices,
       topics: new TopicService(deps),
       notifications: new NotificationService({ ...deps, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger, clock: deps.clock ?? systemClock }),
+      reports: new NotificationReportService(deps),
+      overview: new OverviewService({ readModels: deps.readModels, devices }),
       admin: deps.admin,
       checkReady: deps.checkReady,
     });
