@@ -1,0 +1,44 @@
+export interface FunnelCounts {
+  targeted: number;
+  sent: number;
+  delivered: number;
+  failed: number;
+  invalid: number;
+  cancelled: number;
+  opened: number;
+}
+
+export const FUNNEL_STEPS = ['targeted', 'sent', 'delivered', 'opened'] as const;
+export type FunnelStep = (typeof FUNNEL_STEPS)[number];
+
+/** Devices with an outcome: delivered, failed, invalid or cancelled. */
+export const settled = (counts: FunnelCounts): number => counts.delivered + counts.failed + counts.invalid + counts.cancelled;
+
+/** Share of the targeted devices that have an outcome (0 … 1); 0 before the audience is known. */
+export function progress(counts: FunnelCounts): number {
+  return counts.targeted === 0 ? 0 : Math.min(1, settled(counts) / counts.targeted);
+}
+
+export interface TimelinePoint {
+  at: string;
+  delivered: number;
+  failed: number;
+  invalid: number;
+  cancelled: number;
+  opened: number;
+}
+
+/** Running totals over time (buckets of any span add up the same way), for progress and opens charts. */
+export function cumulative(timeline: readonly TimelinePoint[]): Array<{ at: number; delivered: number; notDelivered: number; opened: number }> {
+  let delivered = 0;
+  let notDelivered = 0;
+  let opened = 0;
+  return [...timeline]
+    .sort((a, b) => a.at.localeCompare(b.at))
+    .map((point) => {
+      delivered += point.delivered;
+      notDelivered += point.failed + point.invalid + point.cancelled;
+      opened += point.opened;
+      return { at: Date.parse(point.at), delivered, notDelivered, opened };
+    });
+}
