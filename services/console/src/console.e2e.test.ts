@@ -81,7 +81,9 @@ beforeAll(async () => {
   await waitFor('devices projected', async () => (await api<{ pagination: { count: number } }>('GET', '/api/v1/devices?limit=1')).pagination.count === DEVICES.length);
   await waitFor('topics projected', async () => (await api<{ data: Array<{ name: string; subscribers: number }> }>('GET', '/api/v1/topics')).data.find((topic) => topic.name === 'news')?.subscribers === 4);
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // A context of its own (axe-core opens a page beside the one it checks).
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  page.setDefaultTimeout(15_000);
   watched = watchPage(page);
 }, 240_000);
 
@@ -130,7 +132,7 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
 
     await page.getByLabel('Image (https URL)').fill('http://example.invalid/sale.png');
     await page.getByLabel('Badge').fill('3');
-    await page.getByLabel('Data').fill('campaign=spring');
+    await page.getByLabel('Data', { exact: true }).fill('campaign=spring');
     expect(await page.getByTestId('preview-apns').textContent()).toContain('"badge": 3');
     expect(await page.getByTestId('preview-fcm').textContent()).toContain('"campaign": "spring"');
     await page.getByRole('button', { name: 'Send now' }).click();
@@ -230,7 +232,7 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
     await page.getByTestId('metadata').getByText(HOSTILE).waitFor();
     await page.getByTestId('metadata').getByText('<b>key</b>').waitFor();
     await page.goto(url('/console/topics'));
-    await page.getByTestId('topics').getByText(HOSTILE).waitFor();
+    await page.getByTestId('topics').getByRole('cell', { name: HOSTILE, exact: true }).waitFor();
     await page.goto(url('/console/notifications'));
     await page.getByRole('link', { name: HOSTILE }).click();
     await page.getByRole('heading', { name: HOSTILE }).waitFor();
@@ -246,7 +248,7 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
       for (const screen of screens) {
         await page.goto(url(screen));
         await page.locator('main h1').waitFor();
-        await page.getByText('Loading…').waitFor({ state: 'detached' });
+        await expect.poll(() => page.getByText('Loading…').count(), { message: `${screen} loaded` }).toBe(0);
         await expectAccessible(`${screen} at ${width} px`);
       }
     }

@@ -13,7 +13,7 @@ import {
   Tooltip,
   type ChartConfiguration,
 } from 'chart.js';
-import { formatClock, formatCompact } from '../lib/format.ts';
+import { formatClock, formatCompact, formatDateTime } from '../lib/format.ts';
 
 // Only what the console draws: bars (funnel, hours) and lines (progress, opens).
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Filler, Legend, Tooltip);
@@ -47,11 +47,16 @@ export function ChartCanvas({ config, label, height = 240 }: { config: ChartConf
   );
 }
 
-/** A linear x axis of epoch milliseconds, labelled as clock times. */
-export const timeAxis = {
-  type: 'linear' as const,
-  ticks: { callback: (value: number | string) => formatClock(Number(value)), maxTicksLimit: 8 },
-};
+/** A linear x axis of epoch milliseconds from `min` to `max`: clock times, with the date when it spans more than a day. */
+export function timeAxis(min: number, max: number) {
+  const long = max - min > 24 * 3_600_000;
+  return {
+    type: 'linear' as const,
+    min,
+    max,
+    ticks: { callback: (value: number | string) => (long ? formatDateTime(Number(value)) : formatClock(Number(value))), maxTicksLimit: 8 },
+  };
+}
 
 export const countAxis = {
   beginAtZero: true,

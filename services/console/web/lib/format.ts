@@ -22,6 +22,7 @@ export function formatTime(iso: string | null | undefined): string {
 }
 
 export const formatClock = (ms: number): string => time.format(new Date(ms));
+export const formatDateTime = (ms: number): string => dateTime.format(new Date(ms));
 
 /** "3 min ago", "in 2 h": for times near now. */
 export function formatRelative(iso: string, now = Date.now()): string {

@@ -28,12 +28,23 @@ export interface TimelinePoint {
   opened: number;
 }
 
-/** Running totals over time (buckets of any span add up the same way), for progress and opens charts. */
-export function cumulative(timeline: readonly TimelinePoint[]): Array<{ at: number; delivered: number; notDelivered: number; opened: number }> {
+export interface RunningTotal {
+  at: number;
+  delivered: number;
+  notDelivered: number;
+  opened: number;
+}
+
+/**
+ * Running totals over time (buckets of any span add up the same way), for
+ * the progress and opens charts: from zero at `from` (the dispatch) to the
+ * last totals at `until` (the end, or now), when those widen the range.
+ */
+export function cumulative(timeline: readonly TimelinePoint[], from?: number, until?: number): RunningTotal[] {
   let delivered = 0;
   let notDelivered = 0;
   let opened = 0;
-  return [...timeline]
+  const points = [...timeline]
     .sort((a, b) => a.at.localeCompare(b.at))
     .map((point) => {
       delivered += point.delivered;
@@ -41,4 +52,12 @@ export function cumulative(timeline: readonly TimelinePoint[]): Array<{ at: numb
       opened += point.opened;
       return { at: Date.parse(point.at), delivered, notDelivered, opened };
     });
+  const first = points[0];
+  const last = points.at(-1);
+  if (first === undefined || last === undefined) return points;
+  return [
+    ...(from !== undefined && from < first.at ? [{ at: from, delivered: 0, notDelivered: 0, opened: 0 }] : []),
+    ...points,
+    ...(until !== undefined && until > last.at ? [{ ...last, at: until }] : []),
+  ];
 }

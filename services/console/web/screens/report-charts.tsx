@@ -115,44 +115,48 @@ export function Failures({ failures }: { failures: ReportData['failures'] }) {
 }
 
 /** Delivery progress and opens over time (running totals). */
-export function Timeline({ timeline }: { timeline: ReportData['timeline'] }) {
-  const points = useMemo(() => cumulative(timeline), [timeline]);
+export function Timeline({ timeline, from, until }: { timeline: ReportData['timeline']; from: string | null | undefined; until: string | null | undefined }) {
+  const start = from === null || from === undefined ? undefined : Date.parse(from);
+  const now = Date.now();
+  // Progress runs to the end of the send (or now); opens keep coming after it, so they run to now.
+  const progress = useMemo(() => cumulative(timeline, start, until === null || until === undefined ? now : Date.parse(until)), [timeline, start, until]);
+  const opens = useMemo(() => cumulative(timeline, start, now), [timeline, start]);
   const progressConfig = useMemo<ChartConfiguration>(
     () => ({
       type: 'line',
       data: {
         datasets: [
-          { label: 'Delivered', data: points.map((point) => ({ x: point.at, y: point.delivered })), borderColor: COLORS.delivered, backgroundColor: COLORS.delivered, stepped: true },
-          { label: 'Not delivered', data: points.map((point) => ({ x: point.at, y: point.notDelivered })), borderColor: COLORS.failed, backgroundColor: COLORS.failed, stepped: true },
+          { label: 'Delivered', data: progress.map((point) => ({ x: point.at, y: point.delivered })), borderColor: COLORS.delivered, backgroundColor: COLORS.delivered, stepped: true },
+          { label: 'Not delivered', data: progress.map((point) => ({ x: point.at, y: point.notDelivered })), borderColor: COLORS.failed, backgroundColor: COLORS.failed, stepped: true },
         ],
       },
-      options: { scales: { x: timeAxis, y: countAxis } },
+      options: { scales: { x: timeAxis(progress[0]?.at ?? 0, progress.at(-1)?.at ?? 0), y: countAxis } },
     }),
-    [points],
+    [progress],
   );
   const opensConfig = useMemo<ChartConfiguration>(
     () => ({
       type: 'line',
-      data: { datasets: [{ label: 'Opened', data: points.map((point) => ({ x: point.at, y: point.opened })), borderColor: COLORS.opened, backgroundColor: COLORS.opened, stepped: true }] },
-      options: { scales: { x: timeAxis, y: countAxis } },
+      data: { datasets: [{ label: 'Opened', data: opens.map((point) => ({ x: point.at, y: point.opened })), borderColor: COLORS.opened, backgroundColor: COLORS.opened, stepped: true }] },
+      options: { scales: { x: timeAxis(opens[0]?.at ?? 0, opens.at(-1)?.at ?? 0), y: countAxis } },
     }),
-    [points],
+    [opens],
   );
-  const last = points.at(-1);
+  const last = progress.at(-1);
   return (
     <>
       <h2>Delivery progress over time</h2>
-      {points.length === 0 ? (
+      {last === undefined ? (
         <p class="muted">No outcomes yet.</p>
       ) : (
         <>
           <ChartCanvas config={progressConfig} label="Devices delivered and not delivered over time (running totals)" height={200} />
           <p class="muted">
-            {formatCount(last?.delivered ?? 0)} delivered and {formatCount(last?.notDelivered ?? 0)} not delivered by {formatTime(new Date(last?.at ?? 0).toISOString())}.
+            {formatCount(last.delivered)} delivered and {formatCount(last.notDelivered)} not delivered by {formatTime(new Date(last.at).toISOString())}.
           </p>
           <h2>Opens over time</h2>
           <ChartCanvas config={opensConfig} label="Opens over time (running total)" height={200} />
-          <p class="muted">{formatCount(last?.opened ?? 0)} opens in all.</p>
+          <p class="muted">{formatCount(last.opened)} opens in all.</p>
         </>
       )}
     </>

@@ -115,7 +115,7 @@ export function Report() {
       {report.data === undefined ? <Loading when={report.loading} /> : (
         <>
           <Failures failures={report.data.failures} />
-          <Timeline timeline={report.data.timeline} />
+          <Timeline timeline={report.data.timeline} from={data.dispatched_at} until={data.finished_at} />
         </>
       )}
       <Receipts id={id} query={query} version={receiptsVersion} />

@@ -35,8 +35,8 @@ export function Topics() {
                     <td class="num">{formatCount(topic.subscribers)}</td>
                     <td>{formatTime(topic.created_at)}</td>
                     <td>
-                      <a href={`/console/compose${queryString({ topic: topic.name })}`} aria-label={`Send to topic ${topic.name}`}>
-                        Send to this topic
+                      <a href={`/console/compose${queryString({ topic: topic.name })}`}>
+                        Send to this topic<span class="visually-hidden">: {topic.name}</span>
                       </a>
                     </td>
                   </tr>
