@@ -143,5 +143,6 @@ describe('devices of a user, and the headers every answer carries', () => {
     expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
   });
 });

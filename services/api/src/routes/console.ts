@@ -57,8 +57,9 @@ export default async function consolePages(fastify: FastifyInstance, deps: AppDe
     index: false,
   });
   const page = async (_request: unknown, reply: FastifyReply) => {
+    // The page names the current assets: always asked again (the assets themselves are cached for good).
     void reply.header('cache-control', 'no-cache');
-    return reply.sendFile('index.html', dir);
+    return reply.sendFile('index.html', dir, { cacheControl: false });
   };
   fastify.get('/console', { schema: HIDDEN }, page);
   fastify.get('/console/*', { schema: HIDDEN }, page);
