@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceIdFor } from '@herald/events';
 import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
@@ -23,6 +26,8 @@ interface Receipt {
 let harness: ApiHarness;
 let project: { id: string; api_key: string };
 let other: { id: string; api_key: string };
+/** A console build of this test's own (the console's e2e test rebuilds the real one meanwhile). */
+let consoleDir: string;
 
 const call = async <T>(method: string, path: string, body?: unknown, key = project.api_key) => {
   const response = await harness.request(method, path, { key, body });
@@ -37,7 +42,11 @@ const sent = (id: string) =>
   }, 60_000);
 
 beforeAll(async () => {
-  harness = await startApiHarness('console-reads', { delivery: true, apnsRules: [{ prefix: 'gone-', status: 410, reason: 'Unregistered' }] });
+  consoleDir = await mkdtemp(join(tmpdir(), 'herald-console-'));
+  await mkdir(join(consoleDir, 'assets'));
+  await writeFile(join(consoleDir, 'index.html'), '<!doctype html><title>console</title>');
+  await writeFile(join(consoleDir, 'assets', 'app-1234.js'), 'export {};');
+  harness = await startApiHarness('console-reads', { delivery: true, apiEnv: { CONSOLE_DIR: consoleDir }, apnsRules: [{ prefix: 'gone-', status: 410, reason: 'Unregistered' }] });
   project = await harness.createProject('console-reads');
   other = await harness.createProject('console-reads-other');
   await harness.fakes!.configure(project.id);
@@ -60,6 +69,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await harness?.stop();
+  await rm(consoleDir, { recursive: true, force: true });
 });
 
 describe('the dry-run', () => {
@@ -144,5 +154,10 @@ describe('devices of a user, and the headers every answer carries', () => {
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(await page.text()).toContain('<title>console</title>');
+    const asset = await fetch(`${harness.baseUrl}/console/assets/app-1234.js`);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect((await fetch(`${harness.baseUrl}/console/assets/missing.js`)).status).toBe(404);
   });
 });

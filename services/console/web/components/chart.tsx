@@ -13,7 +13,7 @@ import {
   Tooltip,
   type ChartConfiguration,
 } from 'chart.js';
-import { formatClock, formatCompact, formatDateTime } from '../lib/format.ts';
+import { formatClock, formatClockSeconds, formatCompact, formatDateTime } from '../lib/format.ts';
 
 // Only what the console draws: bars (funnel, hours) and lines (progress, opens).
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Filler, Legend, Tooltip);
@@ -49,13 +49,9 @@ export function ChartCanvas({ config, label, height = 240 }: { config: ChartConf
 
 /** A linear x axis of epoch milliseconds from `min` to `max`: clock times, with the date when it spans more than a day. */
 export function timeAxis(min: number, max: number) {
-  const long = max - min > 24 * 3_600_000;
-  return {
-    type: 'linear' as const,
-    min,
-    max,
-    ticks: { callback: (value: number | string) => (long ? formatDateTime(Number(value)) : formatClock(Number(value))), maxTicksLimit: 8 },
-  };
+  const span = max - min;
+  const label = (value: number) => (span > 24 * 3_600_000 ? formatDateTime(value) : span < 600_000 ? formatClockSeconds(value) : formatClock(value));
+  return { type: 'linear' as const, min, max, ticks: { callback: (value: number | string) => label(Number(value)), maxTicksLimit: 6 } };
 }
 
 export const countAxis = {

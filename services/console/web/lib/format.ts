@@ -4,6 +4,7 @@ const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumF
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const timeSeconds = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 export const formatCount = (value: number): string => integer.format(value);
 
@@ -22,15 +23,5 @@ export function formatTime(iso: string | null | undefined): string {
 }
 
 export const formatClock = (ms: number): string => time.format(new Date(ms));
+export const formatClockSeconds = (ms: number): string => timeSeconds.format(new Date(ms));
 export const formatDateTime = (ms: number): string => dateTime.format(new Date(ms));
-
-/** "3 min ago", "in 2 h": for times near now. */
-export function formatRelative(iso: string, now = Date.now()): string {
-  const seconds = Math.round((Date.parse(iso) - now) / 1000);
-  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' });
-  const abs = Math.abs(seconds);
-  if (abs < 60) return rtf.format(seconds, 'second');
-  if (abs < 3600) return rtf.format(Math.round(seconds / 60), 'minute');
-  if (abs < 86_400) return rtf.format(Math.round(seconds / 3600), 'hour');
-  return rtf.format(Math.round(seconds / 86_400), 'day');
-}
