@@ -86,5 +86,11 @@ describe('funnel arithmetic', () => {
       ['2026-05-01T11:00:00.000Z', 3, 1, 1],
     ]);
     expect(cumulative([])).toEqual([]);
+    // A bucket that starts before the dispatch is drawn at the dispatch.
+    const late = cumulative([{ ...zero, at: '2026-05-01T10:00:00.000Z', delivered: 2 }], Date.parse('2026-05-01T10:00:40Z'));
+    expect(late.map((point) => [new Date(point.at).toISOString(), point.delivered])).toEqual([
+      ['2026-05-01T10:00:40.000Z', 0],
+      ['2026-05-01T10:00:40.000Z', 2],
+    ]);
   });
 });

@@ -50,13 +50,14 @@ export function cumulative(timeline: readonly TimelinePoint[], from?: number, un
       delivered += point.delivered;
       notDelivered += point.failed + point.invalid + point.cancelled;
       opened += point.opened;
-      return { at: Date.parse(point.at), delivered, notDelivered, opened };
+      // A bucket starts on the minute (or hour): never before the dispatch it follows.
+      return { at: Math.max(Date.parse(point.at), from ?? Number.NEGATIVE_INFINITY), delivered, notDelivered, opened };
     });
   const first = points[0];
   const last = points.at(-1);
   if (first === undefined || last === undefined) return points;
   return [
-    ...(from !== undefined && from < first.at ? [{ at: from, delivered: 0, notDelivered: 0, opened: 0 }] : []),
+    ...(from !== undefined ? [{ at: from, delivered: 0, notDelivered: 0, opened: 0 }] : []),
     ...points,
     ...(until !== undefined && until > last.at ? [{ ...last, at: until }] : []),
   ];
