@@ -93,6 +93,10 @@ describe('the dry-run', () => {
     expect(body.errors.join('\n')).toMatch(/notification\.image/);
     expect(body.errors.join('\n')).toMatch(/notification\.data\.aps is a reserved key/);
     expect((await call('POST', '/api/v1/notifications/dry-run', { notification: { title: 'T', body: 'B', targets: ['news'] } }, 'not-a-key')).status).toBe(401);
+    // A metadata key the store may not accept as a path: counted, or refused naming the targets; never a 500.
+    const odd = await call<{ errors?: string[] }>('POST', '/api/v1/notifications/dry-run', { notification: { title: 'T', body: 'B', targets: [{ metadata: { 'a b': 'c' } }] } });
+    expect([200, 422]).toContain(odd.status);
+    if (odd.status === 422) expect(odd.body.errors).toEqual(['notification.targets cannot be evaluated by the store (check the metadata filter keys)']);
   });
 });
 

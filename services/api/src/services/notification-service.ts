@@ -1,5 +1,5 @@
 import { createEvent, newId } from '@herald/events';
-import { countMatching, type ReadModelRegistry } from '@herald/mongo';
+import { countMatching, isTransientMongoError, type ReadModelRegistry } from '@herald/mongo';
 import { FINISHED_STATUSES, type DeliveryLedgerDocument, type DeviceDocument, type NotificationDocument, type NotificationStatus } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
@@ -63,7 +63,13 @@ export class NotificationService {
   /** Checks a send request as `send` does, then counts the devices it would reach now; publishes nothing. */
   async dryRun(projectId: string, input: NotificationInput, schemaProblems: readonly string[]): Promise<{ total: number; by_platform: AudienceSize }> {
     this.#check(projectId, input, schemaProblems, newId());
-    const byPlatform = await audienceSize(this.#readModels, projectId, input.targets);
+    const byPlatform = await audienceSize(this.#readModels, projectId, input.targets).catch((error: unknown) => {
+      // A filter the store refuses (e.g. a metadata key it cannot use as a path) is the request's problem, not a 500.
+      if (error instanceof Error && error.name === 'MongoServerError' && !isTransientMongoError(error)) {
+        throw new UnprocessableError(['notification.targets cannot be evaluated by the store (check the metadata filter keys)']);
+      }
+      throw error;
+    });
     return { total: byPlatform.ios + byPlatform.android, by_platform: byPlatform };
   }
 
