@@ -13,7 +13,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['libs/*/src/**/*.unit.test.ts', 'services/*/src/**/*.unit.test.ts', 'scripts/**/*.unit.test.ts'],
+          include: ['libs/*/src/**/*.unit.test.ts', 'services/*/src/**/*.unit.test.ts', 'services/console/web/**/*.unit.test.ts', 'scripts/**/*.unit.test.ts'],
         },
       },
       {

@@ -15,6 +15,7 @@ import { startLocalInfra, type LocalInfra } from '@herald/local-infra';
 import { startLocalProviders, type LocalProviders } from './local/local-providers.ts';
 import { restrictToOwner, serviceEnv, stackSettings, type StackSettings } from './local/stack-settings.ts';
 import { NODE_FLAGS } from '@herald/runtime';
+import { existsSync } from 'node:fs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
@@ -153,6 +154,13 @@ async function demoProject(): Promise<{ id: string; api_key: string }> {
   }
 }
 
+// The console's static assets, built once (`npm run console:build` builds them again).
+if (!existsSync(join(root, 'services/console/dist/index.html'))) {
+  say('building the console (services/console) once');
+  const { buildConsole } = await import('@herald/console/build');
+  await buildConsole({ quiet: true });
+}
+
 try {
   await Promise.all(SERVICES.map(startService));
 } catch (error) {
@@ -164,6 +172,7 @@ const demo = await demoProject();
 const base = `http://${env.HOST ?? '127.0.0.1'}:${env.PORT ?? '3000'}`;
 say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s — API ${base}, OpenAPI ${base}/docs`);
 say(`demo project ${demo.id}, API key ${demo.api_key}`);
+say(`console ${base}/console/ — sign in with the demo API key above`);
 say('register a device, list devices, then send it a notification:');
 process.stdout.write(
   `  curl -s -X POST ${base}/api/v1/devices -H 'content-type: application/json' -d '{"project_id":"${demo.id}","token":"demo-token-1","platform":"ios"}'\n` +

@@ -9,6 +9,8 @@ import type { TopicService } from './services/topic-service.ts';
 import type { EventStreamService, StreamLimits } from './services/event-stream-service.ts';
 import type { ApiKeyCache } from './services/api-key-cache.ts';
 import type { DevicePolicy } from './domain/device-policy.ts';
+import type { OverviewService } from './services/overview-service.ts';
+import type { NotificationReportService } from './services/notification-report-service.ts';
 
 /** Everything the HTTP app needs, created by its owner (server.ts or a test) and passed in. */
 export interface AppDeps {
@@ -28,6 +30,8 @@ export interface AppDeps {
   devicePolicy?: DevicePolicy;
   /** How long a checked API key is believed (revocation takes effect within it); default 2 s. */
   apiKeyCacheMs?: number;
+  /** Where the console's built assets are (services/console/dist); without them /console/ answers 503. */
+  consoleDir?: string;
 }
 
 export interface AppServices {
@@ -35,6 +39,8 @@ export interface AppServices {
   devices: DeviceService;
   topics: TopicService;
   notifications: NotificationService;
+  reports: NotificationReportService;
+  overview: OverviewService;
   admin: AdminStore;
   keys: ApiKeyCache;
   checkReady: () => Promise<string[]>;

@@ -9,6 +9,7 @@ export const ApiConfig = Type.Object({
   EVENT_STREAMS_PER_PROJECT: Type.Integer({ minimum: 0, default: 5, description: 'event streams one project may hold open at once, per API process' }),
   EVENT_STREAM_MAX_MS: Type.Integer({ minimum: 1000, default: 3_600_000, description: 'an event stream ends after this; clients resume with Last-Event-ID' }),
   HERALD_CLOCK_FILE: Type.Optional(Type.String({ minLength: 1, description: 'tests: a file holding milliseconds added to the clock schedule checks use' })),
+  CONSOLE_DIR: Type.Optional(Type.String({ minLength: 1, description: "the console's built assets, served at /console/ (default: services/console/dist)" })),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   KAFKA_PARTITIONS: Type.Integer({ minimum: 1, default: 6, description: 'partitions for topics Herald creates' }),
   TRUST_PROXY: Type.String({

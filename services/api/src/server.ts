@@ -30,6 +30,7 @@ await runProcess('api', async () => {
       checkReady: readinessCheck(kafka, mongo.db),
       clock: fileClock(config.HERALD_CLOCK_FILE),
       kafka,
+      ...(config.CONSOLE_DIR === undefined ? {} : { consoleDir: config.CONSOLE_DIR }),
       eventStreams: { perProcess: config.EVENT_STREAMS_PER_PROCESS, perProject: config.EVENT_STREAMS_PER_PROJECT, maxDurationMs: config.EVENT_STREAM_MAX_MS },
       devicePolicy: { projectDeviceQuota: config.PROJECT_DEVICE_QUOTA, maxDeviceBytes: config.DEVICE_MAX_BYTES, quotaRecountMs: config.DEVICE_QUOTA_RECOUNT_MS },
       apiKeyCacheMs: config.API_KEY_CACHE_MS,

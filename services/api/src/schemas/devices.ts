@@ -127,6 +127,7 @@ export const ListDevicesQuery = Type.Object(
     ...PageQuery,
     status: Type.Optional(Type.Enum(['active', 'inactive'])),
     token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'Only the device with exactly this token' })),
+    external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "Only the devices of this user (the project's external id)" })),
   },
   { additionalProperties: false },
 );

@@ -19,6 +19,7 @@ export interface DeviceListQuery {
   page?: number | undefined;
   status?: 'active' | 'inactive' | undefined;
   token?: string | undefined;
+  external_id?: string | undefined;
 }
 
 const UNREGISTERED = 'Unregistered';
@@ -88,12 +89,31 @@ export class DeviceService {
     const filter: Filter<DeviceDocument> = { project_id: projectId };
     if (query.status !== undefined) filter.status = query.status;
     if (query.token !== undefined) filter.token = query.token;
+    if (query.external_id !== undefined) filter.external_id = query.external_id;
     const devices = await this.#devices();
     const [count, docs] = await Promise.all([
       countMatching(devices, filter),
       devices.find(filter).sort({ created_at: 1, _id: 1 }).skip(request.skip).limit(request.limit).toArray(),
     ]);
     return { data: docs.map(toDeviceView), pagination: pagination(request, count, docs.length) };
+  }
+
+  /**
+   * Devices by platform and status, for the console's Overview.
+   * TEMPORARY: four counts over the devices read model (each a scan on the
+   * local store); the counters the projector maintains (issue 21) replace
+   * this method's body, and its callers stay as they are.
+   */
+  async countsByPlatformAndStatus(projectId: string): Promise<Record<'ios' | 'android', Record<'active' | 'inactive', number>>> {
+    const devices = await this.#devices();
+    const count = (platform: 'ios' | 'android', status: 'active' | 'inactive') => countMatching(devices, { project_id: projectId, platform, status });
+    const [iosActive, iosInactive, androidActive, androidInactive] = await Promise.all([
+      count('ios', 'active'),
+      count('ios', 'inactive'),
+      count('android', 'active'),
+      count('android', 'inactive'),
+    ]);
+    return { ios: { active: iosActive, inactive: iosInactive }, android: { active: androidActive, inactive: androidInactive } };
   }
 
   /**
