@@ -13,13 +13,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['libs/*/src/**/*.unit.test.ts', 'services/*/src/**/*.unit.test.ts', 'scripts/**/*.unit.test.ts'],
+          include: ['libs/*/src/**/*.unit.test.ts', 'services/*/src/**/*.unit.test.ts', 'services/console/web/**/*.unit.test.ts', 'scripts/**/*.unit.test.ts'],
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['libs/*/src/**/*.int.test.ts', 'services/*/src/**/*.{int,e2e}.test.ts'],
+          include: ['libs/*/src/**/*.int.test.ts', 'services/*/src/**/*.{int,e2e}.test.ts', 'scripts/**/*.e2e.test.ts'],
           globalSetup: ['libs/testing/src/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,

@@ -11,14 +11,29 @@ import { createInterface } from 'node:readline';
 import { prettyFactory } from 'pino-pretty';
 import { AdminStore, localSecretKey } from '@herald/admin';
 import { connectMongo } from '@herald/mongo';
-import { DEFAULT_PORTS, startLocalInfra, type LocalInfra } from '@herald/local-infra';
+import { startLocalInfra, type LocalInfra } from '@herald/local-infra';
 import { startLocalProviders, type LocalProviders } from './local/local-providers.ts';
+import { restrictToOwner, serviceEnv, stackSettings, type StackSettings } from './local/stack-settings.ts';
 import { NODE_FLAGS } from '@herald/runtime';
+import { existsSync } from 'node:fs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const stateDir = join(root, '.herald');
 const started = Date.now();
 const say = (line: string) => process.stdout.write(`[herald] ${line}\n`);
+/** Services stop within their own 8 s deadline; past this one they are killed, so Ctrl-C always ends `npm start`. */
+const KILL_AFTER_MS = 9_000;
+
+const asked = stackSettings(process.env, join(root, '.herald'));
+if ('problems' in asked) {
+  for (const problem of asked.problems) say(problem);
+  process.exit(1);
+}
+const settings: StackSettings = asked;
+const { stateDir } = settings;
+// Everything this script and its children create under the state dir is the owner's only (tokens, secrets, segments).
+process.umask(0o077);
+await mkdir(stateDir, { recursive: true });
+await restrictToOwner(stateDir);
 
 const SERVICES = [
   { name: 'api', entry: 'services/api/src/server.ts', ready: 'Server listening at' },
@@ -42,7 +57,14 @@ function stopAll(code: number): void {
         (child) =>
           new Promise<void>((done) => {
             if (child.exitCode !== null || child.signalCode !== null) return done();
-            child.once('exit', () => done());
+            const kill = setTimeout(() => {
+              say(`a service (pid ${String(child.pid)}) did not stop within ${KILL_AFTER_MS / 1000} s: killing it`);
+              child.kill('SIGKILL');
+            }, KILL_AFTER_MS);
+            child.once('exit', () => {
+              clearTimeout(kill);
+              done();
+            });
             child.kill('SIGTERM');
           }),
       ),
@@ -64,7 +86,7 @@ const env: Record<string, string | undefined> = { ...process.env };
 if (env.KAFKA_BROKERS === undefined || env.MONGO_URL === undefined) {
   say('KAFKA_BROKERS / MONGO_URL unset: starting local Kafka and FerretDB (first run downloads and builds them)');
   try {
-    infra = await startLocalInfra({ dataDir: join(stateDir, 'data'), ...DEFAULT_PORTS, onOutput: (line) => say(line) });
+    infra = await startLocalInfra({ dataDir: join(stateDir, 'data'), ...settings.infraPorts, onOutput: (line) => say(line) });
   } catch (error) {
     say(error instanceof Error ? error.message : String(error));
     say('Alternatives: set KAFKA_BROKERS and MONGO_URL to running servers, or `docker compose up`.');
@@ -81,7 +103,7 @@ if (env.APNS_ENDPOINT === undefined && env.FCM_ENDPOINT === undefined) {
 }
 
 function startService(service: (typeof SERVICES)[number]): Promise<void> {
-  const child = spawn(process.execPath, [...NODE_FLAGS, join(root, service.entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, join(root, service.entry)], { env: serviceEnv(env, service.name, settings), stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const prettify = prettyFactory({ colorize: process.stdout.isTTY, ignore: 'pid,hostname,name', translateTime: 'HH:MM:ss.l' });
   return new Promise((ready, failed) => {
@@ -132,6 +154,13 @@ async function demoProject(): Promise<{ id: string; api_key: string }> {
   }
 }
 
+// The console's static assets, built once (`npm run console:build` builds them again).
+if (!existsSync(join(root, 'services/console/dist/index.html'))) {
+  say('building the console (services/console) once');
+  const { buildConsole } = await import('@herald/console/build');
+  await buildConsole({ quiet: true });
+}
+
 try {
   await Promise.all(SERVICES.map(startService));
 } catch (error) {
@@ -143,6 +172,7 @@ const demo = await demoProject();
 const base = `http://${env.HOST ?? '127.0.0.1'}:${env.PORT ?? '3000'}`;
 say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s — API ${base}, OpenAPI ${base}/docs`);
 say(`demo project ${demo.id}, API key ${demo.api_key}`);
+say(`console ${base}/console/ — sign in with the demo API key above`);
 say('register a device, list devices, then send it a notification:');
 process.stdout.write(
   `  curl -s -X POST ${base}/api/v1/devices -H 'content-type: application/json' -d '{"project_id":"${demo.id}","token":"demo-token-1","platform":"ios"}'\n` +

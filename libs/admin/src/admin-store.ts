@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Db } from '@herald/mongo';
 import { ADMIN_COLLECTIONS } from '@herald/mongo';
 import { newId } from '@herald/events';
@@ -11,6 +12,10 @@ export interface Project {
   created_at: Date;
   /** IANA zone for local-time sends to devices that registered none (UTC when unset). */
   default_timezone?: string;
+  /** Devices may create topics by naming them in a registration (off unless the project opts in). */
+  device_topics?: boolean;
+  /** The project's own device quota, instead of the API's default (PROJECT_DEVICE_QUOTA). */
+  device_quota?: number;
 }
 
 /**
@@ -28,15 +33,20 @@ export interface DeviceAuth {
   enabled_at: Date;
 }
 
-/** The stored project: `device_auth` is present while identity verification is on. Never returned by the project getters. */
+/**
+ * The stored project: `device_auth` is present while identity verification
+ * is on; `stream_key` signs its event streams' resume ids. Neither is
+ * returned by the project getters.
+ */
 interface ProjectRecord extends Project {
   device_auth?: DeviceAuth;
+  stream_key?: string;
 }
 
 /** What the API needs to check a device-facing metadata write. */
 export type IdentityVerification = { enabled: false } | { enabled: true; secret: string };
 
-const WITHOUT_SECRET = { projection: { device_auth: 0 } } as const;
+const WITHOUT_SECRET = { projection: { device_auth: 0, stream_key: 0 } } as const;
 
 export interface ApiKeyRecord {
   _id: string;
@@ -77,6 +87,32 @@ export class AdminStore {
   async setDefaultTimezone(projectId: string, timezone: string): Promise<boolean> {
     const result = await this.#projects.updateOne({ _id: projectId }, { $set: { default_timezone: timezone } });
     return result.matchedCount === 1;
+  }
+
+  /** Lets the project's devices create topics (or stops them); false when there is no such project. */
+  async setDeviceTopics(projectId: string, allowed: boolean): Promise<boolean> {
+    const result = await this.#projects.updateOne({ _id: projectId }, allowed ? { $set: { device_topics: true } } : { $unset: { device_topics: '' } });
+    return result.matchedCount === 1;
+  }
+
+  /** The project's own device quota (undefined: back to the API's default); false when there is no such project. */
+  async setDeviceQuota(projectId: string, quota: number | undefined): Promise<boolean> {
+    const result = await this.#projects.updateOne({ _id: projectId }, quota === undefined ? { $unset: { device_quota: '' } } : { $set: { device_quota: quota } });
+    return result.matchedCount === 1;
+  }
+
+  /**
+   * The key that signs the project's event-stream resume ids, made on first
+   * use (32 random bytes, hex). Only where none is set yet: two API
+   * processes asking at once keep the same one. Null when there is no such project.
+   */
+  async streamKey(projectId: string): Promise<string | null> {
+    const read = async () => (await this.#projects.findOne({ _id: projectId }, { projection: { stream_key: 1 } })) ?? null;
+    const found = await read();
+    if (found === null) return null;
+    if (found.stream_key !== undefined) return found.stream_key;
+    await this.#projects.updateOne({ _id: projectId, stream_key: { $exists: false } }, { $set: { stream_key: randomBytes(32).toString('hex') } });
+    return (await read())?.stream_key ?? null;
   }
 
   async listProjects(): Promise<Project[]> {

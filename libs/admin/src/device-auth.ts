@@ -2,11 +2,15 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Identity verification (opt-in per project): the project's servers hold a
- * device-auth secret and hand each signed-in device
- * `identifier_hash = hex(HMAC-SHA256(key = secret, message = identifier))`;
- * `PATCH /api/v1/metadata` then only accepts an identifier with its hash, so
- * knowing a user id or an email is no longer enough to write that user's
- * device metadata.
+ * device-auth secret and hand each signed-in device proofs that only they
+ * can compute, `hex(HMAC-SHA256(key = secret, message = "<purpose>:<value>"))`:
+ *
+ * - `identifier_hash` for `PATCH /api/v1/metadata`: purpose `identifier`;
+ * - `external_id_hash` for a registration's `external_id`: purpose `external_id`.
+ *
+ * The purpose in the message separates the two: a proof handed out for one
+ * (a metadata write) is never accepted for the other (linking a device to a
+ * user), although both come from the same secret.
  *
  * The secret is used as the HMAC key exactly as printed (its UTF-8 bytes), so
  * `createHmac('sha256', secret)` in Node, `hmac.new(secret.encode(), ...)` in
@@ -15,6 +19,9 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 const PREFIX = 'hdas';
 const SECRET_PATTERN = /^hdas_[0-9a-f]{64}$/;
 const HASH_PATTERN = /^[0-9a-fA-F]{64}$/;
+
+/** What a device-auth proof is for; part of the signed message. */
+export type ProofPurpose = 'identifier' | 'external_id';
 
 /** A new device-auth secret: `hdas_` and 32 random bytes in hex (the prefix makes a leaked one easy to grep for). */
 export function generateDeviceAuthSecret(): string {
@@ -25,18 +32,22 @@ export function isDeviceAuthSecret(value: string): boolean {
   return SECRET_PATTERN.test(value);
 }
 
-/** Lower-case hex HMAC-SHA256 of the identifier's UTF-8 bytes under the secret. */
-export function identifierHash(secret: string, identifier: string): string {
-  return createHmac('sha256', secret).update(identifier, 'utf8').digest('hex');
+function proofBytes(secret: string, purpose: ProofPurpose, value: string): Buffer {
+  return createHmac('sha256', secret).update(`${purpose}:${value}`, 'utf8').digest();
+}
+
+/** Lower-case hex HMAC-SHA256 of `<purpose>:<value>` (UTF-8) under the secret. */
+export function deviceProof(secret: string, purpose: ProofPurpose, value: string): string {
+  return proofBytes(secret, purpose, value).toString('hex');
 }
 
 /**
- * Whether `given` is the identifier's hash under the secret. Hex of either
- * case is accepted; the comparison of the 32 decoded bytes is constant-time,
- * so response timing does not reveal how many leading bytes were right.
+ * Whether `given` is the value's proof for this purpose under the secret.
+ * Hex of either case is accepted; the comparison of the 32 decoded bytes is
+ * constant-time, so response timing does not reveal how many leading bytes
+ * were right.
  */
-export function identifierHashMatches(secret: string, identifier: string, given: string): boolean {
+export function deviceProofMatches(secret: string, purpose: ProofPurpose, value: string, given: string): boolean {
   if (!HASH_PATTERN.test(given)) return false;
-  const expected = createHmac('sha256', secret).update(identifier, 'utf8').digest();
-  return timingSafeEqual(expected, Buffer.from(given, 'hex'));
+  return timingSafeEqual(proofBytes(secret, purpose, value), Buffer.from(given, 'hex'));
 }

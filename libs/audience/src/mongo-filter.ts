@@ -1,6 +1,6 @@
 import type { ResolvedAudience } from '@herald/events';
 import type { Filter } from '@herald/mongo';
-import type { DeviceDocument } from '@herald/projections';
+import { LIVE_TOPIC, type DeviceDocument, type TopicDocument } from '@herald/projections';
 import type { ZoneFilter } from './predicate.ts';
 
 /**
@@ -32,4 +32,9 @@ export function audienceFilter(projectId: string, audience: ResolvedAudience, zo
     clauses.push(zones.includeUnset ? { $or: [zone, { timezone: { $exists: false } }] } : zone);
   }
   return { ...base, $and: clauses };
+}
+
+/** The project's live topics among these ids and names: what a reader of the topics read model resolves target strings with. */
+export function liveTopicsFilter(projectId: string, idsOrNames: readonly string[]): Filter<TopicDocument> {
+  return { project_id: projectId, ...LIVE_TOPIC, $or: [{ _id: { $in: [...idsOrNames] } }, { name: { $in: [...idsOrNames] } }] };
 }

@@ -2,12 +2,19 @@ import { isAppError } from '@herald/errors';
 
 export type Stop = () => Promise<void>;
 
+/** How long a process may take to stop after SIGINT/SIGTERM before it exits anyway. */
+export const STOP_DEADLINE_MS = 8_000;
+
 /**
  * Owns a service process: runs `start`, and on SIGINT/SIGTERM runs the stop
- * it returned (draining in-flight work) before exiting. A failure to start
- * prints every problem (for configuration: all of them at once) and exits 1.
+ * it returned (draining in-flight work) before exiting. Stopping has a
+ * deadline: whatever is still open after `stopDeadlineMs` (a connection that
+ * never drains, a broker that does not answer), the process exits (code 1),
+ * so a supervisor's Ctrl-C always ends it. Later signals wait for the stop
+ * under way. A failure to start prints every problem (for configuration:
+ * all of them at once) and exits 1.
  */
-export async function runProcess(name: string, start: () => Promise<Stop>): Promise<void> {
+export async function runProcess(name: string, start: () => Promise<Stop>, options: { stopDeadlineMs?: number } = {}): Promise<void> {
   let stop: Stop;
   try {
     stop = await start();
@@ -21,6 +28,11 @@ export async function runProcess(name: string, start: () => Promise<Stop>): Prom
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    const deadlineMs = options.stopDeadlineMs ?? STOP_DEADLINE_MS;
+    setTimeout(() => {
+      process.stderr.write(`${name} did not stop within ${deadlineMs} ms of ${signal}: exiting anyway\n`);
+      process.exit(1);
+    }, deadlineMs).unref();
     stop().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -29,6 +41,6 @@ export async function runProcess(name: string, start: () => Promise<Stop>): Prom
       },
     );
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }

@@ -4,6 +4,8 @@ import { DeviceRegisteredV1 } from './schemas/device-registered.v1.ts';
 import { MetadataUpdatedV1 } from './schemas/metadata-updated.v1.ts';
 import { DeviceDeactivatedV1 } from './schemas/device-deactivated.v1.ts';
 import { TopicCreatedV1 } from './schemas/topic-created.v1.ts';
+import { TopicDeletedV1 } from './schemas/topic-deleted.v1.ts';
+import { DeviceUnlinkedV1 } from './schemas/device-unlinked.v1.ts';
 import { NotificationRequestedV1 } from './schemas/notification-requested.v1.ts';
 import { NotificationDispatchedV1 } from './schemas/notification-dispatched.v1.ts';
 import { DeliveryReportedV1 } from './schemas/delivery-reported.v1.ts';
@@ -23,6 +25,8 @@ export type HeraldEvent =
   | MetadataUpdatedV1
   | DeviceDeactivatedV1
   | TopicCreatedV1
+  | TopicDeletedV1
+  | DeviceUnlinkedV1
   | NotificationRequestedV1
   | NotificationDispatchedV1
   | DeliveryReportedV1
@@ -64,9 +68,11 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry(MetadataUpdatedV1, TOPICS.deviceEvents, 'device_id'),
   entry(DeviceDeactivatedV1, TOPICS.deviceEvents, 'device_id'),
   entry(DeviceUnregisteredV1, TOPICS.deviceEvents, 'device_id'),
+  entry(DeviceUnlinkedV1, TOPICS.deviceEvents, 'device_id'),
   // Keyed by the id derived from the token, so the audience index of that partition can find the device holding it.
   entry(TokenAssignedV1, TOPICS.deviceEvents, 'token_device_id'),
   entry(TopicCreatedV1, TOPICS.topicEvents, 'topic_id'),
+  entry(TopicDeletedV1, TOPICS.topicEvents, 'topic_id'),
   entry(NotificationRequestedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationDispatchedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(DeliveryReportedV1, TOPICS.notificationEvents, 'notification_id'),

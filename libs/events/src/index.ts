@@ -9,6 +9,8 @@ export * from './schemas/device-registered.v1.ts';
 export * from './schemas/metadata-updated.v1.ts';
 export * from './schemas/device-deactivated.v1.ts';
 export * from './schemas/topic-created.v1.ts';
+export * from './schemas/topic-deleted.v1.ts';
+export * from './schemas/device-unlinked.v1.ts';
 export * from './schemas/notification-requested.v1.ts';
 export * from './schemas/notification-dispatched.v1.ts';
 export * from './schemas/delivery-reported.v1.ts';

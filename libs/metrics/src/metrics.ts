@@ -24,6 +24,8 @@ export function createMetrics(service: string) {
     eventsConsumed: new Counter({ name: 'herald_events_consumed_total', help: 'Records handled by a consumer group', labelNames: ['group', 'topic', 'type'], registers }),
     deadLetters: new Counter({ name: 'herald_dead_letters_total', help: 'Records a consumer group dead-lettered', labelNames: ['group', 'topic'], registers }),
     consumerLag: new Gauge({ name: 'herald_consumer_lag', help: 'Records behind the end of the partition, at the last batch', labelNames: ['group', 'topic', 'partition'], registers }),
+    readinessChecks: new Counter({ name: 'herald_readiness_checks_total', help: 'Dependency checks /readyz ran (answers served from the last check not counted)', registers }),
+    eventStreams: new Gauge({ name: 'herald_event_streams_open', help: 'Event streams this API process holds open (slots taken, readers included)', registers }),
     deliveries: new Counter({ name: 'herald_deliveries_total', help: 'Per-device delivery outcomes', labelNames: ['provider', 'outcome'], registers }),
     providerLatency: new Histogram({
       name: 'herald_provider_send_duration_seconds',

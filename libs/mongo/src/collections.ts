@@ -23,6 +23,10 @@ export const READ_MODELS = {
   notifications: 'notifications',
   /** One document per delivery batch (see DeliveryLedgerDocument). */
   delivery_ledger: 'delivery_ledger',
+  /** Outcomes and opens per hour, per (project, notification-events partition): the console's Overview (see ProjectOutcomesDocument). */
+  project_outcomes: 'project_outcomes',
+  /** Per notification: failures by reason, outcomes and opens over time (see NotificationReportDocument). */
+  notification_reports: 'notification_reports',
 } as const;
 
 export type ReadModelName = keyof typeof READ_MODELS;

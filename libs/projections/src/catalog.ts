@@ -4,6 +4,8 @@ import { devicesProjection } from './devices.ts';
 import { topicsProjection } from './topics.ts';
 import { notificationsProjection } from './notifications.ts';
 import { deliveryLedgerProjection } from './delivery-ledger.ts';
+import { projectOutcomesProjection } from './project-outcomes.ts';
+import { notificationReportsProjection } from './notification-reports.ts';
 
 /** Every read model the projector maintains. */
 export const PROJECTIONS: Readonly<Record<ReadModelName, AnyProjection>> = {
@@ -11,4 +13,6 @@ export const PROJECTIONS: Readonly<Record<ReadModelName, AnyProjection>> = {
   topics: topicsProjection,
   notifications: notificationsProjection,
   delivery_ledger: deliveryLedgerProjection,
+  project_outcomes: projectOutcomesProjection,
+  notification_reports: notificationReportsProjection,
 };

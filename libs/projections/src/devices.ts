@@ -78,7 +78,10 @@ export function evolveDevice(state: DeviceDocument | undefined, record: Consumed
         registered_at: event.occurred_at,
         position,
       };
-      const { deactivation: _cleared, ...rest } = base;
+      // A device that comes back from inactive (deleted, or its token rejected) comes back without a user:
+      // only a registration that carries external_id (with proof, checked by the API) links it again.
+      const { deactivation: _cleared, external_id: previousUser, ...rest } = base;
+      const user = data.external_id ?? (base.status === 'inactive' ? undefined : previousUser);
       return {
         ...rest,
         token: data.token,
@@ -88,7 +91,7 @@ export function evolveDevice(state: DeviceDocument | undefined, record: Consumed
         identifiers: data.identifiers ?? base.identifiers,
         identifier_values: data.identifiers === undefined ? base.identifier_values : identifierValues(data.identifiers),
         topics: data.topic_ids ?? base.topics,
-        ...(data.external_id === undefined ? {} : { external_id: data.external_id }),
+        ...(user === undefined ? {} : { external_id: user }),
         ...(data.timezone === undefined ? {} : { timezone: data.timezone }),
         updated_at: event.occurred_at,
         registered_at: event.occurred_at,
@@ -115,8 +118,14 @@ export function evolveDevice(state: DeviceDocument | undefined, record: Consumed
     }
     case 'DeviceUnregistered': {
       if (state === undefined) return state;
-      // The project deleted it: inactive, so never targeted; its history (receipts) stays.
-      return { ...state, status: 'inactive', deactivation: { reason: 'Unregistered', at: event.occurred_at }, updated_at: event.occurred_at, position };
+      // The project deleted it: inactive, so never targeted, and no longer anyone's; its history (receipts) stays.
+      const { external_id: _user, ...rest } = state;
+      return { ...rest, status: 'inactive', deactivation: { reason: 'Unregistered', at: event.occurred_at }, updated_at: event.occurred_at, position };
+    }
+    case 'DeviceUnlinked': {
+      if (state === undefined) return state;
+      const { external_id: _user, ...rest } = state;
+      return { ...rest, updated_at: event.occurred_at, position };
     }
     default:
       return state;
@@ -139,7 +148,11 @@ export const devicesProjection: Projection<DeviceDocument> = {
   name: 'devices',
   topics: [TOPICS.deviceEvents],
   documentIds: ({ event }) =>
-    event.type === 'DeviceRegistered' || event.type === 'MetadataUpdated' || event.type === 'DeviceDeactivated' || event.type === 'DeviceUnregistered'
+    event.type === 'DeviceRegistered' ||
+    event.type === 'MetadataUpdated' ||
+    event.type === 'DeviceDeactivated' ||
+    event.type === 'DeviceUnregistered' ||
+    event.type === 'DeviceUnlinked'
       ? [event.data.device_id]
       : [],
   evolve: evolveDevice,

@@ -92,6 +92,23 @@ describe('evolveDevice', () => {
     expect(back).not.toHaveProperty('deactivation');
   });
 
+  it('forgets the user when the project deletes the device or unlinks it; a comeback from inactive brings no user back without one given', () => {
+    const linked = registered(1, { external_id: 'u-1' });
+    const unregistered = createEvent('DeviceUnregistered', { device_id }, { project_id, now: at(2) });
+    expect(project(consumed([linked, unregistered]))).not.toHaveProperty('external_id');
+    expect(project(consumed([linked, unregistered, registered(3)]))).not.toHaveProperty('external_id');
+    expect(project(consumed([linked, unregistered, registered(3, { external_id: 'u-2' })]))).toMatchObject({ external_id: 'u-2' });
+    const unlinked = createEvent('DeviceUnlinked', { device_id }, { project_id, now: at(2) });
+    expect(project(consumed([linked, unlinked]))).toMatchObject({ status: 'active', updated_at: at(2).toISOString() });
+    expect(project(consumed([linked, unlinked]))).not.toHaveProperty('external_id');
+    // A provider's deactivation, then the token registered again: the device comes back without its user.
+    const rejected = createEvent('DeviceDeactivated', { device_id, provider: 'fcm', reason: 'UNREGISTERED' }, { project_id, now: at(2) });
+    expect(project(consumed([linked, rejected]))).toMatchObject({ status: 'inactive', external_id: 'u-1' });
+    expect(project(consumed([linked, rejected, registered(3)]))).not.toHaveProperty('external_id');
+    // While it is active, a registration that leaves external_id out keeps it.
+    expect(project(consumed([linked, registered(3)]))).toMatchObject({ external_id: 'u-1' });
+  });
+
   it('previews events not yet in the log the same way (what the API answers)', () => {
     const stored = project(consumed([registered(1, { metadata: { a: '1' } })]))!;
     const preview = previewDevice(stored, [registered(5, { external_id: 'u-9' })]);

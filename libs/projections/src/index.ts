@@ -8,3 +8,5 @@ export * from './ledger-rows.ts';
 export * from './catalog.ts';
 export * from './run-projection.ts';
 export * from './rebuild.ts';
+export * from './project-outcomes.ts';
+export * from './notification-reports.ts';

@@ -1,5 +1,5 @@
 import { mergeOverride } from './merge-override.ts';
-import { isSilent, type PushMessage } from './push-message.ts';
+import { isSilent, utf8Bytes, type PushMessage } from './push-message.ts';
 
 /**
  * The APNs JSON body: Apple's `aps` dictionary, the custom `data` keys, and
@@ -75,5 +75,5 @@ export function buildApnsRequest(message: PushMessage, now = Date.now()): ApnsRe
 
 /** Bytes on the wire: the body is this JSON, UTF-8 encoded. */
 export function apnsPayloadBytes(payload: ApnsPayload): number {
-  return Buffer.byteLength(JSON.stringify(payload));
+  return utf8Bytes(JSON.stringify(payload));
 }

@@ -1,5 +1,5 @@
 import { mergeOverride } from './merge-override.ts';
-import { isSilent, type PushMessage } from './push-message.ts';
+import { isSilent, utf8Bytes, type PushMessage } from './push-message.ts';
 
 /**
  * An FCM HTTP v1 `message` without its target; the client adds `token`.
@@ -59,5 +59,5 @@ export function buildFcmMessage(message: PushMessage): FcmMessage {
  * counts the same way.
  */
 export function fcmPayloadBytes(message: FcmMessage): number {
-  return Buffer.byteLength(JSON.stringify(message));
+  return utf8Bytes(JSON.stringify(message));
 }

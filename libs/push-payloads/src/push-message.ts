@@ -41,3 +41,10 @@ export const PROVIDER_PAYLOAD_LIMIT_BYTES = 4096;
 export function isSilent(message: PushMessage): boolean {
   return message.content_available === true && message.title === '' && message.body === '';
 }
+
+const encoder = new TextEncoder();
+
+/** UTF-8 length of a string; TextEncoder rather than Buffer so the builders also run in the console (a browser). */
+export function utf8Bytes(text: string): number {
+  return encoder.encode(text).byteLength;
+}

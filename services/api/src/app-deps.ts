@@ -7,6 +7,10 @@ import type { DeviceService } from './services/device-service.ts';
 import type { NotificationService } from './services/notification-service.ts';
 import type { TopicService } from './services/topic-service.ts';
 import type { EventStreamService, StreamLimits } from './services/event-stream-service.ts';
+import type { ApiKeyCache } from './services/api-key-cache.ts';
+import type { DevicePolicy } from './domain/device-policy.ts';
+import type { OverviewService } from './services/overview-service.ts';
+import type { NotificationReportService } from './services/notification-report-service.ts';
 
 /** Everything the HTTP app needs, created by its owner (server.ts or a test) and passed in. */
 export interface AppDeps {
@@ -22,6 +26,12 @@ export interface AppDeps {
   /** Where event streams read the log; without it GET /api/v1/events answers 503. */
   kafka?: HeraldKafka;
   eventStreams?: StreamLimits;
+  /** What devices may store (quota, bytes); default DEFAULT_DEVICE_POLICY. */
+  devicePolicy?: DevicePolicy;
+  /** How long a checked API key is believed (revocation takes effect within it); default 2 s. */
+  apiKeyCacheMs?: number;
+  /** Where the console's built assets are (services/console/dist); without them /console/ answers 503. */
+  consoleDir?: string;
 }
 
 export interface AppServices {
@@ -29,7 +39,10 @@ export interface AppServices {
   devices: DeviceService;
   topics: TopicService;
   notifications: NotificationService;
+  reports: NotificationReportService;
+  overview: OverviewService;
   admin: AdminStore;
+  keys: ApiKeyCache;
   checkReady: () => Promise<string[]>;
 }
 
@@ -38,10 +51,14 @@ declare module 'fastify' {
     services: AppServices;
     /** The project of the request's bearer key on a route where the key is optional (see bearer-auth). */
     optionalBearerProject: (request: FastifyRequest) => Promise<string | undefined>;
+    /** Authenticates the request's bearer key: undefined when it is valid (projectId, apiKeyId set), else why not. */
+    checkBearer: (request: FastifyRequest) => Promise<string | undefined>;
   }
   interface FastifyRequest {
     /** Set by bearer authentication: the project the API key belongs to. */
     projectId: string;
+    /** Set by bearer authentication: the key's id (what the per-key rate limit counts). */
+    apiKeyId: string;
   }
   interface FastifyContextConfig {
     /** Status for schema validation failures on this route (the spec uses 422 for send). */

@@ -11,8 +11,13 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     socket.destroy(error);
     return;
   }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-  const message = status === 431 ? 'the request line and headers must be smaller than 16 KB' : 'the request is not valid HTTP';
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const message =
+    status === 431
+      ? 'the request line and headers must be smaller than 16 KB'
+      : status === 408
+        ? 'the request (headers and body) did not arrive before its deadline (REQUEST_DEADLINE_MS)'
+        : 'the request is not valid HTTP';
   const body = JSON.stringify({ errors: [message] });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,

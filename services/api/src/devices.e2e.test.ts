@@ -142,7 +142,12 @@ describe('bad input never yields a 500', () => {
     const issued = JSON.parse(await herald('keys', 'issue', project.id, '--json')) as { key_id: string; api_key: string };
     expect((await request('GET', '/api/v1/devices', { key: issued.api_key })).status).toBe(200);
     await herald('keys', 'revoke', issued.key_id);
-    expect(await request('GET', '/api/v1/devices', { key: issued.api_key })).toEqual({ status: 401, body: { errors: ['API key is not valid'] } });
+    // Keys are believed for API_KEY_CACHE_MS (2 s): a revocation takes effect within seconds.
+    const refused = await waitFor('the revoked key refused', async () => {
+      const response = await request('GET', '/api/v1/devices', { key: issued.api_key });
+      return response.status === 200 ? undefined : response;
+    }, 10_000);
+    expect(refused).toEqual({ status: 401, body: { errors: ['API key is not valid'] } });
   });
 
   it.each([
@@ -172,16 +177,17 @@ describe('bad input never yields a 500', () => {
     const openapi = await request('GET', '/docs/json');
     expect(openapi.status).toBe(200);
     const paths = openapi.body!.paths as Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown }>>;
-    // 429, 431 and 503 on every API route: rate limits, header size, deadline (documented-statuses.ts).
+    // 408, 429, 431 and 503 on every API route: request deadline, rate limits, header size, deadline (documented-statuses.ts).
     const documented = (path: string, method: string) => Object.keys(paths[path]?.[method]?.responses ?? {}).sort();
-    expect(documented('/api/v1/devices', 'get')).toEqual(['200', '400', '401', '429', '431', '503']);
-    expect(documented('/api/v1/devices', 'post')).toEqual(['201', '400', '401', '403', '404', '413', '415', '429', '431', '503']);
-    expect(documented('/api/v1/topics', 'get')).toEqual(['200', '400', '401', '429', '431', '503']);
-    expect(documented('/api/v1/topics', 'post')).toEqual(['201', '400', '401', '413', '415', '429', '431', '503']);
-    expect(documented('/api/v1/notifications', 'post')).toEqual(['201', '400', '401', '409', '413', '415', '422', '429', '431', '503']);
-    expect(documented('/api/v1/notifications/{id}', 'get')).toEqual(['200', '400', '401', '404', '429', '431', '503']);
-    expect(documented('/api/v1/notifications/{id}/open', 'put')).toEqual(['204', '400', '404', '413', '415', '429', '431', '503']);
-    expect(documented('/api/v1/metadata', 'patch')).toEqual(['200', '400', '401', '404', '413', '415', '429', '431', '503']);
+    expect(documented('/api/v1/devices', 'get')).toEqual(['200', '400', '401', '408', '429', '431', '503']);
+    expect(documented('/api/v1/devices', 'post')).toEqual(['201', '400', '401', '403', '404', '408', '409', '413', '415', '429', '431', '503']);
+    expect(documented('/api/v1/topics', 'get')).toEqual(['200', '400', '401', '408', '429', '431', '503']);
+    expect(documented('/api/v1/topics', 'post')).toEqual(['201', '400', '401', '408', '413', '415', '429', '431', '503']);
+    expect(documented('/api/v1/topics/{id}', 'delete')).toEqual(['204', '400', '401', '404', '408', '429', '431', '503']);
+    expect(documented('/api/v1/notifications', 'post')).toEqual(['201', '400', '401', '408', '409', '413', '415', '422', '429', '431', '503']);
+    expect(documented('/api/v1/notifications/{id}', 'get')).toEqual(['200', '400', '401', '404', '408', '429', '431', '503']);
+    expect(documented('/api/v1/notifications/{id}/open', 'put')).toEqual(['204', '400', '404', '408', '413', '415', '429', '431', '503']);
+    expect(documented('/api/v1/metadata', 'patch')).toEqual(['200', '400', '401', '404', '408', '413', '415', '429', '431', '503']);
     // Bearer routes say so; device-facing routes do not.
     expect(paths['/api/v1/devices']!.get!.security).toEqual([{ bearerAuth: [] }]);
     expect(paths['/api/v1/metadata']!.patch!.security).toBeUndefined();

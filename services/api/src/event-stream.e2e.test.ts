@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import { withLogAdmin } from '@herald/kafka';
 import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
@@ -18,6 +19,8 @@ interface StreamEvent {
 interface Stream {
   events: StreamEvent[];
   opened: Promise<void>;
+  /** Set once the server ended the stream (the body ended). */
+  ended: () => boolean;
   close(): void;
 }
 
@@ -29,6 +32,7 @@ let projectB: { id: string; api_key: string };
 function openStream(key: string, lastEventId?: string): Stream {
   const events: StreamEvent[] = [];
   const abort = new AbortController();
+  let ended = false;
   let opened: () => void = () => undefined;
   let failed: (error: unknown) => void = () => undefined;
   const openedPromise = new Promise<void>((resolve, reject) => {
@@ -54,10 +58,12 @@ function openStream(key: string, lastEventId?: string): Stream {
         if (fields.id !== undefined) events.push({ sseId: fields.id, type: fields.event!, event: JSON.parse(fields.data!) as StreamEvent['event'] });
       }
     }
+    ended = true;
   })().catch((error: unknown) => {
+    ended = true;
     if (!abort.signal.aborted) failed(error);
   });
-  return { events, opened: openedPromise, close: () => abort.abort() };
+  return { events, opened: openedPromise, ended: () => ended, close: () => abort.abort() };
 }
 
 const send = async (project: { api_key: string }, targets: string[]) => {
@@ -124,6 +130,8 @@ describe('GET /api/v1/events', () => {
     const get = (headers: Record<string, string>, query = '') => harness.request('GET', `/api/v1/events${query}`, { key: projectB.api_key, headers });
     expect(await get({ 'last-event-id': 'not-an-id' })).toEqual({ status: 400, body: { errors: [expect.stringContaining('Last-Event-ID')] } });
     expect(await get({ 'last-event-id': `v1.${Buffer.from('{"herald.secrets":{"0":1}}').toString('base64url')}` })).toMatchObject({ status: 400 });
+    // An empty position map read every project's retained log from its start (issue 17): it names no position of this stream.
+    expect(await get({ 'last-event-id': `v1.${Buffer.from('{}').toString('base64url')}` })).toEqual({ status: 400, body: { errors: [expect.stringContaining('Last-Event-ID')] } });
     expect(await get({}, '?types=DeliveryReported,Nope')).toEqual({ status: 400, body: { errors: [expect.stringContaining('types')] } });
     expect((await harness.request('GET', '/api/v1/events')).status).toBe(401);
 
@@ -149,4 +157,61 @@ describe('GET /api/v1/events', () => {
       withLogAdmin(harness.env.kafka, async (admin) => (await admin.groups()).filter((group) => group.startsWith(harness.env.kafka.group('herald.log-reader.'))).length === 0),
     30_000);
   }, 120_000);
+
+  it("accepts a resume id only from the stream of the project that was given it, unaltered", async () => {
+    const stream = openStream(projectA.api_key);
+    await stream.opened;
+    const n = await send(projectA, [`${projectA.id}-one`]);
+    await waitFor('an event on the stream', () => reportedFor(stream, n), 60_000);
+    stream.close();
+    const id = stream.events.at(-1)!.sseId;
+    const resume = (key: string, lastEventId: string) => harness.request('GET', '/api/v1/events', { key, headers: { 'last-event-id': lastEventId } });
+    expect(await resume(projectB.api_key, id)).toEqual({ status: 400, body: { errors: [expect.stringContaining('Last-Event-ID')] } });
+    const [payload, signature] = id.slice('v2.'.length).split('.');
+    const earlier = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, Record<string, number>>;
+    for (const partitions of Object.values(earlier)) for (const partition of Object.keys(partitions)) partitions[partition] = 0;
+    expect(await resume(projectA.api_key, `v2.${Buffer.from(JSON.stringify(earlier)).toString('base64url')}.${signature!}`)).toMatchObject({ status: 400 });
+  }, 120_000);
+
+  it('a client that goes away while its stream is being set up frees its slot and reader', async () => {
+    const url = new URL(harness.baseUrl);
+    // More resets than the project may hold streams (3): each leaked slot would be held for EVENT_STREAM_MAX_MS.
+    const resets = [0, 5, 5, 20, 50, 100].map(
+      (afterMs) =>
+        new Promise<void>((resolve) => {
+          const socket = connect(Number(url.port), url.hostname, () => {
+            socket.write(`GET /api/v1/events HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${projectB.api_key}\r\n\r\n`);
+            setTimeout(() => socket.resetAndDestroy(), afterMs);
+          });
+          socket.on('close', () => resolve());
+          socket.on('error', () => undefined);
+        }),
+    );
+    await Promise.all(resets);
+    await waitFor('no stream slot held', async () => /^herald_event_streams_open\{[^}]*\} 0$/m.test(await (await fetch(harness.metricsUrls.api!)).text()), 10_000);
+    await waitFor('three streams open at once again', async () => {
+      const streams = [openStream(projectB.api_key), openStream(projectB.api_key), openStream(projectB.api_key)];
+      try {
+        await Promise.all(streams.map((stream) => stream.opened));
+        return true;
+      } catch {
+        return false;
+      } finally {
+        for (const stream of streams) stream.close();
+      }
+    }, 15_000);
+    await waitFor('no log-reader consumer group left', () =>
+      withLogAdmin(harness.env.kafka, async (admin) => (await admin.groups()).filter((group) => group.startsWith(harness.env.kafka.group('herald.log-reader.'))).length === 0),
+    30_000);
+  }, 120_000);
+
+  it('revoking a key ends its open streams within seconds', async () => {
+    const { key_id: keyId, api_key: apiKey } = JSON.parse(await harness.herald('keys', 'issue', projectA.id, '--json')) as { key_id: string; api_key: string };
+    const stream = openStream(apiKey);
+    await stream.opened;
+    await harness.herald('keys', 'revoke', keyId);
+    await waitFor('the stream ended after the revocation', () => stream.ended(), 10_000);
+    expect((await harness.request('GET', '/api/v1/topics', { key: apiKey })).status).toBe(401);
+    stream.close();
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceIdFor } from '@herald/events';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
  * Following a notification over the real stack: its status, counts per
@@ -75,6 +75,7 @@ beforeAll(async () => {
   });
   project = await harness.createProject('follow');
   await harness.fakes!.configure(project.id);
+  await createTopics(harness, project.api_key, ['crowd']);
   for (const token of [...IOS_OK, IOS_GONE, IOS_WRONG]) {
     expect((await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token, platform: 'ios', topics: ['crowd'] } })).status).toBe(201);
   }

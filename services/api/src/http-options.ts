@@ -5,8 +5,10 @@ import type { ApiConfig } from './config.ts';
 export interface HttpOptions {
   trustProxy: TrustProxy;
   /** undefined: no rate limits (HERALD_RATE_LIMITS=off). */
-  rateLimits?: { windowMs: number; devicePerAddress: number; devicePerProject: number; bearerPerKey: number } | undefined;
+  rateLimits?: { windowMs: number; devicePerAddress: number; devicePerProject: number; bearerPerKey: number; unauthenticatedPerAddress: number } | undefined;
   requestDeadlineMs: number;
+  /** Open connections one client address (IPv6: its /64) may hold; 0: no bound (behind a proxy that is the only peer). */
+  connectionsPerAddress: number;
   publish: { timeoutMs: number; maxInFlight: number };
 }
 
@@ -14,6 +16,7 @@ export const DEFAULT_HTTP_OPTIONS: HttpOptions = {
   trustProxy: false,
   rateLimits: undefined,
   requestDeadlineMs: 4_500,
+  connectionsPerAddress: 0,
   publish: { timeoutMs: 3_000, maxInFlight: 2_000 },
 };
 
@@ -28,8 +31,11 @@ export function httpOptions(config: Static<typeof ApiConfig>): HttpOptions {
             devicePerAddress: config.RATE_LIMIT_DEVICE_PER_ADDRESS,
             devicePerProject: config.RATE_LIMIT_DEVICE_PER_PROJECT,
             bearerPerKey: config.RATE_LIMIT_BEARER_PER_KEY,
+            unauthenticatedPerAddress: config.RATE_LIMIT_UNAUTHENTICATED_PER_ADDRESS,
           },
     requestDeadlineMs: config.REQUEST_DEADLINE_MS,
+    // A bound like the rate limits: off with them (benchmarks drive the API from one address).
+    connectionsPerAddress: config.HERALD_RATE_LIMITS === 'off' ? 0 : config.CONNECTIONS_PER_ADDRESS,
     publish: { timeoutMs: config.PUBLISH_TIMEOUT_MS, maxInFlight: config.PUBLISH_MAX_IN_FLIGHT },
   };
 }

@@ -12,7 +12,7 @@ let project: { id: string; api_key: string };
 type DeviceRow = { token: string; metadata: Record<string, string> };
 
 /** What the README tells a project's server to compute. */
-const hashOf = (secret: string, identifier: string) => createHmac('sha256', secret).update(identifier).digest('hex');
+const hashOf = (secret: string, identifier: string) => createHmac('sha256', secret).update(`identifier:${identifier}`).digest('hex');
 
 const verification = async (...args: string[]) =>
   JSON.parse(await harness.herald('projects', 'identity-verification', project.id, ...args, '--json')) as {
@@ -66,7 +66,7 @@ describe('identity verification', () => {
       status: 401,
       body: { errors: ['identifier_hash is required: identity verification is on for this project'] },
     });
-    const wrong = { status: 401, body: { errors: ['identifier_hash is not the HMAC-SHA256 of identifier under the project’s device-auth secret'] } };
+    const wrong = { status: 401, body: { errors: ['identifier_hash is not the HMAC-SHA256 of "identifier:" + identifier under the project’s device-auth secret'] } };
     expect(await patch('alice', { forged: 'other-identifier' }, hashOf(secret, 'mallory'))).toEqual(wrong);
     expect(await patch('alice', { forged: 'other-secret' }, hashOf(`${secret}x`, 'alice'))).toEqual(wrong);
     // An unverified caller cannot even learn whether an identifier exists: 401 before the 404.

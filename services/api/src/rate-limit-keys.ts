@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Does a route's schema require the bearer key (its OpenAPI security says
@@ -24,7 +24,16 @@ export function projectIdOf(request: { query?: unknown; body?: unknown }): strin
   return undefined;
 }
 
-/** API keys are counted by a hash: the limiter's memory never holds a usable key. */
-export function apiKeyFingerprint(authorization: string | undefined): string {
-  return `key:${createHash('sha256').update(authorization ?? '').digest('base64url')}`;
+/**
+ * Who a client address counts as: an IPv4 address as itself (also when it
+ * arrives IPv4-mapped), an IPv6 address by its /64 — one subscriber's
+ * allocation, so a host cannot take a fresh budget from each of its 2^64
+ * addresses.
+ */
+export function addressKey(ip: string): string {
+  if (!ipaddr.isValid(ip)) return `addr:${ip}`;
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return `addr:${address.toString()}`;
+  const parts = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `addr:${parts.join(':')}::/64`;
 }

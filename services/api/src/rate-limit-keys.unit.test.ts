@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiKeyFingerprint, isBearerRoute, isDeviceRoute, projectIdOf } from './rate-limit-keys.ts';
+import { addressKey, isBearerRoute, isDeviceRoute, projectIdOf } from './rate-limit-keys.ts';
 
 describe('rate limit keys', () => {
   it('tells bearer routes by their security scheme', () => {
@@ -19,10 +19,13 @@ describe('rate limit keys', () => {
     expect(projectIdOf({ query: { project_id: 'x'.repeat(129) } })).toBeUndefined();
   });
 
-  it('counts API keys by a hash that does not contain the key', () => {
-    const fingerprint = apiKeyFingerprint('Bearer secret-key');
-    expect(fingerprint).not.toContain('secret-key');
-    expect(fingerprint).toBe(apiKeyFingerprint('Bearer secret-key'));
-    expect(fingerprint).not.toBe(apiKeyFingerprint('Bearer other'));
+  it('counts IPv4 addresses one by one and IPv6 addresses by their /64, however they are written', () => {
+    expect(addressKey('203.0.113.7')).toBe('addr:203.0.113.7');
+    expect(addressKey('::ffff:203.0.113.7')).toBe('addr:203.0.113.7');
+    expect(addressKey('2001:db8:1:2::1')).toBe('addr:2001:db8:1:2::/64');
+    expect(addressKey('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe(addressKey('2001:0db8:0001:0002::abcd'));
+    expect(addressKey('2001:db8:1:3::1')).not.toBe(addressKey('2001:db8:1:2::1'));
+    expect(addressKey('::1')).toBe('addr:0:0:0:0::/64');
+    expect(addressKey('not-an-address')).toBe('addr:not-an-address');
   });
 });

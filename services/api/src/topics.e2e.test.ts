@@ -1,46 +1,181 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { topicIdFor } from '@herald/events';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createEvent, deviceIdFor, topicIdFor } from '@herald/events';
+import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
+/**
+ * Topics are the project's (issue 17, item 1): a device cannot create a
+ * topic that shadows a device target, so a send naming a device reaches
+ * only that device whatever strangers register; the project creates, reads
+ * and deletes topics with its key, may let devices create topics (never with
+ * a device's id or token as name), reclaims device-created topics nobody
+ * subscribes to, and strangers cannot use up its own topic quota.
+ */
 let harness: ApiHarness;
+
+type TopicRow = { id: string; name: string; subscribers: number; origin: 'project' | 'device' };
+type Project = { id: string; api_key: string };
+
 beforeAll(async () => {
-  harness = await startApiHarness('topics');
-});
+  harness = await startApiHarness('topics', { delivery: true });
+}, 180_000);
 afterAll(async () => {
-  expect(await harness?.stop()).toEqual({ api: 0, projector: 0 });
+  expect(await harness?.stop()).toEqual({ api: 0, projector: 0, delivery: 0 });
 });
 
-type TopicRow = { id: string; name: string; subscribers: number };
+const register = (project: Project, body: Record<string, unknown>) => harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, platform: 'ios', ...body } });
+const topicsOf = async (project: Project, query = '') => (await harness.request('GET', `/api/v1/topics${query}`, { key: project.api_key })).body as { data: TopicRow[]; pagination: { count: number } };
+const deviceCount = async (project: Project) => ((await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key })).body?.pagination as { count: number }).count;
+const allowDeviceTopics = async (project: Project) => expect(JSON.parse(await harness.herald('projects', 'device-topics', project.id, 'on', '--json'))).toEqual({ project_id: project.id, device_topics: true });
 
-describe('topics', () => {
-  it('creates topics idempotently by name and lists them with subscriber counts', async () => {
-    const project = await harness.createProject('topics');
+/** Sends to `targets` and resolves with the tokens the fake APNs received it for, once the notification is sent. */
+async function reached(project: Project, targets: unknown[]): Promise<string[]> {
+  const sent = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: 'Your login code', body: '123456', targets } } });
+  expect(sent.status).toBe(201);
+  const id = (sent.body!.data as { id: string }).id;
+  await waitFor(`notification ${id} sent`, async () => ((await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body?.data as { status: string }).status === 'sent', 60_000);
+  return harness.fakes!.apns.deliveries.filter((delivery) => (delivery.payload as { notification_id: string }).notification_id === id).map((delivery) => delivery.token).sort();
+}
+
+describe('a send naming a device reaches only that device', () => {
+  it("a stranger cannot subscribe to a victim's token or device id as topics (the attack of issue 17)", async () => {
+    const project = await harness.createProject('shadowing');
+    await harness.fakes!.configure(project.id);
+    const victimToken = 'victim-phone-token';
+    const victimId = deviceIdFor(project.id, victimToken);
+    expect((await register(project, { token: victimToken })).status).toBe(201);
+
+    const attack = await register(project, { token: 'attacker-phone-1', topics: [victimToken, victimId] });
+    expect(attack.status).toBe(400);
+    expect(attack.body).toEqual({ errors: [expect.stringMatching(/^topics ".+", ".+" do not exist in this project: topics are created with the API key/)] });
+    await waitFor('the victim projected', async () => (await deviceCount(project)) === 1);
+    expect((await topicsOf(project)).data).toEqual([]);
+
+    expect(await reached(project, [victimToken])).toEqual([victimToken]);
+    expect(await reached(project, [victimId])).toEqual([victimToken]);
+  }, 120_000);
+
+  it('where devices may create topics, none can take the id or token of a device (active or not) nor a topic id; no token can be a topic', async () => {
+    const project = await harness.createProject('device-topics');
+    await harness.fakes!.configure(project.id);
+    await allowDeviceTopics(project);
+    const projectTopic = 'announcements';
+    await createTopics(harness, project.api_key, [projectTopic]);
+    expect((await register(project, { token: 'victim-a' })).status).toBe(201);
+    const refreshed = await register(project, { token: 'victim-b-first' });
+    expect(refreshed.status).toBe(201);
+    const refreshedId = (refreshed.body!.data as { id: string }).id;
+    await waitFor('two devices projected', async () => (await deviceCount(project)) === 2);
+    expect((await register(project, { token: 'victim-b-now', device_id: refreshedId, previous_token: 'victim-b-first' })).status).toBe(201);
+    // An inactive device's token is taken all the same.
+    const inactiveId = deviceIdFor(project.id, 'victim-a');
+    expect((await harness.request('DELETE', `/api/v1/devices/${inactiveId}`, { key: project.api_key })).status).toBe(204);
+    await waitFor('the refresh and the deletion projected', async () => {
+      const devices = (await harness.request('GET', '/api/v1/devices', { key: project.api_key })).body!.data as Array<{ token: string; status: string }>;
+      return devices.some((device) => device.token === 'victim-b-now') && devices.some((device) => device.status === 'inactive');
+    });
+
+    const projectTopicId = topicIdFor(project.id, projectTopic);
+    for (const name of ['victim-a', inactiveId, 'victim-b-now', refreshedId, projectTopicId]) {
+      const attempt = await register(project, { token: 'attacker-phone', topics: ['fine', name] });
+      expect(attempt, name).toEqual({ status: 400, body: { errors: [`topics ${JSON.stringify(name)} cannot be created by a device: a device-created topic never takes the id or token of a device, nor the id of a topic`] } });
+    }
+    // A new name is created, as a device-created topic; subscribing to the project's own topic is allowed.
+    expect((await register(project, { token: 'fan', topics: ['fans-of-x', projectTopic] })).status).toBe(201);
+    const created = await waitFor('the device-created topic', async () => (await topicsOf(project, '?name=fans-of-x')).data[0]);
+    expect(created).toMatchObject({ id: topicIdFor(project.id, 'fans-of-x'), name: 'fans-of-x', origin: 'device' });
+    expect((await topicsOf(project, `?name=${projectTopic}`)).data[0]).toMatchObject({ origin: 'project' });
+
+    // The other way round: no device registers a token that is a topic's name or id (nor whose device id is one).
+    const refused = { status: 400, body: { errors: ['token cannot be registered: it (or the device id it makes) is the name or id of a topic in this project'] } };
+    expect(await register(project, { token: 'fans-of-x' })).toEqual(refused);
+    expect(await register(project, { token: projectTopicId })).toEqual(refused);
+    expect(await register(project, { token: projectTopic })).toEqual(refused);
+
+    // Sends to the victims' tokens and ids reach them alone (the deleted one: nobody).
+    expect(await reached(project, ['victim-b-now'])).toEqual(['victim-b-now']);
+    expect(await reached(project, [refreshedId])).toEqual(['victim-b-now']);
+    expect(await reached(project, ['fans-of-x'])).toEqual(['fan']);
+  }, 180_000);
+});
+
+describe('the project owns its topics', () => {
+  it('creates (idempotently), finds, reads and deletes them; lists them with subscribers and origin; another project sees none', async () => {
+    const project = await harness.createProject('topic-crud');
     const created = await harness.request('POST', '/api/v1/topics', { key: project.api_key, body: { name: 'news' } });
-    expect(created).toMatchObject({ status: 201, body: { data: { id: topicIdFor(project.id, 'news'), name: 'news', subscribers: 0 } } });
-    const repeated = await harness.request('POST', '/api/v1/topics', { key: project.api_key, body: { name: 'news' } });
-    expect((repeated.body as { data: TopicRow }).data.id).toBe(topicIdFor(project.id, 'news'));
+    expect(created).toMatchObject({ status: 201, body: { data: { id: topicIdFor(project.id, 'news'), name: 'news', subscribers: 0, origin: 'project' } } });
+    expect(((await harness.request('POST', '/api/v1/topics', { key: project.api_key, body: { name: 'news' } })).body!.data as TopicRow).id).toBe(topicIdFor(project.id, 'news'));
+    await createTopics(harness, project.api_key, ['sport', 'weather']);
 
-    // Subscribing creates topics on first use.
     for (const [token, topics] of [['t1', ['news', 'sport']], ['t2', ['news']], ['t3', ['weather']]] as const) {
-      await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token, platform: 'android', topics } });
+      expect((await register(project, { token, platform: 'android', topics })).status).toBe(201);
     }
     const listed = await waitFor('three topics with their subscribers', async () => {
-      const response = await harness.request('GET', '/api/v1/topics', { key: project.api_key });
-      const rows = response.body?.data as TopicRow[] | undefined;
-      return rows?.length === 3 && rows.find((row) => row.name === 'news')?.subscribers === 2 ? response : undefined;
+      const page = await topicsOf(project);
+      const counts = page.data.map((row) => row.subscribers).join(',');
+      return counts === '2,1,1' ? page : undefined;
     });
-    expect((listed.body!.data as TopicRow[]).map(({ name, subscribers }) => ({ name, subscribers }))).toEqual([
-      { name: 'news', subscribers: 2 },
-      { name: 'sport', subscribers: 1 },
-      { name: 'weather', subscribers: 1 },
+    expect(listed.data.map(({ name, subscribers, origin }) => ({ name, subscribers, origin }))).toEqual([
+      { name: 'news', subscribers: 2, origin: 'project' },
+      { name: 'sport', subscribers: 1, origin: 'project' },
+      { name: 'weather', subscribers: 1, origin: 'project' },
     ]);
-    expect(listed.body!.pagination).toEqual({ count: 3, page: 1, pages: 1, from: 1, to: 3, last: 1 });
+    expect((await harness.request('GET', '/api/v1/topics?limit=2&page=2', { key: project.api_key })).body).toMatchObject({ data: [{ name: 'weather' }], pagination: { count: 3, page: 2, pages: 2 } });
+    const newsId = topicIdFor(project.id, 'news');
+    expect(await harness.request('GET', `/api/v1/topics/${newsId}`, { key: project.api_key })).toMatchObject({ status: 200, body: { data: { id: newsId, name: 'news', subscribers: 2 } } });
+    expect((await topicsOf(project, '?name=nope')).data).toEqual([]);
 
-    const page = await harness.request('GET', '/api/v1/topics?limit=2&page=2', { key: project.api_key });
-    expect(page.body).toMatchObject({ data: [{ name: 'weather' }], pagination: { count: 3, page: 2, pages: 2, from: 3, to: 3, last: 2 } });
+    const other = await harness.createProject('topic-crud-other');
+    expect((await topicsOf(other)).data).toEqual([]);
+    expect((await harness.request('GET', `/api/v1/topics/${newsId}`, { key: other.api_key })).status).toBe(404);
+    expect((await harness.request('DELETE', `/api/v1/topics/${newsId}`, { key: other.api_key })).status).toBe(404);
+    expect((await harness.request('DELETE', `/api/v1/topics/${newsId}`)).status).toBe(401);
 
-    const other = await harness.createProject('other');
-    const foreign = await harness.request('GET', '/api/v1/topics', { key: other.api_key });
-    expect(foreign.body).toEqual({ data: [], pagination: { count: 0, page: 1, pages: 1, from: 0, to: 0, last: 1 } });
+    expect((await harness.request('DELETE', `/api/v1/topics/${newsId}`, { key: project.api_key })).status).toBe(204);
+    await waitFor('the topic deleted', async () => (await harness.request('GET', `/api/v1/topics/${newsId}`, { key: project.api_key })).status === 404);
+    expect((await topicsOf(project)).data.map((row) => row.name)).toEqual(['sport', 'weather']);
+    // Deleted: no registration subscribes to it any more (devices may not create topics here).
+    expect(await register(project, { token: 't4', topics: ['news'] })).toMatchObject({ status: 400, body: { errors: [expect.stringContaining('topics "news" does not exist in this project')] } });
   });
+
+  it('reclaims device-created topics nobody subscribes to, never its own; a project topic adopted from devices stays', async () => {
+    const project = await harness.createProject('reclaim');
+    await allowDeviceTopics(project);
+    await createTopics(harness, project.api_key, ['own-empty']);
+    expect((await register(project, { token: 'd1', topics: ['left-behind', 'kept', 'adopted'] })).status).toBe(201);
+    expect((await register(project, { token: 'd2', topics: ['kept'] })).status).toBe(201);
+    await waitFor('the device-created topics', async () => (await topicsOf(project)).pagination.count === 4);
+    // d1 leaves its topics; the project adopts one of them by creating it.
+    expect((await register(project, { token: 'd1', topics: [] })).status).toBe(201);
+    expect((await harness.request('POST', '/api/v1/topics', { key: project.api_key, body: { name: 'adopted' } })).body).toMatchObject({ data: { origin: 'project' } });
+    await waitFor('d1 unsubscribed and the topic adopted', async () => {
+      const rows = (await topicsOf(project)).data;
+      return rows.find((row) => row.name === 'left-behind')?.subscribers === 0 && rows.find((row) => row.name === 'adopted')?.origin === 'project';
+    });
+
+    const reclaimed = await harness.request('POST', '/api/v1/topics/reclaim', { key: project.api_key });
+    expect(reclaimed).toEqual({ status: 200, body: { data: { deleted: 1, names: ['left-behind'] } } });
+    await waitFor('the reclaimed topic gone', async () => (await topicsOf(project)).pagination.count === 3);
+    expect((await topicsOf(project)).data.map((row) => row.name).sort()).toEqual(['adopted', 'kept', 'own-empty']);
+  });
+
+  it("strangers cannot use up the project's topic quota: device-created topics count apart", async () => {
+    const project = await harness.createProject('topic-quota');
+    await allowDeviceTopics(project);
+    // What a stranger leaves after filling the device-created quota (1,000), written as events to keep the test short.
+    const names = Array.from({ length: 1_000 }, (_, i) => `spam-${i}`);
+    await harness.env.producer.publish(names.map((name) => createEvent('TopicCreated', { topic_id: topicIdFor(project.id, name), name, origin: 'device' }, { project_id: project.id })));
+    await waitFor('1,000 device-created topics projected', async () => (await topicsOf(project, '?limit=1')).pagination.count === 1_000, 60_000);
+
+    expect(await register(project, { token: 'stranger', topics: ['spam-1000'] })).toEqual({
+      status: 400,
+      body: { errors: ['topics would create 1 new device-created topics in a project that has 1000; a project has at most 1000 device-created topics (POST /api/v1/topics/reclaim deletes those nobody subscribes to)'] },
+    });
+    // The project's own room is untouched, and subscribing to existing topics stays allowed.
+    expect((await harness.request('POST', '/api/v1/topics', { key: project.api_key, body: { name: 'breaking-news' } })).status).toBe(201);
+    expect((await register(project, { token: 'reader', topics: ['spam-1'] })).status).toBe(201);
+    // Nobody subscribes to 999 of them: the project reclaims them.
+    await waitFor('the reader projected', async () => (await deviceCount(project)) === 1);
+    expect((await harness.request('POST', '/api/v1/topics/reclaim', { key: project.api_key })).body).toMatchObject({ data: { deleted: 999 } });
+    await waitFor('the room back', async () => (await register(project, { token: 'stranger', topics: ['spam-1000'] })).status === 201, 60_000);
+  }, 180_000);
 });

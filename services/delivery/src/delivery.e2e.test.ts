@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadLetterTopic, TOPICS } from '@herald/events';
 import type { DeliveryLedgerDocument, LedgerDevice } from '@herald/projections';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
  * The whole pipeline over real Kafka and FerretDB with fake APNs and FCM
@@ -23,6 +23,7 @@ beforeAll(async () => {
   });
   project = await harness.createProject('delivery');
   await fakes().configure(project.id);
+  await createTopics(harness, project.api_key, ['news', 'doomed', 'busy']);
   const devices: Array<[string, 'ios' | 'android', Record<string, unknown>]> = [
     ['ios-news-1', 'ios', { topics: ['news'] }],
     ['ios-news-2', 'ios', { topics: ['news'], metadata: { plan: 'pro' } }],

@@ -5,7 +5,7 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, newId } from '@herald/events';
 import { ADMIN_COLLECTIONS } from '@herald/mongo';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
  * Scheduled sends over the real stack: held in the store through a restart of
@@ -36,6 +36,7 @@ beforeAll(async () => {
   harness = await startApiHarness('schedule', { delivery: true, apiEnv: clockEnv, deliveryEnv: { ...clockEnv, DELIVERY_SCHEDULER_POLL_MS: '100' } });
   project = await harness.createProject('schedule');
   await harness.fakes!.configure(project.id);
+  await createTopics(harness, project.api_key, ['world']);
   for (const [token, timezone] of [['ios-paris', 'Europe/Paris'], ['ios-tokyo', 'Asia/Tokyo'], ['ios-unzoned', undefined]] as const) {
     const registered = await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token, platform: 'ios', topics: ['world'], ...(timezone === undefined ? {} : { timezone }) } });
     expect(registered.status).toBe(201);

@@ -16,7 +16,10 @@ export const DEVICE_LIMITS = {
   /** Devices one `identifier` may update; more is refused instead of fanned out. */
   identifierMatches: 100,
   topicsPerRegistration: 20,
+  /** Topics the project creates (POST /api/v1/topics). */
   topicsPerProject: 10_000,
+  /** Topics devices create, in a project that lets them: counted apart, so they never take the project's own room. */
+  deviceTopicsPerProject: 1_000,
   /** Bytes one PATCH may write: the patch's JSON size × the devices it matches. */
   metadataWriteBytes: 1024 * 1024,
 } as const;

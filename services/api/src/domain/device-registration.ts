@@ -25,26 +25,50 @@ export function toDeviceView(doc: DeviceDocument): DeviceView {
 }
 
 /**
+ * The user a registration may leave in place without proof: the device's
+ * own, while it is active. A device coming back from inactive (deleted, or
+ * its token rejected) comes back without one (the projection drops it), so
+ * naming that user again needs proof like any claim.
+ */
+export function currentUser(existing: Pick<DeviceDocument, 'status' | 'external_id'> | undefined): string | undefined {
+  return existing?.status === 'active' ? existing.external_id : undefined;
+}
+
+/** The bytes a device holds of what its registrations bring: the bound DEVICE_MAX_BYTES is on this. */
+export function deviceBytes(device: Pick<DeviceView, 'token' | 'identifiers' | 'metadata' | 'topics' | 'external_id' | 'timezone'>): number {
+  const { token, identifiers, metadata, topics, external_id, timezone } = device;
+  return Buffer.byteLength(JSON.stringify({ token, identifiers, metadata, topics, external_id, timezone }));
+}
+
+export interface RegistrationPlanOptions {
+  /** Topic names this registration creates (device-created topics; only where the project allows them). */
+  createTopics?: readonly string[];
+  correlationId?: string | undefined;
+  now: Date;
+}
+
+/**
  * The events one registration produces, and the device as it will read once
  * they are projected. `existing` is the device this registration continues:
  * the one named by `device_id` (token refresh) or the one already holding the
- * token. A new device's id is derived from (project, token).
+ * token. A new device's id is derived from (project, token). `external_id:
+ * null` unlinks the device from its user (DeviceUnlinked first).
  */
 export function planRegistration(
   input: RegisterDeviceInput,
   existing: DeviceDocument | undefined,
-  correlationId: string | undefined,
-  now: Date,
+  options: RegistrationPlanOptions,
 ): { device: DeviceView; events: HeraldEvent[] } {
   const projectId = input.project_id;
   const deviceId = existing?._id ?? deviceIdFor(projectId, input.token);
-  const context = { project_id: projectId, correlation_id: correlationId, now };
+  const context = { project_id: projectId, correlation_id: options.correlationId, now: options.now };
   const topicNames = input.topics === undefined ? undefined : [...new Set(input.topics)];
   const topicIds = topicNames?.map((name) => topicIdFor(projectId, name));
 
-  const events: HeraldEvent[] = (topicNames ?? []).map((name, index) =>
-    createEvent('TopicCreated', { topic_id: topicIds![index]!, name }, context),
+  const events: HeraldEvent[] = [...new Set(options.createTopics ?? [])].map((name) =>
+    createEvent('TopicCreated', { topic_id: topicIdFor(projectId, name), name, origin: 'device' }, context),
   );
+  if (input.external_id === null && existing?.external_id !== undefined) events.push(createEvent('DeviceUnlinked', { device_id: deviceId }, context));
   events.push(
     createEvent(
       'DeviceRegistered',
@@ -55,7 +79,7 @@ export function planRegistration(
         ...(input.identifiers === undefined ? {} : { identifiers: input.identifiers }),
         ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
         ...(topicIds === undefined ? {} : { topic_ids: topicIds }),
-        ...(input.external_id === undefined ? {} : { external_id: input.external_id }),
+        ...(typeof input.external_id === 'string' ? { external_id: input.external_id } : {}),
         // external_id_hash is proof for this request only: it is not stored.
         ...(input.timezone === undefined ? {} : { timezone: input.timezone }),
       },

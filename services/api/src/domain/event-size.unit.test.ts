@@ -45,7 +45,7 @@ describe('worst-case event size under the device-facing limits', () => {
       topics: Array.from({ length: DEVICE_LIMITS.topicsPerRegistration }, (_, index) => `${index}`.padEnd(256, '\u0001')),
     };
     expect(Compile(RegisterDeviceBody).Check(input)).toBe(true);
-    const { events } = planRegistration(input, undefined, 'r'.repeat(64), now);
+    const { events } = planRegistration(input, undefined, { createTopics: input.topics, correlationId: 'r'.repeat(64), now });
     const largest = Math.max(...events.map(recordBytes));
     // Measured: 862,260 bytes (identifiers and metadata ~418 KB each, token 24,576); each TopicCreated ~2 KB.
     expect(largest).toBeGreaterThan(800_000);

@@ -1,11 +1,11 @@
-import { identifierHashMatches, type IdentityVerification } from '@herald/admin';
+import { deviceProofMatches, type IdentityVerification } from '@herald/admin';
 import { UnauthorizedError } from '@herald/errors';
 
 /**
  * May this metadata write go ahead? With identity verification off, any
  * identifier may be written (a given `identifier_hash` is ignored); with it
- * on, only one whose `identifier_hash` is its HMAC under the project's
- * device-auth secret. Throws 401 otherwise; the message never says what the
+ * on, only one whose `identifier_hash` is its proof (purpose `identifier`)
+ * under the project's device-auth secret. Throws 401 otherwise; the message never says what the
  * right hash would have been.
  */
 export function checkIdentifierHash(setting: IdentityVerification, identifier: string, identifierHash: string | undefined): void {
@@ -13,8 +13,8 @@ export function checkIdentifierHash(setting: IdentityVerification, identifier: s
   if (identifierHash === undefined) {
     throw new UnauthorizedError('identifier_hash is required: identity verification is on for this project');
   }
-  if (!identifierHashMatches(setting.secret, identifier, identifierHash)) {
-    throw new UnauthorizedError('identifier_hash is not the HMAC-SHA256 of identifier under the project’s device-auth secret');
+  if (!deviceProofMatches(setting.secret, 'identifier', identifier, identifierHash)) {
+    throw new UnauthorizedError('identifier_hash is not the HMAC-SHA256 of "identifier:" + identifier under the project’s device-auth secret');
   }
 }
 
@@ -22,8 +22,9 @@ export function checkIdentifierHash(setting: IdentityVerification, identifier: s
  * May this registration set `external_id`? Attaching a device to a user
  * means it receives that user's pushes, so a stranger may not claim one:
  * allowed with the project's bearer key (a server registering for its user),
- * with identity verification on and `external_id_hash` its HMAC, or when the
- * device already has that external id (nothing new is claimed).
+ * with identity verification on and `external_id_hash` its proof (purpose
+ * `external_id`: a metadata proof for the same value does not do), or when
+ * the device already has that external id (nothing new is claimed).
  */
 export function mayClaimExternalId(claim: {
   externalId: string;
@@ -35,5 +36,9 @@ export function mayClaimExternalId(claim: {
 }): boolean {
   if (claim.current === claim.externalId) return true;
   if (claim.bearerProjectId === claim.projectId) return true;
-  return claim.verification.enabled && claim.externalIdHash !== undefined && identifierHashMatches(claim.verification.secret, claim.externalId, claim.externalIdHash);
+  return (
+    claim.verification.enabled &&
+    claim.externalIdHash !== undefined &&
+    deviceProofMatches(claim.verification.secret, 'external_id', claim.externalId, claim.externalIdHash)
+  );
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { generateDeviceAuthSecret, identifierHash } from '@herald/admin';
+import { deviceProof, generateDeviceAuthSecret } from '@herald/admin';
+
+const identifierHash = (key: string, value: string) => deviceProof(key, 'identifier', value);
+const externalIdHash = (key: string, value: string) => deviceProof(key, 'external_id', value);
 import { checkIdentifierHash, mayClaimExternalId } from './identity-verification.ts';
 
 const secret = generateDeviceAuthSecret();
@@ -17,8 +20,9 @@ describe('checkIdentifierHash', () => {
 
   it.each([
     ['no hash', undefined, 'identifier_hash is required: identity verification is on for this project'],
-    ['the hash of another identifier', identifierHash(secret, 'user-2'), 'identifier_hash is not the HMAC-SHA256 of identifier'],
-    ['a hash under another secret', identifierHash(generateDeviceAuthSecret(), 'user-1'), 'identifier_hash is not the HMAC-SHA256 of identifier'],
+    ['the hash of another identifier', identifierHash(secret, 'user-2'), 'identifier_hash is not the HMAC-SHA256 of "identifier:" + identifier'],
+    ['a hash under another secret', identifierHash(generateDeviceAuthSecret(), 'user-1'), 'identifier_hash is not the HMAC-SHA256 of "identifier:" + identifier'],
+    ['the external_id proof of the same value', externalIdHash(secret, 'user-1'), 'identifier_hash is not the HMAC-SHA256 of "identifier:" + identifier'],
   ])('refuses %s with 401 naming identifier_hash', (_label, hash, message) => {
     let thrown: unknown;
     try {
@@ -37,13 +41,15 @@ describe('mayClaimExternalId', () => {
     expect(mayClaimExternalId({ ...claim, bearerProjectId: 'another-project' })).toBe(false);
     expect(mayClaimExternalId({ ...claim, current: 'u-2' })).toBe(false);
     // A hash means nothing while verification is off: there is no secret to check it with.
-    expect(mayClaimExternalId({ ...claim, externalIdHash: identifierHash(secret, 'u-1') })).toBe(false);
-    expect(mayClaimExternalId({ ...claim, verification: on, externalIdHash: identifierHash(secret, 'u-2') })).toBe(false);
+    expect(mayClaimExternalId({ ...claim, externalIdHash: externalIdHash(secret, 'u-1') })).toBe(false);
+    expect(mayClaimExternalId({ ...claim, verification: on, externalIdHash: externalIdHash(secret, 'u-2') })).toBe(false);
+    // Domain separation: the metadata proof for the same value is no proof of the user.
+    expect(mayClaimExternalId({ ...claim, verification: on, externalIdHash: identifierHash(secret, 'u-1') })).toBe(false);
   });
 
   it("allows the project's key, a verified hash, or the external id the device already has", () => {
     expect(mayClaimExternalId({ ...claim, bearerProjectId: 'p' })).toBe(true);
-    expect(mayClaimExternalId({ ...claim, verification: on, externalIdHash: identifierHash(secret, 'u-1') })).toBe(true);
+    expect(mayClaimExternalId({ ...claim, verification: on, externalIdHash: externalIdHash(secret, 'u-1') })).toBe(true);
     expect(mayClaimExternalId({ ...claim, current: 'u-1' })).toBe(true);
   });
 });

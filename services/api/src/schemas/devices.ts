@@ -41,21 +41,29 @@ export const RegisterDeviceBody = Type.Object(
     identifiers: Type.Optional(StringMap),
     metadata: Type.Optional(StringMap),
     external_id: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 256,
-        pattern: '^[^\\u0000-\\u001f\\u2028\\u2029]+$',
-        description:
-          "The project's id of the user who owns the device; a target `{\"external_id\": …}` reaches all of that user's active devices. " +
-          "Needs proof: the project's bearer key, or `external_id_hash` (HMAC-SHA256 of it under the device-auth secret) with identity verification on",
-      }),
+      Type.Union(
+        [
+          Type.String({ minLength: 1, maxLength: 256, pattern: '^[^\\u0000-\\u001f\\u2028\\u2029]+$' }),
+          Type.Null(),
+        ],
+        {
+          description:
+            "The project's id of the user who owns the device; a target `{\"external_id\": …}` reaches all of that user's active devices. " +
+            "Needs proof: the project's bearer key, or `external_id_hash` with identity verification on. " +
+            '`null` unlinks the device from its user (the app signed out); no proof needed. A device coming back from inactive comes back without its user.',
+        },
+      ),
     ),
-    external_id_hash: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Hex HMAC-SHA256 of external_id under the project’s device-auth secret' })),
+    external_id_hash: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 128, description: 'Hex HMAC-SHA256 of "external_id:" + external_id under the project’s device-auth secret' }),
+    ),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone name (e.g. Europe/Paris), for local-time sends' })),
     topics: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
         maxItems: DEVICE_LIMITS.topicsPerRegistration,
-        description: `Topic names; created on first use (at most ${DEVICE_LIMITS.topicsPerProject} topics per project)`,
+        description:
+          'Names of topics to subscribe to (replacing the subscriptions). Each must exist (POST /api/v1/topics), unless the project lets devices create topics; ' +
+          `then a new name is created as a device-created topic (at most ${DEVICE_LIMITS.deviceTopicsPerProject} per project), never taking a device's id or token`,
       }),
     ),
   },
@@ -84,6 +92,18 @@ export const deleteDeviceSchema = {
   response: { 204: Type.Null({ description: 'Unregistered' }), ...errorResponses(400, 401, 404, 503) },
 } as const;
 
+export const updateDeviceSchema = {
+  summary: 'Detach a device from its user',
+  description:
+    '`{"external_id": null}` unlinks the device (publishes DeviceUnlinked): an `{"external_id": …}` target no longer reaches it. ' +
+    'Answers the device as it will read. Harmless when it has no user. To link a device to a user, register it with the bearer key (or `external_id_hash`).',
+  tags: ['devices'],
+  security: BEARER,
+  params: DeviceId,
+  body: Type.Object({ external_id: Type.Null() }, { additionalProperties: false }),
+  response: { 200: Type.Object({ data: Device }), ...errorResponses(400, 401, 404, 413, 415, 503) },
+} as const;
+
 export const registerDeviceSchema = {
   summary: 'Register a device (called by the device; no bearer key)',
   description:
@@ -92,12 +112,14 @@ export const registerDeviceSchema = {
     'Fields left out keep their current values; `topics`, when given, replaces the subscriptions. ' +
     'A token refresh names the existing `device_id` with a new token and proves it is that device: `previous_token` ' +
     "equal to the device's current token, or the project's bearer key; without proof it is refused with 403 and nothing changes. " +
+    "A token that was a device's first one while the device now holds another is refused with 409 (moving it back needs a refresh's proof). " +
+    'A token that is the name or id of a topic is refused with 400, and so is a device over DEVICE_MAX_BYTES or a new device past the project\'s device quota. ' +
     'The answer is the caller\'s own device only (the caller holds its token).',
   tags: ['devices'],
   // The bearer key is optional here: it only serves as proof for a token refresh.
   security: [{}, ...BEARER],
   body: RegisterDeviceBody,
-  response: { 201: Type.Object({ data: Device }), ...errorResponses(400, 401, 403, 404, 413, 415, 503) },
+  response: { 201: Type.Object({ data: Device }), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503) },
 } as const;
 
 export const ListDevicesQuery = Type.Object(
@@ -105,6 +127,7 @@ export const ListDevicesQuery = Type.Object(
     ...PageQuery,
     status: Type.Optional(Type.Enum(['active', 'inactive'])),
     token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'Only the device with exactly this token' })),
+    external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "Only the devices of this user (the project's external id)" })),
   },
   { additionalProperties: false },
 );

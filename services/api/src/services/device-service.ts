@@ -1,23 +1,25 @@
 import { countMatching, type Filter, type ReadModelRegistry } from '@herald/mongo';
 import type { DeviceDocument, TopicDocument } from '@herald/projections';
+import { previewDevice } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import type { AdminStore } from '@herald/admin';
-import { createEvent, topicIdFor } from '@herald/events';
-import { ForbiddenError, NotFoundError, ValidationError } from '@herald/errors';
-import { planRegistration, toDeviceView, type DeviceView, type RegisterDeviceInput } from '../domain/device-registration.ts';
+import { createEvent } from '@herald/events';
+import { NotFoundError, ValidationError } from '@herald/errors';
+import { deviceBytes, toDeviceView, type DeviceView, type RegisterDeviceInput } from '../domain/device-registration.ts';
 import { DEVICE_LIMITS } from '../domain/device-limits.ts';
 import { planMetadataUpdate, type MetadataPatch } from '../domain/metadata-update.ts';
-import { checkIdentifierHash, mayClaimExternalId } from '../domain/identity-verification.ts';
+import { checkIdentifierHash } from '../domain/identity-verification.ts';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
-import { mayRepointDevice } from '../domain/token-refresh.ts';
-import { assertRoomForTopics } from './topic-quota.ts';
-import { isTimeZone } from '@herald/runtime';
+import { DEFAULT_DEVICE_POLICY, type DevicePolicy } from '../domain/device-policy.ts';
+import { DeviceQuota } from './device-quota.ts';
+import { registerDevice } from './register-device.ts';
 
 export interface DeviceListQuery {
   limit?: number | undefined;
   page?: number | undefined;
   status?: 'active' | 'inactive' | undefined;
   token?: string | undefined;
+  external_id?: string | undefined;
 }
 
 const UNREGISTERED = 'Unregistered';
@@ -27,88 +29,59 @@ export class DeviceService {
   readonly #producer: EventProducer;
   readonly #admin: AdminStore;
   readonly #readModels: ReadModelRegistry;
+  readonly #policy: DevicePolicy;
+  readonly #quota: DeviceQuota;
 
-  constructor(deps: { producer: EventProducer; admin: AdminStore; readModels: ReadModelRegistry }) {
+  constructor(deps: { producer: EventProducer; admin: AdminStore; readModels: ReadModelRegistry; devicePolicy?: DevicePolicy | undefined }) {
     this.#producer = deps.producer;
     this.#admin = deps.admin;
     this.#readModels = deps.readModels;
+    this.#policy = deps.devicePolicy ?? DEFAULT_DEVICE_POLICY;
+    this.#quota = new DeviceQuota({ recountMs: this.#policy.quotaRecountMs });
   }
 
   #devices() {
     return this.#readModels.collection<DeviceDocument>('devices');
   }
 
-  async #requireProject(projectId: string): Promise<void> {
-    if ((await this.#admin.findProject(projectId)) === null) throw new NotFoundError(`project_id ${projectId} does not exist`);
-  }
-
   /**
    * `bearerProjectId`: the project of the caller's bearer key, if it sent one;
-   * it proves a token refresh like `previous_token` does.
+   * it proves a token refresh (like `previous_token`) and an external_id.
    */
   async register(input: RegisterDeviceInput, correlationId?: string, bearerProjectId?: string): Promise<DeviceView> {
-    await this.#requireProject(input.project_id);
-    const existing = await this.#continuedDevice(input);
-    if (input.device_id !== undefined && existing !== null) {
-      const claim = { currentToken: existing.token, newToken: input.token, previousToken: input.previous_token, bearerProjectId, projectId: input.project_id };
-      if (!mayRepointDevice(claim)) {
-        throw new ForbiddenError(
-          "previous_token must equal the device's current token (or send the project's bearer key) to give device_id a new token",
-        );
-      }
-    }
-    if (input.timezone !== undefined && !isTimeZone(input.timezone)) throw new ValidationError([`timezone ${input.timezone} is not an IANA time zone name (e.g. Europe/Paris)`]);
-    if (input.external_id !== undefined) await this.#checkExternalIdClaim(input, existing ?? undefined, bearerProjectId);
-    if (input.topics !== undefined) {
-      const topics = await this.#readModels.collection<TopicDocument>('topics');
-      await assertRoomForTopics(topics, input.project_id, [...new Set(input.topics)].map((name) => topicIdFor(input.project_id, name)));
-    }
-    const { device, events } = planRegistration(input, existing ?? undefined, correlationId, new Date());
-    await this.#producer.publish(events);
-    return device;
-  }
-
-  async #checkExternalIdClaim(input: RegisterDeviceInput, existing: DeviceDocument | undefined, bearerProjectId: string | undefined): Promise<void> {
-    const verification = await this.#admin.identityVerification(input.project_id);
-    const claim = {
-      externalId: input.external_id!,
-      externalIdHash: input.external_id_hash,
-      current: existing?.external_id,
-      bearerProjectId,
-      projectId: input.project_id,
-      verification: verification ?? { enabled: false as const },
-    };
-    if (!mayClaimExternalId(claim)) {
-      throw new ForbiddenError(
-        "external_id needs proof that the caller may speak for that user: the project's bearer key, or (with identity verification on) external_id_hash, the HMAC-SHA256 of external_id under the device-auth secret",
-      );
-    }
+    const [devices, topics] = await Promise.all([this.#devices(), this.#readModels.collection<TopicDocument>('topics')]);
+    return registerDevice(
+      { producer: this.#producer, admin: this.#admin, devices, topics, policy: this.#policy, quota: this.#quota },
+      input,
+      { correlationId, bearerProjectId },
+    );
   }
 
   /** A device of the project; 404 when it is not the project's. */
   async get(projectId: string, deviceId: string): Promise<DeviceView> {
-    const device = await (await this.#devices()).findOne({ _id: deviceId, project_id: projectId });
-    if (device === null) throw new NotFoundError(`device ${deviceId} does not exist in project ${projectId}`);
-    return toDeviceView(device);
+    return toDeviceView(await this.#find(projectId, deviceId));
   }
 
-  /** Publishes DeviceUnregistered; a device already unregistered is left as it is. */
-  async unregister(projectId: string, deviceId: string, correlationId?: string): Promise<void> {
+  async #find(projectId: string, deviceId: string): Promise<DeviceDocument> {
     const device = await (await this.#devices()).findOne({ _id: deviceId, project_id: projectId });
     if (device === null) throw new NotFoundError(`device ${deviceId} does not exist in project ${projectId}`);
-    if (device.status === 'inactive' && device.deactivation?.reason === UNREGISTERED) return;
+    return device;
+  }
+
+  /** Publishes DeviceUnregistered (which also unlinks its user); a device already unregistered is left as it is. */
+  async unregister(projectId: string, deviceId: string, correlationId?: string): Promise<void> {
+    const device = await this.#find(projectId, deviceId);
+    if (device.status === 'inactive' && device.deactivation?.reason === UNREGISTERED && device.external_id === undefined) return;
     await this.#producer.publish([createEvent('DeviceUnregistered', { device_id: deviceId }, { project_id: projectId, correlation_id: correlationId })]);
   }
 
-  /** The device a registration continues: named by a token refresh, or already holding the token. */
-  async #continuedDevice(input: RegisterDeviceInput): Promise<DeviceDocument | null> {
-    const devices = await this.#devices();
-    if (input.device_id !== undefined) {
-      const named = await devices.findOne({ _id: input.device_id, project_id: input.project_id });
-      if (named === null) throw new NotFoundError(`device_id ${input.device_id} does not exist in this project`);
-      return named;
-    }
-    return devices.findOne({ project_id: input.project_id, token: input.token });
+  /** The project detaches a device from its user (DeviceUnlinked); answers the device as it will read. Harmless when it has none. */
+  async unlink(projectId: string, deviceId: string, correlationId?: string): Promise<DeviceView> {
+    const device = await this.#find(projectId, deviceId);
+    if (device.external_id === undefined) return toDeviceView(device);
+    const unlinked = createEvent('DeviceUnlinked', { device_id: deviceId }, { project_id: projectId, correlation_id: correlationId });
+    await this.#producer.publish([unlinked]);
+    return toDeviceView(previewDevice(device, [unlinked])!);
   }
 
   async list(projectId: string, query: DeviceListQuery): Promise<{ data: DeviceView[]; pagination: Pagination }> {
@@ -116,12 +89,31 @@ export class DeviceService {
     const filter: Filter<DeviceDocument> = { project_id: projectId };
     if (query.status !== undefined) filter.status = query.status;
     if (query.token !== undefined) filter.token = query.token;
+    if (query.external_id !== undefined) filter.external_id = query.external_id;
     const devices = await this.#devices();
     const [count, docs] = await Promise.all([
       countMatching(devices, filter),
       devices.find(filter).sort({ created_at: 1, _id: 1 }).skip(request.skip).limit(request.limit).toArray(),
     ]);
     return { data: docs.map(toDeviceView), pagination: pagination(request, count, docs.length) };
+  }
+
+  /**
+   * Devices by platform and status, for the console's Overview.
+   * TEMPORARY: four counts over the devices read model (each a scan on the
+   * local store); the counters the projector maintains (issue 21) replace
+   * this method's body, and its callers stay as they are.
+   */
+  async countsByPlatformAndStatus(projectId: string): Promise<Record<'ios' | 'android', Record<'active' | 'inactive', number>>> {
+    const devices = await this.#devices();
+    const count = (platform: 'ios' | 'android', status: 'active' | 'inactive') => countMatching(devices, { project_id: projectId, platform, status });
+    const [iosActive, iosInactive, androidActive, androidInactive] = await Promise.all([
+      count('ios', 'active'),
+      count('ios', 'inactive'),
+      count('android', 'active'),
+      count('android', 'inactive'),
+    ]);
+    return { ios: { active: iosActive, inactive: iosInactive }, android: { active: androidActive, inactive: androidInactive } };
   }
 
   /**
@@ -146,13 +138,19 @@ export class DeviceService {
     const limit = DEVICE_LIMITS.identifierMatches;
     const matching = await devices
       .find({ project_id: projectId, $or: [{ _id: identifier }, { token: identifier }, { identifier_values: identifier }, { external_id: identifier }] })
-      .project<Pick<DeviceDocument, '_id' | 'project_id' | 'metadata'>>({ _id: 1, project_id: 1, metadata: 1 })
       .limit(limit + 1)
       .toArray();
     if (matching.length === 0) throw new NotFoundError(`identifier ${identifier} matches no device in project ${projectId}`);
     if (matching.length > limit) throw new ValidationError([`identifier matches more than ${limit} devices; update them in smaller groups`]);
     const plan = planMetadataUpdate(matching, patch, correlationId, new Date());
     if (plan.kind === 'refused') throw new ValidationError([plan.problem]);
+    // Each device stays within the byte bound its registrations obey.
+    for (const [index, event] of plan.events.entries()) {
+      const bytes = deviceBytes(toDeviceView(previewDevice(matching[index], [event])!));
+      if (bytes > this.#policy.maxDeviceBytes) {
+        throw new ValidationError([`metadata would make a device hold ${bytes} bytes; a device holds at most ${this.#policy.maxDeviceBytes} (DEVICE_MAX_BYTES)`]);
+      }
+    }
     await this.#producer.publish(plan.events);
     return { updated: plan.updated };
   }

@@ -1,8 +1,11 @@
+import { LRUCache } from 'lru-cache';
 import { TOPICS } from '@herald/events';
-import { AppError, ValidationError } from '@herald/errors';
+import type { AdminStore } from '@herald/admin';
+import { AppError, NotFoundError, ValidationError } from '@herald/errors';
 import { openLogReader, type HeraldKafka, type LogPosition, type LogReader, type LogRecord } from '@herald/kafka';
-import { decodeStreamId, STREAM_EVENT_TYPES } from '../domain/event-stream.ts';
+import { decodeStreamId, encodeStreamId, STREAM_EVENT_TYPES } from '../domain/event-stream.ts';
 import { RateLimitedError } from '../retry-after.ts';
+import type { ApiKeyCache } from './api-key-cache.ts';
 
 export const STREAM_TOPICS = [TOPICS.notificationEvents, TOPICS.deviceEvents] as const;
 
@@ -23,6 +26,13 @@ export interface OpenStream {
   close(): Promise<void>;
 }
 
+/** A project's stream ids: made and checked with its stream key. */
+export interface StreamIds {
+  encode(position: LogPosition): string;
+  /** The position to start from ('end' without an id); 400 for an id this project's stream did not give. */
+  startOf(lastEventId: string | undefined): LogPosition | 'end';
+}
+
 /**
  * Opens log readers for event streams, within the limits: each stream reads
  * every record of the notification and device topics (all projects) and the
@@ -32,20 +42,38 @@ export interface OpenStream {
 export class EventStreamService {
   readonly #kafka: HeraldKafka | undefined;
   readonly #limits: StreamLimits;
+  readonly #admin: AdminStore;
+  readonly #keys: ApiKeyCache;
+  readonly #onOpenCount: (open: number) => void;
+  readonly #streamKeys = new LRUCache<string, string>({ max: 10_000 });
   #open = 0;
   readonly #byProject = new Map<string, number>();
 
-  constructor(deps: { kafka?: HeraldKafka | undefined; limits: StreamLimits }) {
+  constructor(deps: { kafka?: HeraldKafka | undefined; limits: StreamLimits; admin: AdminStore; keys: ApiKeyCache; onOpenCount?: (open: number) => void }) {
     this.#kafka = deps.kafka;
     this.#limits = deps.limits;
+    this.#admin = deps.admin;
+    this.#keys = deps.keys;
+    this.#onOpenCount = deps.onOpenCount ?? (() => undefined);
   }
 
-  /** Validates what the client sent; the position to start from, or 'end'. */
-  startOf(lastEventId: string | undefined): LogPosition | 'end' {
-    if (lastEventId === undefined || lastEventId === '') return 'end';
-    const position = decodeStreamId(lastEventId, STREAM_TOPICS);
-    if (position === undefined) throw new ValidationError(['Last-Event-ID is not an id this stream gave (resume with the id of the last event received)']);
-    return position;
+  async idsFor(projectId: string): Promise<StreamIds> {
+    let key = this.#streamKeys.get(projectId);
+    if (key === undefined) {
+      key = (await this.#admin.streamKey(projectId)) ?? undefined;
+      if (key === undefined) throw new NotFoundError(`project ${projectId} does not exist`);
+      this.#streamKeys.set(projectId, key);
+    }
+    const streamKey = key;
+    return {
+      encode: (position) => encodeStreamId(streamKey, projectId, position),
+      startOf: (lastEventId) => {
+        if (lastEventId === undefined || lastEventId === '') return 'end';
+        const position = decodeStreamId(streamKey, projectId, lastEventId, STREAM_TOPICS);
+        if (position === undefined) throw new ValidationError(['Last-Event-ID is not an id this project\'s stream gave (resume with the id of the last event received, or leave it out to start now)']);
+        return position;
+      },
+    };
   }
 
   typesOf(types: string | undefined): Set<string> {
@@ -60,6 +88,20 @@ export class EventStreamService {
     return this.#limits.maxDurationMs;
   }
 
+  /** How often an open stream asks whether its key still holds: at the key cache's pace, at least once a second. */
+  get keyCheckMs(): number {
+    return Math.max(1_000, this.#keys.ttlMs);
+  }
+
+  /** Whether the key still belongs to the project (a store that does not answer is not a revocation). */
+  async keyStillValid(apiKey: string, projectId: string): Promise<boolean> {
+    try {
+      return (await this.#keys.authenticate(apiKey))?.projectId === projectId;
+    } catch {
+      return true;
+    }
+  }
+
   async open(projectId: string, from: LogPosition | 'end', onRecord: (record: LogRecord) => Promise<void>): Promise<OpenStream> {
     if (this.#kafka === undefined) throw new AppError('INFRA_UNAVAILABLE', 'event streams are not available on this API process');
     const projectStreams = this.#byProject.get(projectId) ?? 0;
@@ -67,12 +109,14 @@ export class EventStreamService {
       throw new RateLimitedError(`on event streams (at most ${this.#limits.perProject} open per project, ${this.#limits.perProcess} per API process)`, 5);
     }
     this.#open += 1;
+    this.#onOpenCount(this.#open);
     this.#byProject.set(projectId, projectStreams + 1);
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
       this.#open -= 1;
+      this.#onOpenCount(this.#open);
       const left = (this.#byProject.get(projectId) ?? 1) - 1;
       if (left === 0) this.#byProject.delete(projectId);
       else this.#byProject.set(projectId, left);
@@ -91,5 +135,10 @@ export class EventStreamService {
       release();
       throw error;
     }
+  }
+
+  /** Streams open in this process (for tests and metrics). */
+  get openCount(): number {
+    return this.#open;
   }
 }

@@ -1,5 +1,5 @@
 import { createEvent, newId } from '@herald/events';
-import { countMatching, type ReadModelRegistry } from '@herald/mongo';
+import { countMatching, isTransientMongoError, type ReadModelRegistry } from '@herald/mongo';
 import { FINISHED_STATUSES, type DeliveryLedgerDocument, type DeviceDocument, type NotificationDocument, type NotificationStatus } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
@@ -10,6 +10,8 @@ import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { receiptView, type ReceiptView } from '../domain/receipts.ts';
 import { pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts';
 import type { Clock } from '@herald/runtime';
+import { targetProblems } from '../domain/target-problems.ts';
+import { audienceSize, type AudienceSize } from './audience-size.ts';
 import { acceptedView, notificationView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
 
 export interface ReceiptQuery {
@@ -39,8 +41,7 @@ export class NotificationService {
   /** Validates what the schema cannot, then emits NotificationRequested; with a key, at most once per 24 h. */
   async send(projectId: string, input: NotificationInput, schemaProblems: readonly string[], idempotencyKey: string | undefined, correlationId?: string): Promise<NotificationView> {
     const notificationId = newId();
-    const problems = [...schemaProblems, ...pushOptionProblems(input), ...scheduleProblems(input, this.#clock.now()), ...sizeProblems(input, notificationId, projectId)];
-    if (problems.length > 0) throw new UnprocessableError(problems);
+    this.#check(projectId, input, schemaProblems, notificationId);
     if (idempotencyKey === undefined) return this.#publish(projectId, input, notificationId, correlationId);
 
     const claim = await this.#idempotency.claim<NotificationView>(`send:${projectId}:${idempotencyKey}`, requestHash(input), IDEMPOTENCY_WINDOW_MS);
@@ -52,6 +53,31 @@ export class NotificationService {
       case 'claimed':
         return this.#once(claim.id, () => this.#publish(projectId, input, notificationId, correlationId));
     }
+  }
+
+  /** Every problem with a send request at once (422), as a send checks it. */
+  #check(projectId: string, input: NotificationInput, schemaProblems: readonly string[], notificationId: string): void {
+    const problems = [
+      ...schemaProblems,
+      ...targetProblems(input),
+      ...pushOptionProblems(input),
+      ...scheduleProblems(input, this.#clock.now()),
+      ...sizeProblems(input, notificationId, projectId),
+    ];
+    if (problems.length > 0) throw new UnprocessableError(problems);
+  }
+
+  /** Checks a send request as `send` does, then counts the devices it would reach now; publishes nothing. */
+  async dryRun(projectId: string, input: NotificationInput, schemaProblems: readonly string[]): Promise<{ total: number; by_platform: AudienceSize }> {
+    this.#check(projectId, input, schemaProblems, newId());
+    const byPlatform = await audienceSize(this.#readModels, projectId, input.targets).catch((error: unknown) => {
+      // A filter the store refuses (e.g. a metadata key it cannot use as a path) is the request's problem, not a 500.
+      if (error instanceof Error && error.name === 'MongoServerError' && !isTransientMongoError(error)) {
+        throw new UnprocessableError(['notification.targets cannot be evaluated by the store (check the metadata filter keys)']);
+      }
+      throw error;
+    });
+    return { total: byPlatform.ios + byPlatform.android, by_platform: byPlatform };
   }
 
   /**

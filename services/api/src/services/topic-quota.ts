@@ -1,24 +1,29 @@
 import { countMatching, type Collection } from '@herald/mongo';
-import type { TopicDocument } from '@herald/projections';
+import { LIVE_TOPIC, type TopicDocument } from '@herald/projections';
 import { ValidationError } from '@herald/errors';
+import type { TopicOrigin } from '@herald/events';
 import { DEVICE_LIMITS } from '../domain/device-limits.ts';
 
+/** The project's own topics, and the ones devices created (documents from before origins count as device-created). */
+const ORIGIN_FILTER: Record<TopicOrigin, object> = { project: { origin: 'project' }, device: { origin: { $ne: 'project' } } };
+const LIMIT: Record<TopicOrigin, number> = { project: DEVICE_LIMITS.topicsPerProject, device: DEVICE_LIMITS.deviceTopicsPerProject };
+
 /**
- * Refuses topic ids that would take a project past its topic limit. Device
- * registrations create topics without an API key, so without this a stranger
- * could grow a project's topics without bound. Existing topics are looked up
- * by id (cheap on every store); the project's topics are counted only when a
- * new one would be created. Checked at request time: concurrent requests may
- * overshoot by what they create together.
+ * Refuses creating `created` topics of an origin past its quota. Project and
+ * device-created topics are counted apart: devices (strangers, in a project
+ * that lets them create topics) can never take the room of the project's own
+ * topics, and the project can reclaim device-created ones nobody subscribes
+ * to. Counted at request time: concurrent requests may overshoot by what
+ * they create together.
  */
-export async function assertRoomForTopics(topics: Collection<TopicDocument>, projectId: string, topicIds: readonly string[]): Promise<void> {
-  if (topicIds.length === 0) return;
-  const found = await Promise.all(topicIds.map((id) => topics.findOne({ _id: id, project_id: projectId }, { projection: { _id: 1 } })));
-  const created = found.filter((topic) => topic === null).length;
+export async function assertRoomForTopics(topics: Collection<TopicDocument>, projectId: string, origin: TopicOrigin, created: number): Promise<void> {
   if (created === 0) return;
-  const limit = DEVICE_LIMITS.topicsPerProject;
-  const existing = await countMatching(topics, { project_id: projectId }, { limit: limit + 1 });
-  if (existing + created > limit) {
-    throw new ValidationError([`topics would create ${created} new topic(s) in a project that has ${existing}; a project has at most ${limit} topics`]);
-  }
+  const limit = LIMIT[origin];
+  const existing = await countMatching(topics, { project_id: projectId, ...LIVE_TOPIC, ...ORIGIN_FILTER[origin] }, { limit: limit + 1 });
+  if (existing + created <= limit) return;
+  const what = origin === 'project' ? 'topics' : 'device-created topics';
+  const hint = origin === 'device' ? ' (POST /api/v1/topics/reclaim deletes those nobody subscribes to)' : '';
+  throw new ValidationError([
+    `${origin === 'project' ? 'name' : 'topics'} would create ${created} new ${what} in a project that has ${existing}; a project has at most ${limit} ${what}${hint}`,
+  ]);
 }

@@ -1,14 +1,18 @@
 import type { Static } from 'typebox';
 import { createEvent, topicIdFor } from '@herald/events';
-import { countMatching, type ReadModelRegistry } from '@herald/mongo';
-import type { DeviceDocument, TopicDocument } from '@herald/projections';
+import { countMatching, type Filter, type ReadModelRegistry } from '@herald/mongo';
+import { LIVE_TOPIC, topicOrigin, type DeviceDocument, type TopicDocument } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
+import { NotFoundError } from '@herald/errors';
 import { assertRoomForTopics } from './topic-quota.ts';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import type { Topic } from '../schemas/topics.ts';
 
 type TopicView = Static<typeof Topic>;
 
+const view = (doc: TopicDocument, subscribers: number): TopicView => ({ id: doc._id, name: doc.name, subscribers, origin: topicOrigin(doc), created_at: doc.created_at });
+
+/** Topics are the project's: it creates, lists, reads and deletes them with its key (devices only where it lets them). */
 export class TopicService {
   readonly #producer: EventProducer;
   readonly #readModels: ReadModelRegistry;
@@ -18,18 +22,32 @@ export class TopicService {
     this.#readModels = deps.readModels;
   }
 
-  async list(projectId: string, query: { limit?: number | undefined; page?: number | undefined }): Promise<{ data: TopicView[]; pagination: Pagination }> {
+  #topics() {
+    return this.#readModels.collection<TopicDocument>('topics');
+  }
+
+  async list(projectId: string, query: { limit?: number | undefined; page?: number | undefined; name?: string | undefined }): Promise<{ data: TopicView[]; pagination: Pagination }> {
     const request = pageRequest(query);
-    const topics = await this.#readModels.collection<TopicDocument>('topics');
+    const topics = await this.#topics();
+    // By name: the id is derived from it, so the lookup is by `_id` (cheap on every store).
+    const filter: Filter<TopicDocument> = { project_id: projectId, ...LIVE_TOPIC, ...(query.name === undefined ? {} : { _id: topicIdFor(projectId, query.name) }) };
     const [count, docs] = await Promise.all([
-      countMatching(topics, { project_id: projectId }),
-      topics.find({ project_id: projectId }).sort({ created_at: 1, _id: 1 }).skip(request.skip).limit(request.limit).toArray(),
+      countMatching(topics, filter),
+      topics.find(filter).sort({ created_at: 1, _id: 1 }).skip(request.skip).limit(request.limit).toArray(),
     ]);
     const subscribers = await this.#subscriberCounts(projectId, docs.map((doc) => doc._id));
-    return {
-      data: docs.map((doc) => ({ id: doc._id, name: doc.name, subscribers: subscribers.get(doc._id) ?? 0, created_at: doc.created_at })),
-      pagination: pagination(request, count, docs.length),
-    };
+    return { data: docs.map((doc) => view(doc, subscribers.get(doc._id) ?? 0)), pagination: pagination(request, count, docs.length) };
+  }
+
+  async get(projectId: string, id: string): Promise<TopicView> {
+    const doc = await this.#find(projectId, id);
+    return view(doc, (await this.#subscriberCounts(projectId, [id])).get(id) ?? 0);
+  }
+
+  async #find(projectId: string, id: string): Promise<TopicDocument> {
+    const doc = await (await this.#topics()).findOne({ _id: id, project_id: projectId, ...LIVE_TOPIC });
+    if (doc === null) throw new NotFoundError(`topic ${id} does not exist in project ${projectId}`);
+    return doc;
   }
 
   /**
@@ -55,16 +73,41 @@ export class TopicService {
     return new Map(rows.map((row) => [row._id, row.n]));
   }
 
-  /** Idempotent: the id is derived from the name, and the projection keeps the first creation. */
+  /**
+   * Idempotent: the id is derived from the name, and the projection keeps
+   * the first creation. Creating a device-created topic makes it the
+   * project's (no longer reclaimable, counted under the project's quota).
+   */
   async create(projectId: string, name: string, correlationId?: string): Promise<TopicView> {
     const id = topicIdFor(projectId, name);
-    const topics = await this.#readModels.collection<TopicDocument>('topics');
-    const existing = await topics.findOne({ _id: id, project_id: projectId });
-    if (existing === null) {
-      await assertRoomForTopics(topics, projectId, [id]);
-      await this.#producer.publish([createEvent('TopicCreated', { topic_id: id, name }, { project_id: projectId, correlation_id: correlationId })]);
+    const topics = await this.#topics();
+    const existing = await topics.findOne({ _id: id, project_id: projectId, ...LIVE_TOPIC });
+    const context = { project_id: projectId, correlation_id: correlationId };
+    if (existing === null || topicOrigin(existing) !== 'project') {
+      await assertRoomForTopics(topics, projectId, 'project', 1);
+      await this.#producer.publish([createEvent('TopicCreated', { topic_id: id, name, origin: 'project' }, context)]);
     }
-    const subscribers = existing === null ? 0 : ((await this.#subscriberCounts(projectId, [id])).get(id) ?? 0);
-    return { id, name, subscribers, created_at: existing?.created_at ?? new Date().toISOString() };
+    if (existing === null) return { id, name, subscribers: 0, origin: 'project', created_at: new Date().toISOString() };
+    return { ...view(existing, (await this.#subscriberCounts(projectId, [id])).get(id) ?? 0), origin: 'project' };
+  }
+
+  /** Publishes TopicDeleted; 404 when the project has no such topic (deleting twice is 404 once the first is read). */
+  async delete(projectId: string, id: string, correlationId?: string): Promise<void> {
+    const doc = await this.#find(projectId, id);
+    await this.#producer.publish([createEvent('TopicDeleted', { topic_id: id, name: doc.name }, { project_id: projectId, correlation_id: correlationId })]);
+  }
+
+  /** Deletes the device-created topics no active device subscribes to; the project's own are never touched. */
+  async reclaim(projectId: string, correlationId?: string): Promise<{ deleted: number; names: string[] }> {
+    const topics = await this.#topics();
+    const deviceCreated = await topics
+      .find({ project_id: projectId, ...LIVE_TOPIC, origin: { $ne: 'project' } })
+      .project<Pick<TopicDocument, '_id' | 'name'>>({ _id: 1, name: 1 })
+      .toArray();
+    const subscribers = await this.#subscriberCounts(projectId, deviceCreated.map((topic) => topic._id));
+    const unused = deviceCreated.filter((topic) => (subscribers.get(topic._id) ?? 0) === 0);
+    const context = { project_id: projectId, correlation_id: correlationId };
+    if (unused.length > 0) await this.#producer.publish(unused.map((topic) => createEvent('TopicDeleted', { topic_id: topic._id, name: topic.name }, context)));
+    return { deleted: unused.length, names: unused.map((topic) => topic.name) };
   }
 }

@@ -29,7 +29,8 @@ async function apply(admin: AdminStore, projectId: string, state: 'on' | 'off' |
         `identity verification is on for project ${projectId}`,
         `  device-auth secret: ${secret}`,
         'The secret is shown only this once. Keep it on your servers, never in an app: they give each signed-in device',
-        'identifier_hash = hex HMAC-SHA256(key: the secret, message: identifier) for PATCH /api/v1/metadata.',
+        'identifier_hash = hex HMAC-SHA256(key: the secret, message: "identifier:" + identifier) for PATCH /api/v1/metadata, and',
+        'external_id_hash = hex HMAC-SHA256(key: the secret, message: "external_id:" + external_id) to register with external_id.',
       ],
     };
   }
@@ -45,7 +46,8 @@ export function identityVerificationCommand(projects: Command, withContext: Runn
   projects
     .command('identity-verification')
     .description(
-      'require PATCH /api/v1/metadata to carry identifier_hash (HMAC-SHA256 of identifier under a per-project secret); ' +
+      'require PATCH /api/v1/metadata to carry identifier_hash (HMAC-SHA256 of "identifier:" + identifier under a per-project secret), ' +
+        'and let registrations prove external_id with external_id_hash (of "external_id:" + external_id); ' +
         '"on" prints the secret once, "off" forgets it, no state prints the current one',
     )
     .argument('<project-id>', 'the project')

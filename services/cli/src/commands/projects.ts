@@ -7,6 +7,7 @@ import type { Db } from '@herald/mongo';
 import type { Runner } from '../context.ts';
 import type { LocalMode } from '../local-mode.ts';
 import { identityVerificationCommand } from './identity-verification.ts';
+import { deviceSettingsCommands } from './device-settings.ts';
 import { isTimeZone } from '@herald/runtime';
 
 interface ProjectSettings {
@@ -23,7 +24,7 @@ async function giveLocalFakeProviders(db: Db, settings: ProjectSettings, project
 }
 
 export function projectCommands(program: Command, withContext: Runner, settings: ProjectSettings): void {
-  const projects = program.command('projects').description('create and list projects; identity verification');
+  const projects = program.command('projects').description('create and list projects; identity verification, device topics, device quota');
 
   projects
     .command('create <name>')
@@ -70,4 +71,5 @@ export function projectCommands(program: Command, withContext: Runner, settings:
     );
 
   identityVerificationCommand(projects, withContext);
+  deviceSettingsCommands(projects, withContext);
 }

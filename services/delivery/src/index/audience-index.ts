@@ -1,14 +1,13 @@
 import { open, type RootDatabase } from 'lmdb';
 import type { ConsumedEvent } from '@herald/kafka';
+import { evolveTopic, type TopicDocument } from '@herald/projections';
 import { evolveIndexed, keyChanges, keyPart, memberKeys, type IndexedDevice, type Key } from './index-rows.ts';
 
 /** An ordinal past every real one: the end of a key range. */
 const END = Number.MAX_SAFE_INTEGER;
 
-export interface IndexedTopic {
-  name: string;
-  deleted?: boolean;
-}
+/** A topic as the index keeps it: the topics read model's document, evolved by its own `evolveTopic`. */
+export type IndexedTopic = TopicDocument;
 
 /**
  * The delivery instance's audience index: for each device-events partition
@@ -134,13 +133,15 @@ export class AudienceIndex {
   /** Applies topic events of one topic-events partition and moves its checkpoint, in one transaction. */
   applyTopics(partition: number, records: readonly ConsumedEvent[], next: number): void {
     this.#db.transactionSync(() => {
-      for (const { event } of records) {
-        if (event.type !== 'TopicCreated') continue;
+      for (const record of records) {
+        const { event } = record;
+        if (event.type !== 'TopicCreated' && event.type !== 'TopicDeleted') continue;
         const key = ['T', 'i', event.project_id, event.data.topic_id];
-        if (this.#db.get(key) === undefined) {
-          this.#db.putSync(key, { name: event.data.name } satisfies IndexedTopic);
-          this.#db.putSync(['T', 'n', event.project_id, keyPart(event.data.name)], event.data.topic_id);
-        }
+        const before = this.#db.get(key) as IndexedTopic | undefined;
+        const after = evolveTopic(before, record);
+        if (after === undefined || after === before) continue;
+        this.#db.putSync(key, after);
+        this.#db.putSync(['T', 'n', event.project_id, keyPart(after.name)], after._id);
       }
       this.#db.putSync(['c', 't', partition], next);
     });
@@ -149,10 +150,10 @@ export class AudienceIndex {
   /** The project's live topic with this id or name. */
   topicOf(projectId: string, idOrName: string): string | undefined {
     const byId = this.#db.get(['T', 'i', projectId, idOrName]) as IndexedTopic | undefined;
-    if (byId !== undefined && byId.deleted !== true) return idOrName;
+    if (byId !== undefined && byId.deleted_at === undefined) return idOrName;
     const id = this.#db.get(['T', 'n', projectId, keyPart(idOrName)]) as string | undefined;
     if (id === undefined) return undefined;
     const topic = this.#db.get(['T', 'i', projectId, id]) as IndexedTopic | undefined;
-    return topic !== undefined && topic.deleted !== true && topic.name === idOrName ? id : undefined;
+    return topic !== undefined && topic.deleted_at === undefined && topic.name === idOrName ? id : undefined;
   }
 }

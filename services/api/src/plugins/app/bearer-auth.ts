@@ -9,10 +9,24 @@ import { isBearerRoute } from '../../rate-limit-keys.ts';
  * live API key: the OpenAPI document and the enforcement share one source.
  * A route that also lists the empty scheme (`[{}, {bearerAuth: []}]`) takes
  * the key as optional: it reads `request.projectId` itself when it matters.
+ * Keys are checked through the services' key cache (a revoked key stops
+ * working within its TTL).
  */
 export default fp(
   async (fastify) => {
     fastify.decorateRequest('projectId', '');
+    fastify.decorateRequest('apiKeyId', '');
+    /** Authenticates without throwing: why not, when it does not (the rate limits count failures per address). */
+    fastify.decorate('checkBearer', async (request: FastifyRequest): Promise<string | undefined> => {
+      if (request.projectId !== '') return undefined;
+      const apiKey = bearerToken(request.headers.authorization);
+      if (apiKey === undefined) return 'Authorization header must be "Bearer <API key>"';
+      const key = await fastify.services.keys.authenticate(apiKey);
+      if (key === undefined) return 'API key is not valid';
+      request.projectId = key.projectId;
+      request.apiKeyId = key.keyId;
+      return undefined;
+    });
     /** The project of the request's bearer key: undefined without a header, 401 for a key that is not valid. */
     fastify.decorate('optionalBearerProject', async (request: FastifyRequest): Promise<string | undefined> => {
       if (request.headers.authorization === undefined) return undefined;
@@ -20,11 +34,8 @@ export default fp(
       return request.projectId;
     });
     const authenticate = async (request: FastifyRequest): Promise<void> => {
-      const apiKey = bearerToken(request.headers.authorization);
-      if (apiKey === undefined) throw new UnauthorizedError('Authorization header must be "Bearer <API key>"');
-      const projectId = await fastify.services.admin.projectForKey(apiKey);
-      if (projectId === undefined) throw new UnauthorizedError('API key is not valid');
-      request.projectId = projectId;
+      const problem = await fastify.checkBearer(request);
+      if (problem !== undefined) throw new UnauthorizedError(problem);
     };
     fastify.addHook('onRoute', (route) => {
       if (!isBearerRoute(route.schema)) return;

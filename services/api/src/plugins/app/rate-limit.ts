@@ -1,18 +1,29 @@
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { UnauthorizedError } from '@herald/errors';
 import type { HttpOptions } from '../../http-options.ts';
 import { RateLimitedError } from '../../retry-after.ts';
-import { apiKeyFingerprint, isBearerRoute, isDeviceRoute, projectIdOf } from '../../rate-limit-keys.ts';
+import { addressKey, isBearerRoute, isDeviceRoute, projectIdOf } from '../../rate-limit-keys.ts';
+import { Budget } from '../../budget.ts';
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 
 /**
  * Rate limits counted by @fastify/rate-limit (in memory: each API instance
- * counts its own requests). Device-facing routes (no API key) are limited per
- * client address and per project; bearer routes per API key, counted before
- * the key is checked so guessing keys is limited too. A request over a limit
- * answers 429 with Retry-After. No limits when HERALD_RATE_LIMITS=off.
+ * counts its own requests). Client addresses count by `addressKey` (IPv6 by
+ * its /64).
+ *
+ * - Bearer routes: a request with a valid key counts against that key,
+ *   however `Authorization` is spelled; one without (missing, malformed,
+ *   unknown or revoked key) counts against its address, and an address past
+ *   that limit is answered 429 before any key is looked up.
+ * - Device-facing routes: every request counts against its address; only the
+ *   ones that succeed count against the project they name, so requests that
+ *   prove nothing (unknown identifier, bad hash, unknown device) cannot use
+ *   up the budget of the project's real devices.
+ *
+ * A request over a limit answers 429 with Retry-After. No limits when HERALD_RATE_LIMITS=off.
  */
 export default fp<{ http?: HttpOptions }>(
   async (fastify, options) => {
@@ -20,29 +31,43 @@ export default fp<{ http?: HttpOptions }>(
     if (limits === undefined) return;
     await fastify.register(rateLimit, { global: false });
     const common = { timeWindow: limits.windowMs, cache: 50_000 };
-    const byAddress = fastify.createRateLimit({ ...common, max: limits.devicePerAddress });
-    const byProject = fastify.createRateLimit({ ...common, max: limits.devicePerProject, keyGenerator: (request) => projectIdOf(request) ?? '' });
-    const byKey = fastify.createRateLimit({ ...common, max: limits.bearerPerKey, keyGenerator: (request) => apiKeyFingerprint(request.headers.authorization) });
+    const byAddress = fastify.createRateLimit({ ...common, max: limits.devicePerAddress, keyGenerator: (request) => addressKey(request.ip) });
+    const unauthenticated = new Budget(
+      fastify.createRateLimit({ ...common, max: limits.unauthenticatedPerAddress, keyGenerator: (request) => `unauth:${addressKey(request.ip)}` }),
+      (request) => `unauth:${addressKey(request.ip)}`,
+    );
+    const byKey = fastify.createRateLimit({ ...common, max: limits.bearerPerKey, keyGenerator: (request) => `key:${request.apiKeyId}` });
+    const byProject = new Budget(fastify.createRateLimit({ ...common, max: limits.devicePerProject, keyGenerator: (request) => projectIdOf(request) ?? '' }), (request) => projectIdOf(request) ?? '');
 
-    const enforce =
-      (limiter: Limiter, what: string, applies: (request: FastifyRequest) => boolean = () => true) =>
-      async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-        if (!applies(request)) return;
-        const result = await limiter(request);
-        if (result.isAllowed || !result.isExceeded) return;
-        void reply.header('x-ratelimit-limit', String(result.max));
-        throw new RateLimitedError(what, Math.max(1, result.ttlInSeconds));
-      };
-    const fromAddress = enforce(byAddress, 'from this address');
-    const forProject = enforce(byProject, 'for this project', (request) => projectIdOf(request) !== undefined);
-    const withKey = enforce(byKey, 'with this API key', (request) => request.headers.authorization !== undefined);
+    const count = async (limiter: Limiter, what: string, request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const result = await limiter(request);
+      if (result.isAllowed || !result.isExceeded) return;
+      void reply.header('x-ratelimit-limit', String(result.max));
+      throw new RateLimitedError(what, Math.max(1, result.ttlInSeconds));
+    };
+
+    const bearer = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      unauthenticated.refuseIfSpent(request, 'without a valid API key from this address');
+      const problem = await fastify.checkBearer(request);
+      if (problem === undefined) return count(byKey, 'with this API key', request, reply);
+      await unauthenticated.spend(request, 'without a valid API key from this address');
+      throw new UnauthorizedError(problem);
+    };
+    const fromAddress = (request: FastifyRequest, reply: FastifyReply) => count(byAddress, 'from this address', request, reply);
+    const forProject = async (request: FastifyRequest): Promise<void> => {
+      if (projectIdOf(request) !== undefined) byProject.refuseIfSpent(request, 'for this project');
+    };
+    const projectSucceeded = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      if (reply.statusCode < 400 && projectIdOf(request) !== undefined) await byProject.record(request);
+    };
 
     fastify.addHook('onRoute', (route) => {
-      if (isBearerRoute(route.schema)) route.onRequest = [withKey, ...hooks(route.onRequest)] as RouteOptions['onRequest'];
+      if (isBearerRoute(route.schema)) route.onRequest = [bearer, ...hooks(route.onRequest)] as RouteOptions['onRequest'];
       else if (isDeviceRoute(route.url)) {
         route.onRequest = [fromAddress, ...hooks(route.onRequest)] as RouteOptions['onRequest'];
-        // The project may be named in the body, so it is counted once the body is parsed.
+        // The project may be named in the body, so it is checked once the body is parsed, and counted once the answer is a success.
         route.preValidation = [forProject, ...hooks(route.preValidation)] as RouteOptions['preValidation'];
+        route.onResponse = [projectSucceeded, ...hooks(route.onResponse)] as RouteOptions['onResponse'];
       }
     });
   },

@@ -8,7 +8,14 @@ import { guardProducer } from '../../guard-producer.ts';
 import { DeviceService } from '../../services/device-service.ts';
 import { NotificationService } from '../../services/notification-service.ts';
 import { TopicService } from '../../services/topic-service.ts';
+import { NotificationReportService } from '../../services/notification-report-service.ts';
+import { OverviewService } from '../../services/overview-service.ts';
 import { DEFAULT_STREAM_LIMITS, EventStreamService } from '../../services/event-stream-service.ts';
+import { ApiKeyCache } from '../../services/api-key-cache.ts';
+import { singleFlightCache } from '../../single-flight-cache.ts';
+
+const DEFAULT_API_KEY_CACHE_MS = 2_000;
+const READY_CACHE_MS = 1_000;
 
 /**
  * Services are built once per app from the injected dependencies. They publish
@@ -18,13 +25,22 @@ import { DEFAULT_STREAM_LIMITS, EventStreamService } from '../../services/event-
 export default fp<AppDeps & { http?: HttpOptions }>(
   async (fastify, options) => {
     const deps = { ...options, producer: guardProducer(options.producer, (options.http ?? DEFAULT_HTTP_OPTIONS).publish) };
+    const keys = new ApiKeyCache({ lookup: (apiKey) => deps.admin.projectForKey(apiKey), ttlMs: deps.apiKeyCacheMs ?? DEFAULT_API_KEY_CACHE_MS });
+    const devices = new DeviceService(deps);
     fastify.decorate('services', {
-      events: new EventStreamService({ kafka: deps.kafka, limits: deps.eventStreams ?? DEFAULT_STREAM_LIMITS }),
-      devices: new DeviceService(deps),
+      events: new EventStreamService({ kafka: deps.kafka, limits: deps.eventStreams ?? DEFAULT_STREAM_LIMITS, admin: deps.admin, keys, onOpenCount: (open) => deps.metrics.eventStreams.set(open) }),
+      devices,
       topics: new TopicService(deps),
       notifications: new NotificationService({ ...deps, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger, clock: deps.clock ?? systemClock }),
+      reports: new NotificationReportService(deps),
+      overview: new OverviewService({ readModels: deps.readModels, devices }),
       admin: deps.admin,
-      checkReady: deps.checkReady,
+      keys,
+      // One answer per second at most, however often /readyz is asked: each check opens a Kafka admin connection.
+      checkReady: singleFlightCache(() => {
+        deps.metrics.readinessChecks.inc();
+        return deps.checkReady();
+      }, READY_CACHE_MS),
     });
   },
   { name: 'services' },

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { deleteDeviceSchema, getDeviceSchema, listDevicesSchema, registerDeviceSchema } from '../../../../schemas/devices.ts';
+import { deleteDeviceSchema, getDeviceSchema, listDevicesSchema, registerDeviceSchema, updateDeviceSchema } from '../../../../schemas/devices.ts';
 import deviceReceipts from './receipts.ts';
 
 export default async function devices(app: FastifyInstance): Promise<void> {
@@ -19,6 +19,8 @@ export default async function devices(app: FastifyInstance): Promise<void> {
   });
 
   fastify.get('/:id', { schema: getDeviceSchema }, async (request) => ({ data: await fastify.services.devices.get(request.projectId, request.params.id) }));
+
+  fastify.patch('/:id', { schema: updateDeviceSchema }, async (request) => ({ data: await fastify.services.devices.unlink(request.projectId, request.params.id, request.id) }));
 
   fastify.delete('/:id', { schema: deleteDeviceSchema }, async (request, reply) => {
     await fastify.services.devices.unregister(request.projectId, request.params.id, request.id);

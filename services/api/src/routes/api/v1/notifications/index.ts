@@ -4,11 +4,14 @@ import { validationMessages } from '@herald/errors';
 import { cancelNotificationSchema, getNotificationSchema, listNotificationsSchema, openNotificationSchema, sendNotificationSchema } from '../../../../schemas/notifications.ts';
 import type { NotificationInput } from '../../../../domain/notification-request.ts';
 import notificationReceipts from './receipts.ts';
+import notificationReport from './report.ts';
+import { dryRunSchema } from '../../../../schemas/console-reads.ts';
 
 export default async function notifications(app: FastifyInstance): Promise<void> {
   const fastify = app.withTypeProvider<TypeBoxTypeProvider>();
   // @fastify/autoload loads only index.ts of a directory that has one: the receipts routes are registered here.
   await app.register(notificationReceipts);
+  await app.register(notificationReport);
 
   // Validation is attached, not thrown, so the schema's problems and the
   // payload-size check are reported together in one 422.
@@ -18,6 +21,14 @@ export default async function notifications(app: FastifyInstance): Promise<void>
     const input = (typeof body === 'object' && body !== null ? body.notification : undefined) as NotificationInput;
     const notification = await fastify.services.notifications.send(request.projectId, input, schemaProblems, request.headers['idempotency-key'], request.id);
     return reply.code(201).send({ data: notification });
+  });
+
+  // The same body and checks as a send; counts the audience instead of sending.
+  fastify.post('/dry-run', { schema: dryRunSchema, attachValidation: true, config: { validationStatus: 422 } }, async (request) => {
+    const schemaProblems = request.validationError?.validation === undefined ? [] : validationMessages(request.validationError.validation as never);
+    const body = request.body as { notification?: unknown } | null;
+    const input = (typeof body === 'object' && body !== null ? body.notification : undefined) as NotificationInput;
+    return { data: await fastify.services.notifications.dryRun(request.projectId, input, schemaProblems) };
   });
 
   fastify.get('', { schema: listNotificationsSchema }, async (request) => fastify.services.notifications.list(request.projectId, request.query));

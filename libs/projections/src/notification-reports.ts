@@ -1,0 +1,109 @@
+import { TOPICS } from '@herald/events';
+import type { ConsumedEvent } from '@herald/kafka';
+import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
+import { ZERO_OUTCOMES, type OutcomeCounts } from './project-outcomes.ts';
+
+/** Devices not delivered, grouped by the provider's (or Herald's) reason. */
+export interface FailureGroup {
+  provider: 'apns' | 'fcm';
+  outcome: 'failed' | 'invalid';
+  /** The provider's reason code (or Herald's: AttemptsExhausted, NoApnsCredentials, …); '' when none was given. */
+  reason: string;
+  count: number;
+}
+
+export type BucketSpan = 'minute' | 'hour' | 'day';
+
+/** Outcomes reported and opens recorded within one span of time. */
+export interface TimelineBucket extends OutcomeCounts {
+  /** Start of the bucket (ISO time). */
+  at: string;
+  span: BucketSpan;
+}
+
+/**
+ * What a notification's report shows besides its counts: failures by
+ * reason, and outcomes and opens over time. All of a notification's events
+ * share its Kafka key, so each document has one writer.
+ */
+export interface NotificationReportDocument extends ProjectedDocument {
+  failures: FailureGroup[];
+  timeline: TimelineBucket[];
+  /** The first outcome's time: buckets are minutes for the first hours after it, then hours, then days. */
+  started_at?: string;
+  /** Batches already counted: a batch reported twice counts once (as in the notifications read model). */
+  reported_batches: string[];
+  updated_at: string;
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+/** Minute buckets while a send is young, hour buckets for a week: a campaign's progress and its first opens in detail, later opens coarser. */
+export const MINUTE_BUCKETS_FOR_MS = 2 * HOUR_MS;
+export const HOUR_BUCKETS_FOR_MS = 7 * DAY_MS;
+
+/** The bucket a time falls in, given the first outcome's time (pure; UTC boundaries). */
+export function bucketOf(time: string, startedAt: string): { at: string; span: BucketSpan } {
+  const t = Date.parse(time);
+  const age = t - Date.parse(startedAt);
+  const span: BucketSpan = age < MINUTE_BUCKETS_FOR_MS ? 'minute' : age < HOUR_BUCKETS_FOR_MS ? 'hour' : 'day';
+  const size = span === 'minute' ? MINUTE_MS : span === 'hour' ? HOUR_MS : DAY_MS;
+  return { at: new Date(Math.floor(t / size) * size).toISOString(), span };
+}
+
+function addToBucket(timeline: readonly TimelineBucket[], bucket: { at: string; span: BucketSpan }, add: Partial<OutcomeCounts>): TimelineBucket[] {
+  const matches = (item: TimelineBucket) => item.at === bucket.at && item.span === bucket.span;
+  const current = timeline.find(matches) ?? { ...bucket, ...ZERO_OUTCOMES };
+  const next = { ...current };
+  for (const [key, value] of Object.entries(add) as Array<[keyof OutcomeCounts, number]>) next[key] += value;
+  return [...timeline.filter((item) => !matches(item)), next].sort((a, b) => a.at.localeCompare(b.at) || a.span.localeCompare(b.span));
+}
+
+function addFailures(failures: readonly FailureGroup[], provider: FailureGroup['provider'], results: ReadonlyArray<{ outcome: string; reason?: string | undefined }>): FailureGroup[] {
+  const next = failures.map((group) => ({ ...group }));
+  for (const result of results) {
+    if (result.outcome !== 'failed' && result.outcome !== 'invalid') continue;
+    const reason = result.reason ?? '';
+    const group = next.find((item) => item.provider === provider && item.outcome === result.outcome && item.reason === reason);
+    if (group === undefined) next.push({ provider, outcome: result.outcome, reason, count: 1 });
+    else group.count += 1;
+  }
+  return next.sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+}
+
+export function evolveNotificationReport(state: NotificationReportDocument | undefined, record: ConsumedEvent, id: string): NotificationReportDocument | undefined {
+  const { event } = record;
+  if (event.type !== 'DeliveryReported' && event.type !== 'NotificationOpened') return state;
+  if (alreadyApplied(state, record)) return state;
+  if (state !== undefined && state.project_id !== event.project_id) return state;
+  const position = positionOf(record);
+  const at = event.occurred_at;
+  const base: NotificationReportDocument = state ?? { _id: id, project_id: event.project_id, failures: [], timeline: [], reported_batches: [], updated_at: at, position };
+  const startedAt = base.started_at ?? at;
+  const bucket = bucketOf(at, startedAt);
+  if (event.type === 'NotificationOpened') {
+    return { ...base, started_at: startedAt, timeline: addToBucket(base.timeline, bucket, { opened: 1 }), updated_at: at, position };
+  }
+  if (base.reported_batches.includes(event.data.batch_id)) return { ...base, position };
+  const counts: Partial<OutcomeCounts> = {};
+  for (const result of event.data.results) counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
+  return {
+    ...base,
+    started_at: startedAt,
+    failures: addFailures(base.failures, event.data.provider, event.data.results),
+    timeline: addToBucket(base.timeline, bucket, counts),
+    reported_batches: [...base.reported_batches, event.data.batch_id],
+    updated_at: at,
+    position,
+  };
+}
+
+export const notificationReportsProjection: Projection<NotificationReportDocument> = {
+  // Read by `_id` only.
+  indexes: [],
+  name: 'notification_reports',
+  topics: [TOPICS.notificationEvents],
+  documentIds: ({ event }) => (event.type === 'DeliveryReported' || event.type === 'NotificationOpened' ? [event.data.notification_id] : []),
+  evolve: evolveNotificationReport,
+};

@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdir, readFile, lstat, mkdtemp, rm } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, INFRA_SCRIPT } from '@herald/local-infra';
+import { NODE_FLAGS } from '@herald/runtime';
+import { waitFor } from '@herald/testing';
+
+/**
+ * `npm start` as a developer runs it, beside the test infrastructure (two
+ * stacks on one machine, issue 17 items 6, 8 and 10): every port and the
+ * state directory come from the environment; only delivery receives
+ * HERALD_SECRET_KEY; everything under the state directory is its owner's
+ * only; and Ctrl-C with open, half-open and half-sent requests stops every
+ * Herald process within 10 s, then `npm start` itself.
+ */
+const ROOT = resolve(import.meta.dirname, '..');
+let stateDir: string;
+let start: ChildProcess;
+let output = '';
+const ports: Record<string, number> = {};
+
+beforeAll(async () => {
+  stateDir = await mkdtemp(join(tmpdir(), 'herald-start-'));
+  for (const name of ['KAFKA_PORT', 'KAFKA_CONTROLLER_PORT', 'FERRETDB_PORT', 'PG_PORT', 'PORT', 'API_METRICS_PORT', 'PROJECTOR_METRICS_PORT', 'DELIVERY_METRICS_PORT']) {
+    ports[name] = await freePort();
+  }
+  const env: Record<string, string | undefined> = { ...process.env, HERALD_STATE_DIR: stateDir, LOG_LEVEL: 'info' };
+  for (const name of ['KAFKA_BROKERS', 'MONGO_URL', 'HERALD_SECRET_KEY', 'APNS_ENDPOINT', 'FCM_ENDPOINT', 'METRICS_PORT']) delete env[name];
+  for (const [name, port] of Object.entries(ports)) env[name] = String(port);
+  // Its own process group, as a terminal's foreground job: Ctrl-C reaches npm start and its services alike.
+  start = spawn(process.execPath, [...NODE_FLAGS, 'scripts/start.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const stream of [start.stdout!, start.stderr!]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await waitFor('npm start ready', () => output.includes('[herald] ready in') || (start.exitCode !== null ? Promise.reject(new Error(output)) : false), 240_000);
+}, 300_000);
+
+afterAll(async () => {
+  if (start?.exitCode === null && start.signalCode === null) process.kill(-start.pid!, 'SIGKILL');
+  // Whatever happened, the infrastructure it started is stopped and its data removed.
+  await new Promise<void>((done) => {
+    const env = { ...process.env, HERALD_DATA_DIR: join(stateDir, 'data'), ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])) };
+    spawn(INFRA_SCRIPT, ['stop'], { env, stdio: 'ignore' }).once('exit', () => done());
+  });
+  await rm(stateDir, { recursive: true, force: true });
+}, 60_000);
+
+/** The service processes npm start runs: its children running a Herald entry point, by name. */
+async function services(): Promise<Record<string, number>> {
+  const children = (await readFile(`/proc/${start.pid!}/task/${start.pid!}/children`, 'utf8')).trim().split(/\s+/).filter(Boolean).map(Number);
+  const found: Record<string, number> = {};
+  for (const pid of children) {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    const name = /services\/(api|projector|delivery)\/src\//.exec(cmdline)?.[1];
+    if (name !== undefined) found[name] = pid;
+  }
+  return found;
+}
+const environOf = async (pid: number) => (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
+const gone = async (pid: number) => {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  return stat === undefined || /^\d+ \(.*\) [ZX]/.test(stat);
+};
+const portOpen = (port: number) =>
+  new Promise<boolean>((done) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.on('error', () => done(false));
+  });
+
+async function modesUnder(dir: string): Promise<Array<{ path: string; mode: number }>> {
+  const found: Array<{ path: string; mode: number }> = [];
+  for (const entry of await readdir(dir)) {
+    const path = join(dir, entry);
+    const info = await lstat(path).catch(() => undefined);
+    if (info === undefined || info.isSymbolicLink()) continue;
+    found.push({ path, mode: info.mode & 0o777 });
+    if (info.isDirectory()) found.push(...(await modesUnder(path)));
+  }
+  return found;
+}
+
+describe('npm start', () => {
+  it('runs on the ports and in the state directory it is given, beside another stack', async () => {
+    for (const name of ['KAFKA_PORT', 'FERRETDB_PORT', 'PORT', 'API_METRICS_PORT', 'PROJECTOR_METRICS_PORT', 'DELIVERY_METRICS_PORT']) expect(await portOpen(ports[name]!), name).toBe(true);
+    expect((await fetch(`http://127.0.0.1:${ports.PORT!}/readyz`)).status).toBe(200);
+    for (const name of ['API_METRICS_PORT', 'PROJECTOR_METRICS_PORT', 'DELIVERY_METRICS_PORT']) expect((await fetch(`http://127.0.0.1:${ports[name]!}/metrics`)).status, name).toBe(200);
+    expect(JSON.parse(await readFile(join(stateDir, 'demo.json'), 'utf8'))).toMatchObject({ id: expect.any(String), api_key: expect.stringMatching(/^hrld_/) });
+  });
+
+  it('gives HERALD_SECRET_KEY only to delivery, never to the API', async () => {
+    const running = await services();
+    expect(Object.keys(running).sort()).toEqual(['api', 'delivery', 'projector']);
+    const hasKey = async (pid: number) => (await environOf(pid)).some((entry) => entry.startsWith('HERALD_SECRET_KEY='));
+    expect(await hasKey(running.api!)).toBe(false);
+    expect(await hasKey(running.projector!)).toBe(false);
+    expect(await hasKey(running.delivery!)).toBe(true);
+  });
+
+  it('keeps everything under its state directory readable by its owner only', async () => {
+    const modes = await modesUnder(stateDir);
+    expect(modes.length).toBeGreaterThan(5);
+    expect(modes.filter((entry) => (entry.mode & 0o077) !== 0)).toEqual([]);
+    expect((await lstat(stateDir)).mode & 0o777).toBe(0o700);
+  });
+
+  it('stops every Herald process within 10 s of Ctrl-C with open, half-open and half-sent requests, then exits', async () => {
+    const base = `http://127.0.0.1:${ports.PORT!}`;
+    const { api_key: key } = JSON.parse(await readFile(join(stateDir, 'demo.json'), 'utf8')) as { api_key: string };
+    // An open stream read by its client.
+    const open = await fetch(`${base}/api/v1/events`, { headers: { authorization: `Bearer ${key}` } });
+    expect(open.status).toBe(200);
+    const reader = open.body!.getReader();
+    void (async () => {
+      for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) return;
+    })();
+    // A stream whose client never reads; a stream whose client went away while it was set up; a body that never finishes.
+    const raw = (request: string): Promise<Socket> =>
+      new Promise((done) => {
+        const socket = connect(ports.PORT!, '127.0.0.1', () => {
+          socket.write(request);
+          done(socket);
+        });
+        socket.on('error', () => undefined);
+      });
+    const halfOpen = await raw(`GET /api/v1/events HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${key}\r\n\r\n`);
+    halfOpen.pause();
+    const aborted = await raw(`GET /api/v1/events HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${key}\r\n\r\n`);
+    aborted.resetAndDestroy();
+    const halfSent = await raw(`POST /api/v1/devices HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n{"project_id":`);
+    const running = await services();
+
+    process.kill(-start.pid!, 'SIGINT');
+    await waitFor('every Herald service process exited', async () => (await Promise.all(Object.values(running).map(gone))).every(Boolean), 10_000);
+    await waitFor('npm start exited', () => start.exitCode !== null || start.signalCode !== null, 60_000);
+    expect(start.exitCode).toBe(0);
+    expect(output).toContain('[herald] stopped');
+    for (const name of ['PORT', 'KAFKA_PORT', 'FERRETDB_PORT']) expect(await portOpen(ports[name]!), name).toBe(false);
+    for (const socket of [halfOpen, halfSent]) socket.destroy();
+  }, 90_000);
+});

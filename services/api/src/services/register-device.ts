@@ -1,0 +1,107 @@
+import { deviceIdFor } from '@herald/events';
+import type { AdminStore, Project } from '@herald/admin';
+import { AppError, ForbiddenError, NotFoundError, ValidationError } from '@herald/errors';
+import type { EventProducer } from '@herald/kafka';
+import type { Collection } from '@herald/mongo';
+import type { DeviceDocument, TopicDocument } from '@herald/projections';
+import { isTimeZone } from '@herald/runtime';
+import { currentUser, deviceBytes, planRegistration, type DeviceView, type RegisterDeviceInput } from '../domain/device-registration.ts';
+import type { DevicePolicy } from '../domain/device-policy.ts';
+import { mayClaimExternalId } from '../domain/identity-verification.ts';
+import { mayRepointDevice } from '../domain/token-refresh.ts';
+import type { DeviceQuota } from './device-quota.ts';
+import { assertTokenIsNoTopic, topicsToCreate } from './registration-guards.ts';
+
+export interface RegisterDeps {
+  producer: EventProducer;
+  admin: AdminStore;
+  devices: Collection<DeviceDocument>;
+  topics: Collection<TopicDocument>;
+  policy: DevicePolicy;
+  quota: DeviceQuota;
+}
+
+/**
+ * A device-facing registration, checked before anything is published: the
+ * project exists; a token moves to a device only with proof (a refresh's
+ * `previous_token` or the bearer key), the device's first token included;
+ * a user link needs proof; topics and the token obey the topic rules
+ * (registration-guards); the device stays within the byte bound and the
+ * project within its device quota. Answers the device as the read model
+ * will show it.
+ */
+export async function registerDevice(
+  deps: RegisterDeps,
+  input: RegisterDeviceInput,
+  request: { correlationId?: string | undefined; bearerProjectId?: string | undefined },
+): Promise<DeviceView> {
+  const project = await deps.admin.findProject(input.project_id);
+  if (project === null) throw new NotFoundError(`project_id ${input.project_id} does not exist`);
+  const existing = (await continuedDevice(deps.devices, input, request.bearerProjectId)) ?? undefined;
+  if (input.timezone !== undefined && !isTimeZone(input.timezone)) throw new ValidationError([`timezone ${input.timezone} is not an IANA time zone name (e.g. Europe/Paris)`]);
+  if (typeof input.external_id === 'string') await checkExternalIdClaim(deps.admin, input, existing, request.bearerProjectId);
+
+  const deviceId = existing?._id ?? deviceIdFor(input.project_id, input.token);
+  const newToken = existing?.token !== input.token;
+  if (newToken) await assertTokenIsNoTopic(deps.topics, input.project_id, input.token, deviceId);
+  const createTopics = input.topics === undefined ? [] : await topicsToCreate(deps, input.project_id, project.device_topics === true, [...new Set(input.topics)]);
+
+  const { device, events } = planRegistration(input, existing, { createTopics, correlationId: request.correlationId, now: new Date() });
+  const bytes = deviceBytes(device);
+  if (bytes > deps.policy.maxDeviceBytes) {
+    throw new ValidationError([
+      `the device would hold ${bytes} bytes of token, identifiers, metadata, topics, external_id and timezone (as JSON); a device holds at most ${deps.policy.maxDeviceBytes} (DEVICE_MAX_BYTES)`,
+    ]);
+  }
+  if (existing === undefined) await deps.quota.assertRoom(deps.devices, input.project_id, quotaOf(project, deps.policy));
+  await deps.producer.publish(events);
+  if (existing === undefined) deps.quota.added(input.project_id);
+  return device;
+}
+
+function quotaOf(project: Project, policy: DevicePolicy): number {
+  return project.device_quota ?? policy.projectDeviceQuota;
+}
+
+/**
+ * The device a registration continues: named by a token refresh (which needs
+ * proof to give it another token), or already holding the token. A token that
+ * was a device's first one (its id is derived from it) while the device now
+ * holds another is refused: taking it back would move the device without a
+ * refresh's proof.
+ */
+async function continuedDevice(devices: Collection<DeviceDocument>, input: RegisterDeviceInput, bearerProjectId: string | undefined): Promise<DeviceDocument | null> {
+  if (input.device_id !== undefined) {
+    const named = await devices.findOne({ _id: input.device_id, project_id: input.project_id });
+    if (named === null) throw new NotFoundError(`device_id ${input.device_id} does not exist in this project`);
+    const claim = { currentToken: named.token, newToken: input.token, previousToken: input.previous_token, bearerProjectId, projectId: input.project_id };
+    if (!mayRepointDevice(claim)) {
+      throw new ForbiddenError("previous_token must equal the device's current token (or send the project's bearer key) to give device_id a new token");
+    }
+    return named;
+  }
+  const holder = await devices.findOne({ project_id: input.project_id, token: input.token });
+  if (holder !== null) return holder;
+  const firstHolder = await devices.findOne({ _id: deviceIdFor(input.project_id, input.token), project_id: input.project_id }, { projection: { _id: 1 } });
+  if (firstHolder !== null) {
+    throw new AppError('CONFLICT', 'token was the first token of a device that has since moved to another: to move it back, send device_id with previous_token (its current token) or the API key');
+  }
+  return null;
+}
+
+async function checkExternalIdClaim(admin: AdminStore, input: RegisterDeviceInput, existing: DeviceDocument | undefined, bearerProjectId: string | undefined): Promise<void> {
+  const verification = await admin.identityVerification(input.project_id);
+  const claim = {
+    externalId: input.external_id as string,
+    externalIdHash: input.external_id_hash,
+    current: currentUser(existing),
+    bearerProjectId,
+    projectId: input.project_id,
+    verification: verification ?? { enabled: false as const },
+  };
+  if (!mayClaimExternalId(claim)) {
+    throw new ForbiddenError(
+      "external_id needs proof that the caller may speak for that user: the project's bearer key, or (with identity verification on) external_id_hash, the HMAC-SHA256 of \"external_id:\" + external_id under the device-auth secret",
+    );
+  }
+}

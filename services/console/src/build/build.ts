@@ -1,0 +1,30 @@
+// Builds the console into services/console/dist (static assets the API serves
+// at /console/): the API types from the served OpenAPI document, then Vite,
+// then the bundle's size, which must stay under its budget (exit 1 otherwise).
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { apiTypes, CONSOLE_ROOT, SCHEMA_FILE } from './api-types.ts';
+import { BUNDLE_BUDGET_BYTES, bundleSize, formatBundleSize } from './bundle-size.ts';
+
+export const DIST_DIR = join(CONSOLE_ROOT, 'dist');
+
+export async function buildConsole(options: { quiet?: boolean } = {}): Promise<void> {
+  await writeFile(SCHEMA_FILE, await apiTypes());
+  await rm(DIST_DIR, { recursive: true, force: true });
+  await build({
+    configFile: false,
+    root: join(CONSOLE_ROOT, 'web'),
+    base: '/console/',
+    logLevel: options.quiet === true ? 'warn' : 'info',
+    // Preact's JSX runtime; no framework plugin needed.
+    oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+    build: { outDir: DIST_DIR, emptyOutDir: true, assetsDir: 'assets', sourcemap: false, target: 'es2022', modulePreload: { polyfill: false } },
+  });
+  const size = await bundleSize(DIST_DIR);
+  process.stdout.write(`console bundle (${DIST_DIR}):\n${formatBundleSize(size)}\n`);
+  if (size.gzipped > BUNDLE_BUDGET_BYTES) throw new Error(`the console's bundle is ${size.gzipped} bytes gzipped, over its budget of ${BUNDLE_BUDGET_BYTES}`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await buildConsole();

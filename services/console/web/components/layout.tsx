@@ -1,0 +1,41 @@
+import type { ComponentChildren } from 'preact';
+import { useLocation } from 'preact-iso';
+import { signOut } from '../api/session.ts';
+
+const LINKS = [
+  { href: '/console/', label: 'Overview', match: (path: string) => path === '/console' || path === '/console/' },
+  { href: '/console/notifications', label: 'Notifications', match: (path: string) => path.startsWith('/console/notifications') },
+  { href: '/console/compose', label: 'Compose', match: (path: string) => path.startsWith('/console/compose') },
+  { href: '/console/devices', label: 'Devices', match: (path: string) => path.startsWith('/console/devices') },
+  { href: '/console/topics', label: 'Topics', match: (path: string) => path.startsWith('/console/topics') },
+];
+
+export function Layout({ children }: { children: ComponentChildren }) {
+  const { path } = useLocation();
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">Herald</span>
+        <nav aria-label="Main">
+          {LINKS.map((link) => (
+            <a key={link.href} href={link.href} aria-current={link.match(path) ? 'page' : undefined}>
+              {link.label}
+            </a>
+          ))}
+        </nav>
+        <button type="button" class="link-button" onClick={() => signOut()}>
+          Sign out
+        </button>
+      </header>
+      <main id="main">{children}</main>
+    </>
+  );
+}
+
+/** Sets the document title for the screen. */
+export function useTitle(title: string): void {
+  document.title = `${title} · Herald console`;
+}

@@ -1,0 +1,118 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { formatCount, formatShare } from '../lib/format.ts';
+
+export function Errors({ errors }: { errors: readonly string[] | undefined }) {
+  if (errors === undefined || errors.length === 0) return null;
+  return (
+    <div class="errors" role="alert">
+      <ul>
+        {errors.map((error) => (
+          <li key={error}>{error}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export function Loading({ when }: { when: boolean }) {
+  return when ? <p class="muted" aria-live="polite">Loading…</p> : null;
+}
+
+/** A table that scrolls sideways on a narrow screen, reachable by keyboard. */
+export function TableScroll({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-scroll" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span class={`badge badge-${status.replace(/[^a-z]/g, '')}`}>{status}</span>;
+}
+
+export function Stat({ label, value, of, testId }: { label: string; value: number; of?: number | undefined; testId?: string }) {
+  return (
+    <div class="stat">
+      <span class="stat-label">{label}</span>
+      <span class="stat-value" data-testid={testId}>
+        {formatCount(value)}
+      </span>
+      {of === undefined ? null : <span class="stat-share">{formatShare(value, of)}</span>}
+    </div>
+  );
+}
+
+export function ProgressBar({ value, label }: { value: number; label: string }) {
+  return (
+    <div class="progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(value * 100)}>
+      <div class="progress-fill" style={{ width: `${(value * 100).toFixed(1)}%` }} />
+    </div>
+  );
+}
+
+export interface PageInfo {
+  page: number;
+  pages: number;
+  count: number;
+  from: number;
+  to: number;
+}
+
+/** Previous / next page links that keep the rest of the query. */
+export function Pager({ pagination, href }: { pagination: PageInfo; href: (page: number) => string }) {
+  const { page, pages, count, from, to } = pagination;
+  return (
+    <nav class="pager" aria-label="Pages">
+      <span>
+        {count === 0 ? 'None' : `${formatCount(from)}–${formatCount(to)} of ${formatCount(count)}`}
+      </span>
+      {page > 1 ? <a href={href(page - 1)}>Previous</a> : null}
+      {page < pages ? <a href={href(page + 1)}>Next</a> : null}
+    </nav>
+  );
+}
+
+/** A button that asks again before doing something that cannot be undone. */
+export function ConfirmButton({ label, question, confirmLabel, onConfirm, disabled }: { label: string; question: string; confirmLabel: string; onConfirm: () => Promise<void>; disabled?: boolean }) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" class="danger" disabled={disabled === true} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <div class="confirm" role="group" aria-label={question}>
+      <p>{question}</p>
+      <button
+        type="button"
+        class="danger"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          void onConfirm().finally(() => {
+            setBusy(false);
+            setAsking(false);
+          });
+        }}
+      >
+        {confirmLabel}
+      </button>
+      <button type="button" onClick={() => setAsking(false)} disabled={busy}>
+        Keep it
+      </button>
+    </div>
+  );
+}
+
+/** Query string from an object, leaving out empty values. */
+export function queryString(values: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) if (value !== undefined && value !== '') params.set(key, String(value));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}

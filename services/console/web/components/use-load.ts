@@ -1,0 +1,46 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api/client.ts';
+
+export interface Loaded<T> {
+  data: T | undefined;
+  errors: string[] | undefined;
+  loading: boolean;
+  /** Loads again (keeps the current data on screen meanwhile). */
+  reload: () => void;
+}
+
+/** Runs `load` when `deps` change; the newest answer wins, earlier ones in flight are dropped. */
+export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
+  const [state, setState] = useState<{ data?: T; errors?: string[]; loading: boolean }>({ loading: true });
+  const generation = useRef(0);
+  const run = useCallback(() => {
+    const mine = ++generation.current;
+    setState((previous) => ({ ...previous, loading: true }));
+    load().then(
+      (data) => {
+        if (mine === generation.current) setState({ data, loading: false });
+      },
+      (error: unknown) => {
+        if (mine !== generation.current) return;
+        setState((previous) => ({ ...previous, loading: false, errors: error instanceof ApiError ? error.errors : [String(error)] }));
+      },
+    );
+  }, deps);
+  useEffect(run, [run]);
+  return { data: state.data, errors: state.errors, loading: state.loading, reload: run };
+}
+
+/** Calls `fn` at most once per `ms` (trailing): for reloads triggered by a stream of events. */
+export function useThrottled(fn: () => void, ms: number): () => void {
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const latest = useRef(fn);
+  latest.current = fn;
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return useCallback(() => {
+    if (timer.current !== undefined) return;
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      latest.current();
+    }, ms);
+  }, [ms]);
+}

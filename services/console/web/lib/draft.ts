@@ -1,0 +1,175 @@
+import type { paths } from '../api/schema';
+
+/** The send request body, exactly as the API's OpenAPI document types it. */
+export type SendBody = paths['/api/v1/notifications']['post']['requestBody']['content']['application/json'];
+export type NotificationRequest = SendBody['notification'];
+export type Notification = paths['/api/v1/notifications/{id}']['get']['responses'][200]['content']['application/json']['data'];
+
+/** The composer's form: every field as the person typed it. */
+export interface Draft {
+  title: string;
+  body: string;
+  /** Topic names picked. */
+  topics: string[];
+  /** Device ids or tokens, one per line. */
+  devices: string;
+  /** External (user) ids, one per line. */
+  externalIds: string;
+  /** `key=value` lines: one metadata filter (a device must match every pair). */
+  metadata: string;
+  link_to: string;
+  group: string;
+  /** `key=value` lines. */
+  data: string;
+  badge: string;
+  sound: string;
+  ttl: string;
+  priority: '' | 'high' | 'normal';
+  collapse_id: string;
+  content_available: boolean;
+  mutable_content: boolean;
+  image: string;
+  category: string;
+  thread_id: string;
+  /** Raw JSON objects merged last. */
+  apns: string;
+  fcm: string;
+  schedule: 'now' | 'at' | 'local';
+  /** `YYYY-MM-DDTHH:MM` from a datetime-local input. */
+  sendAt: string;
+  sendAtLocal: string;
+}
+
+export const EMPTY_DRAFT: Draft = {
+  title: '',
+  body: '',
+  topics: [],
+  devices: '',
+  externalIds: '',
+  metadata: '',
+  link_to: '',
+  group: '',
+  data: '',
+  badge: '',
+  sound: '',
+  ttl: '',
+  priority: '',
+  collapse_id: '',
+  content_available: false,
+  mutable_content: false,
+  image: '',
+  category: '',
+  thread_id: '',
+  apns: '',
+  fcm: '',
+  schedule: 'now',
+  sendAt: '',
+  sendAtLocal: '',
+};
+
+export type DraftField = keyof Draft | 'targets';
+export type FieldProblems = Partial<Record<DraftField | 'form', string[]>>;
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+
+/** `key=value` lines as an object; a line without `=` is a problem naming it. */
+function pairs(text: string, field: DraftField, problems: FieldProblems): Record<string, string> | undefined {
+  const result: Record<string, string> = {};
+  for (const line of lines(text)) {
+    const at = line.indexOf('=');
+    if (at <= 0) (problems[field] ??= []).push(`"${line}" is not key=value`);
+    else result[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return Object.keys(result).length === 0 ? undefined : result;
+}
+
+function json(text: string, field: DraftField, problems: FieldProblems): Record<string, unknown> | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  (problems[field] ??= []).push('must be a JSON object');
+  return undefined;
+}
+
+/** Device ids are UUIDs (derived from project and token); a line that is not one is a token. */
+const DEVICE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A whole number as typed; anything else is sent as is for the API to name (e.g. "1.5"). */
+const numberOf = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text.trim()));
+
+/** `YYYY-MM-DDTHH:MM` in the browser's zone → RFC 3339 with its offset. */
+export function instantOf(local: string, offsetMinutes: number): string {
+  const sign = offsetMinutes <= 0 ? '+' : '-';
+  const abs = Math.abs(offsetMinutes);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${local.length === 16 ? `${local}:00` : local}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/**
+ * The request a draft makes, and the problems found before asking the API
+ * (text that is not JSON or key=value). Empty fields are left out. Targets
+ * are typed, so each names exactly what the manager picked: topics, then
+ * device ids (a UUID) or tokens (anything else), one metadata filter, users.
+ */
+export function requestOf(draft: Draft, offsetMinutes = new Date().getTimezoneOffset()): { request: NotificationRequest; problems: FieldProblems } {
+  const problems: FieldProblems = {};
+  const metadata = pairs(draft.metadata, 'metadata', problems);
+  const targets: NotificationRequest['targets'] = [
+    ...draft.topics.map((topic) => ({ topic })),
+    ...lines(draft.devices).map((line) => (DEVICE_ID.test(line) ? { device_id: line } : { token: line })),
+    ...(metadata === undefined ? [] : [{ metadata }]),
+    ...lines(draft.externalIds).map((external_id) => ({ external_id })),
+  ];
+  const text = (value: string) => (value.trim() === '' ? undefined : value.trim());
+  const optional = {
+    link_to: text(draft.link_to),
+    group: text(draft.group),
+    data: pairs(draft.data, 'data', problems),
+    badge: numberOf(draft.badge),
+    sound: text(draft.sound),
+    ttl: numberOf(draft.ttl),
+    priority: draft.priority === '' ? undefined : draft.priority,
+    collapse_id: text(draft.collapse_id),
+    content_available: draft.content_available ? true : undefined,
+    mutable_content: draft.mutable_content ? true : undefined,
+    image: text(draft.image),
+    category: text(draft.category),
+    thread_id: text(draft.thread_id),
+    apns: json(draft.apns, 'apns', problems),
+    fcm: json(draft.fcm, 'fcm', problems),
+    send_at: draft.schedule === 'at' && draft.sendAt !== '' ? instantOf(draft.sendAt, offsetMinutes) : undefined,
+    send_at_local: draft.schedule === 'local' && draft.sendAtLocal !== '' ? draft.sendAtLocal : undefined,
+  };
+  if (draft.schedule === 'at' && draft.sendAt === '') (problems.sendAt ??= []).push('pick a date and time');
+  if (draft.schedule === 'local' && draft.sendAtLocal === '') (problems.sendAtLocal ??= []).push('pick a date and time');
+  const request = { title: draft.title, body: draft.body, targets, ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)) };
+  return { request: request, problems };
+}
+
+const FIELD_OF: Record<string, DraftField> = { send_at: 'sendAt', send_at_local: 'sendAtLocal' };
+
+/** The API's 422 messages by the field they name (`notification.badge must …` → badge); others under `form`. */
+export function problemsByField(messages: readonly string[]): FieldProblems {
+  const problems: FieldProblems = {};
+  for (const message of messages) {
+    const match = /^notification\.([a-z_]+)/.exec(message);
+    const name = match?.[1];
+    const field: DraftField | 'form' = name === undefined ? 'form' : (FIELD_OF[name] ?? (name in EMPTY_DRAFT || name === 'targets' ? (name as DraftField) : 'form'));
+    (problems[field] ??= []).push(message);
+  }
+  return problems;
+}
+
+/** An idempotency key for a draft: sends of one draft are one notification, however often the button is pressed. */
+export function newDraftKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,27 @@
+/** Numbers and times as people read them, in the browser's locale. */
+const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const timeSeconds = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+export const formatCount = (value: number): string => integer.format(value);
+
+/** 1,234 as is; 1.2M for chart axes. */
+export const formatCompact = (value: number): string => (Math.abs(value) < 10_000 ? integer.format(value) : compact.format(value));
+
+/** A share of a whole; a dash when the whole is zero. */
+export function formatShare(part: number, whole: number): string {
+  return whole === 0 ? '–' : percent.format(part / whole);
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  if (iso === null || iso === undefined) return '–';
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? iso : dateTime.format(at);
+}
+
+export const formatClock = (ms: number): string => time.format(new Date(ms));
+export const formatClockSeconds = (ms: number): string => timeSeconds.format(new Date(ms));
+export const formatDateTime = (ms: number): string => dateTime.format(new Date(ms));

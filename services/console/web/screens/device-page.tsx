@@ -1,0 +1,121 @@
+import { useState } from 'preact/hooks';
+import { useLocation, useRoute } from 'preact-iso';
+import { api, ApiError, dataOf } from '../api/client.ts';
+import { useTitle } from '../components/layout.tsx';
+import { ConfirmButton, Errors, Loading, Pager, queryString, StatusBadge, TableScroll } from '../components/ui.tsx';
+import { useLoad } from '../components/use-load.ts';
+import { formatTime } from '../lib/format.ts';
+import { ReceiptTable } from './receipts.tsx';
+
+/** Key/value pairs (metadata, identifiers) as a table of text. */
+function Pairs({ label, values }: { label: string; values: Record<string, string> }) {
+  const entries = Object.entries(values);
+  if (entries.length === 0) return <p class="muted">None.</p>;
+  return (
+    <TableScroll label={label}>
+      <table data-testid={label.toLowerCase()}>
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">Value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map(([key, value]) => (
+            <tr key={key}>
+              <td class="mono">{key}</td>
+              <td>{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+export function DevicePage() {
+  const { params } = useRoute();
+  const { query, path } = useLocation();
+  const id = params.id ?? '';
+  const page = Math.max(1, Number(query.page ?? '1') || 1);
+  const device = useLoad(async () => dataOf(await api.GET('/api/v1/devices/{id}', { params: { path: { id } } })).data, [id]);
+  const receipts = useLoad(async () => dataOf(await api.GET('/api/v1/devices/{id}/receipts', { params: { path: { id }, query: { page, limit: 20 } } })), [id, page]);
+  const [deleteErrors, setDeleteErrors] = useState<string[] | undefined>(undefined);
+  const [deleted, setDeleted] = useState(false);
+  useTitle(`Device ${id}`);
+  const data = device.data;
+  const remove = async () => {
+    setDeleteErrors(undefined);
+    const { error, response } = await api.DELETE('/api/v1/devices/{id}', { params: { path: { id } } });
+    if (response.ok) {
+      setDeleted(true);
+      device.reload();
+    } else setDeleteErrors(new ApiError(response.status, (error as { errors?: string[] } | undefined)?.errors ?? [`the API answered ${response.status}`]).errors);
+  };
+  return (
+    <section>
+      <p class="breadcrumb">
+        <a href="/console/devices">Devices</a>
+      </p>
+      <h1>
+        Device <span class="mono">{id}</span>
+      </h1>
+      <Errors errors={device.errors} />
+      {data === undefined ? <Loading when={device.loading} /> : (
+        <>
+          <div class="toolbar">
+            <span data-testid="device-status">
+              <StatusBadge status={data.status} />
+            </span>
+            {data.status === 'active' ? <ConfirmButton label="Delete device" question="Delete this device? It will not be targeted again (until the app registers its token again)." confirmLabel="Yes, delete it" onConfirm={remove} /> : null}
+          </div>
+          {deleted ? <p role="status">Deleted: the device is inactive and will not be targeted again.</p> : null}
+          <Errors errors={deleteErrors} />
+          <dl class="facts">
+            <dt>Platform</dt>
+            <dd>{data.platform === 'ios' ? 'iOS (APNs)' : 'Android (FCM)'}</dd>
+            <dt>Status</dt>
+            <dd>
+              {data.status}
+              {data.deactivation === null ? '' : ` — ${data.deactivation.reason}${data.deactivation.provider === undefined ? '' : ` (${data.deactivation.provider})`} at ${formatTime(data.deactivation.at)}`}
+            </dd>
+            <dt>Token</dt>
+            <dd class="mono wrap">{data.token}</dd>
+            <dt>User</dt>
+            <dd>{data.external_id ?? '–'}</dd>
+            <dt>Time zone</dt>
+            <dd>{data.timezone ?? '–'}</dd>
+            <dt>Registered</dt>
+            <dd>{formatTime(data.created_at)}</dd>
+            <dt>Updated</dt>
+            <dd>{formatTime(data.updated_at)}</dd>
+            <dt>Topics</dt>
+            <dd>
+              {data.topics.length === 0 ? '–' : (
+                <ul class="plain">
+                  {data.topics.map((topic) => (
+                    <li key={topic} class="mono">
+                      {topic}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </dd>
+          </dl>
+          <h2>Metadata</h2>
+          <Pairs label="Metadata" values={data.metadata} />
+          <h2>Identifiers</h2>
+          <Pairs label="Identifiers" values={data.identifiers} />
+        </>
+      )}
+      <h2>Receipts</h2>
+      <Errors errors={receipts.errors} />
+      {receipts.data === undefined ? <Loading when={receipts.loading} /> : (
+        <>
+          <ReceiptTable rows={receipts.data.data} link="notification" />
+          <Pager pagination={receipts.data.pagination} href={(next) => `${path}${queryString({ page: next === 1 ? undefined : next })}`} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,112 @@
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api, dataOf } from '../api/client.ts';
+import type { paths } from '../api/schema';
+import { useTitle } from '../components/layout.tsx';
+import { Errors, Loading, Pager, queryString, StatusBadge, TableScroll } from '../components/ui.tsx';
+import { useLoad } from '../components/use-load.ts';
+import { formatTime } from '../lib/format.ts';
+
+type Device = paths['/api/v1/devices/{id}']['get']['responses'][200]['content']['application/json']['data'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Devices matching `q` as an id, a token or an external (user) id, each asked of the API; one list without repeats. */
+async function findDevices(q: string): Promise<Device[]> {
+  const [byId, byToken, byUser] = await Promise.all([
+    UUID.test(q) ? api.GET('/api/v1/devices/{id}', { params: { path: { id: q } } }).then((result) => (result.data === undefined ? [] : [result.data.data])) : Promise.resolve([]),
+    api.GET('/api/v1/devices', { params: { query: { token: q } } }).then((result) => dataOf(result).data),
+    api.GET('/api/v1/devices', { params: { query: { external_id: q, limit: 100 } } }).then((result) => dataOf(result).data),
+  ]);
+  const seen = new Set<string>();
+  return [...byId, ...byToken, ...byUser].filter((device) => !seen.has(device.id) && seen.add(device.id));
+}
+
+export function Devices() {
+  useTitle('Devices');
+  const { query, route } = useLocation();
+  const q = (query.q ?? '').trim();
+  const status = query.status === 'active' || query.status === 'inactive' ? query.status : undefined;
+  const page = Math.max(1, Number(query.page ?? '1') || 1);
+  const [input, setInput] = useState(q);
+  const found = useLoad(async () => (q === '' ? undefined : findDevices(q)), [q]);
+  const list = useLoad(async () => (q !== '' ? undefined : dataOf(await api.GET('/api/v1/devices', { params: { query: { page, limit: 20, ...(status === undefined ? {} : { status }) } } }))), [q, status, page]);
+  const href = (next: { q?: string; status?: string | undefined; page?: number }) => `/console/devices${queryString({ q: next.q, status: next.status, page: next.page === 1 ? undefined : next.page })}`;
+  return (
+    <section>
+      <h1>Devices</h1>
+      <form
+        class="toolbar"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          route(href({ q: input.trim() }));
+        }}
+      >
+        <label for="device-query">Find by id, token or external id</label>
+        <input id="device-query" type="search" value={input} onInput={(event) => setInput(event.currentTarget.value)} />
+        <button type="submit">Find</button>
+      </form>
+      {q === '' ? (
+        <>
+          <div class="toolbar">
+            <label for="device-status">Status</label>
+            <select id="device-status" value={status ?? ''} onChange={(event) => route(href({ status: event.currentTarget.value || undefined, page: 1 }))}>
+              <option value="">All</option>
+              <option value="active">active</option>
+              <option value="inactive">inactive</option>
+            </select>
+          </div>
+          <Errors errors={list.errors} />
+          {list.data === undefined ? <Loading when={list.loading} /> : (
+            <>
+              <DeviceTable devices={list.data.data} />
+              <Pager pagination={list.data.pagination} href={(next) => href({ status, page: next })} />
+            </>
+          )}
+        </>
+      ) : (
+        <>
+          <h2>Devices matching “{q}”</h2>
+          <Errors errors={found.errors} />
+          {found.data === undefined ? <Loading when={found.loading} /> : <DeviceTable devices={found.data} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+export function DeviceTable({ devices }: { devices: readonly Device[] }) {
+  if (devices.length === 0) return <p class="muted">No devices.</p>;
+  return (
+    <TableScroll label="Devices">
+      <table data-testid="devices">
+        <thead>
+          <tr>
+            <th scope="col">Device</th>
+            <th scope="col">Platform</th>
+            <th scope="col">Status</th>
+            <th scope="col">User</th>
+            <th scope="col">Token</th>
+            <th scope="col">Registered</th>
+          </tr>
+        </thead>
+        <tbody>
+          {devices.map((device) => (
+            <tr key={device.id}>
+              <td class="mono">
+                <a href={`/console/devices/${device.id}`}>{device.id}</a>
+              </td>
+              <td>{device.platform === 'ios' ? 'iOS' : 'Android'}</td>
+              <td>
+                <StatusBadge status={device.status} />
+              </td>
+              <td>{device.external_id ?? '–'}</td>
+              <td class="mono clip">{device.token}</td>
+              <td>{formatTime(device.created_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}

@@ -1,0 +1,126 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useLocation, useRoute } from 'preact-iso';
+import { api, ApiError, dataOf } from '../api/client.ts';
+import { followEvents } from '../api/events.ts';
+import { useTitle } from '../components/layout.tsx';
+import { ConfirmButton, Errors, Loading, ProgressBar, StatusBadge } from '../components/ui.tsx';
+import { useLoad, useThrottled } from '../components/use-load.ts';
+import { formatCount, formatTime } from '../lib/format.ts';
+import { progress, settled } from '../lib/funnel.ts';
+import { PROGRESS_EVENTS } from './notifications.tsx';
+import { targetText } from './notification-table.tsx';
+import { Funnel, Failures, Timeline } from './report-charts.tsx';
+import { Receipts } from './receipts.tsx';
+
+const CANCELLABLE = ['scheduled', 'queued', 'sending'];
+
+export function Report() {
+  const { params } = useRoute();
+  const { query } = useLocation();
+  const id = params.id ?? '';
+  const notification = useLoad(async () => dataOf(await api.GET('/api/v1/notifications/{id}', { params: { path: { id } } })).data, [id]);
+  const report = useLoad(async () => dataOf(await api.GET('/api/v1/notifications/{id}/report', { params: { path: { id } } })).data, [id]);
+  const [receiptsVersion, setReceiptsVersion] = useState(0);
+  const [cancelErrors, setCancelErrors] = useState<string[] | undefined>(undefined);
+  const data = notification.data;
+  useTitle(data === undefined ? 'Notification' : `${data.title === '' ? '(no title)' : data.title}`);
+  const refresh = useThrottled(() => {
+    notification.reload();
+    report.reload();
+    setReceiptsVersion((version) => version + 1);
+  }, 1000);
+  const following = data !== undefined && data.status !== 'expired' && data.status !== 'cancelled';
+  const [live, setLive] = useState(false);
+  // Live while it is being sent, and afterwards for its opens.
+  useEffect(() => {
+    if (!following) return;
+    const stop = new AbortController();
+    followEvents(PROGRESS_EVENTS, (event) => event.data.notification_id === id && refresh(), stop.signal, setLive);
+    return () => {
+      stop.abort();
+      setLive(false);
+    };
+  }, [following, id, refresh]);
+
+  if (data === undefined) {
+    return (
+      <section>
+        <h1>Notification</h1>
+        <Errors errors={notification.errors} />
+        <Loading when={notification.loading} />
+      </section>
+    );
+  }
+  const counts = data.counts!;
+  const request = data.request as Record<string, unknown> | undefined;
+  const cancel = async () => {
+    setCancelErrors(undefined);
+    try {
+      dataOf(await api.POST('/api/v1/notifications/{id}/cancel', { params: { path: { id } } }));
+      notification.reload();
+    } catch (error) {
+      setCancelErrors(error instanceof ApiError ? error.errors : [String(error)]);
+    }
+  };
+  return (
+    <section>
+      <p class="breadcrumb">
+        <a href="/console/notifications">Notifications</a>
+      </p>
+      <h1>{data.title === '' ? '(no title)' : data.title}</h1>
+      <p class="lead">{data.body}</p>
+      <div class="toolbar">
+        <span data-testid="report-status">
+          <StatusBadge status={data.status} />
+        </span>
+        {live ? <span class="live" aria-live="polite">● Live</span> : null}
+        {CANCELLABLE.includes(data.status) ? <ConfirmButton label="Cancel notification" question="Cancel this notification? Devices not yet sent to will not get it." confirmLabel="Yes, cancel it" onConfirm={cancel} /> : null}
+      </div>
+      <Errors errors={cancelErrors} />
+      <dl class="facts">
+        <dt>Id</dt>
+        <dd class="mono">{data.id}</dd>
+        <dt>Created</dt>
+        <dd>{formatTime(data.created_at)}</dd>
+        {typeof request?.send_at === 'string' ? (
+          <>
+            <dt>Scheduled for</dt>
+            <dd>{formatTime(request.send_at)}</dd>
+          </>
+        ) : null}
+        {typeof request?.send_at_local === 'string' ? (
+          <>
+            <dt>Scheduled for</dt>
+            <dd>{request.send_at_local} in each device's time zone</dd>
+          </>
+        ) : null}
+        <dt>Dispatched</dt>
+        <dd>{formatTime(data.dispatched_at)}</dd>
+        <dt>Finished</dt>
+        <dd>{formatTime(data.finished_at)}</dd>
+        <dt>Targets</dt>
+        <dd>
+          <ul class="plain">
+            {data.targets.map((target, n) => (
+              <li key={n}>{targetText(target)}</li>
+            ))}
+          </ul>
+        </dd>
+      </dl>
+      {data.status === 'sending' ? (
+        <ProgressBar value={progress(counts)} label={`${formatCount(settled(counts))} of ${formatCount(counts.targeted)} devices have an outcome`} />
+      ) : null}
+      <Funnel notification={data} />
+      <Errors errors={report.errors} />
+      {report.data === undefined ? <Loading when={report.loading} /> : (
+        <>
+          <Failures failures={report.data.failures} />
+          <Timeline timeline={report.data.timeline} from={data.dispatched_at} until={data.finished_at} />
+        </>
+      )}
+      <Receipts id={id} query={query} version={receiptsVersion} />
+      <h2>The request as sent</h2>
+      <pre class="json" data-testid="request-json">{JSON.stringify(request ?? {}, null, 2)}</pre>
+    </section>
+  );
+}
