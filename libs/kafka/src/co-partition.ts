@@ -19,18 +19,20 @@ export interface CoPartitionMember {
 export type RoleTopics = Readonly<Record<string, string>>;
 
 /**
- * Which partitions each member gets (pure). Instances that have a member for
- * every role share the partitions evenly (at most ⌈P/n⌉ each); a partition
- * goes to the instance with the highest checkpoint for it when that one has
- * room, so a restarted instance gets its partitions back and a moved one is
- * rebuilt where most of it already is. Members of an incomplete instance
- * (one role still joining) get nothing until it is complete.
+ * Which partitions each member gets (pure). Instances that have a member of
+ * the first role (the one whose state the others read: the index) share the
+ * partitions evenly (at most ⌈P/n⌉ each), and each of an instance's members
+ * gets them on its role's topic; a partition goes to the instance with the
+ * highest checkpoint for it when that one has room, so a restarted instance
+ * gets its partitions back and a moved one is rebuilt where most of it
+ * already is. A member of an instance without a first-role member gets
+ * nothing (it would wait on state nobody builds).
  */
 export function assignCoPartitioned(members: readonly CoPartitionMember[], roles: RoleTopics, partitionCount: number): Map<string, Record<string, number[]>> {
-  const roleNames = Object.keys(roles);
+  const anchor = Object.keys(roles)[0];
   const byInstance = new Map<string, CoPartitionMember[]>();
   for (const member of members) byInstance.set(member.instance, [...(byInstance.get(member.instance) ?? []), member]);
-  const complete = [...byInstance.keys()].filter((instance) => roleNames.every((role) => byInstance.get(instance)!.some((member) => member.role === role))).sort();
+  const complete = [...byInstance.keys()].filter((instance) => byInstance.get(instance)!.some((member) => member.role === anchor)).sort();
   const assignment = new Map<string, Record<string, number[]>>(members.map((member) => [member.memberId, {}]));
   if (complete.length === 0) return assignment;
 

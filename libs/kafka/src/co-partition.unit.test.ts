@@ -28,11 +28,13 @@ describe('assignCoPartitioned', () => {
     expect(assignment.get('b-t')!.tasks).toHaveLength(2);
   });
 
-  it('gives nothing to an instance whose other member has not joined yet', () => {
+  it('gives nothing to an instance whose index member has not joined yet, and partitions to one whose task member has not', () => {
     const lone: CoPartitionMember = { memberId: 'c-t', instance: 'c', role: 'tasks', checkpoints: {} };
-    const assignment = assignCoPartitioned([...pair('a'), lone], roles, 3);
+    const early: CoPartitionMember = { memberId: 'd-i', instance: 'd', role: 'index', checkpoints: {} };
+    const assignment = assignCoPartitioned([...pair('a'), lone, early], roles, 4);
     expect(assignment.get('c-t')).toEqual({});
-    expect(assignment.get('a-i')!.devices).toEqual([0, 1, 2]);
+    expect(assignment.get('a-i')!.devices).toHaveLength(2);
+    expect(assignment.get('d-i')!.devices).toHaveLength(2);
   });
 
   it('is the same whatever order the members come in', () => {

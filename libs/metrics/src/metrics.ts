@@ -26,6 +26,8 @@ export function createMetrics(service: string) {
     consumerLag: new Gauge({ name: 'herald_consumer_lag', help: 'Records behind the end of the partition, at the last batch', labelNames: ['group', 'topic', 'partition'], registers }),
     readinessChecks: new Counter({ name: 'herald_readiness_checks_total', help: 'Dependency checks /readyz ran (answers served from the last check not counted)', registers }),
     eventStreams: new Gauge({ name: 'herald_event_streams_open', help: 'Event streams this API process holds open (slots taken, readers included)', registers }),
+    indexApplied: new Counter({ name: 'herald_audience_index_records_applied_total', help: 'device-events records this delivery process applied to its audience index', labelNames: ['partition'], registers }),
+    indexPosition: new Gauge({ name: 'herald_audience_index_next_offset', help: 'The next device-events offset the audience index applies, per partition this process holds or held', labelNames: ['partition'], registers }),
     deliveries: new Counter({ name: 'herald_deliveries_total', help: 'Per-device delivery outcomes', labelNames: ['provider', 'outcome'], registers }),
     providerLatency: new Histogram({
       name: 'herald_provider_send_duration_seconds',

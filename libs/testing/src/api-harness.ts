@@ -47,8 +47,8 @@ export interface ApiHarness {
   restartAll(signal: NodeJS.Signals): Promise<void>;
   /** Restarts the projector process (for crash tests): `signal` ends the running one first. */
   restartProjector(signal: NodeJS.Signals): Promise<void>;
-  /** Restarts the delivery process (for crash tests): `signal` ends the running one first. */
-  restartDelivery?(signal: NodeJS.Signals): Promise<void>;
+  /** Restarts the delivery process (for crash tests): `signal` ends the running one first; `wipeIndex` deletes its directory (audience index, instance id) in between. */
+  restartDelivery?(signal: NodeJS.Signals, options?: { wipeIndex?: boolean }): Promise<void>;
   /** Starts one more delivery process (its consumer groups rebalance); stopped with the others. */
   addDelivery?(): Promise<ServiceProcess>;
   /** Stops the services (asserting nothing); resolves with their exit codes. */
@@ -194,8 +194,9 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
       ? {}
       : {
           fakes: fixture.fakes,
-          restartDelivery: async (signal: NodeJS.Signals) => {
+          restartDelivery: async (signal: NodeJS.Signals, restart: { wipeIndex?: boolean } = {}) => {
             await processes.delivery?.stop(signal);
+            if (restart.wipeIndex === true) await rm(deliverySpec.env.DELIVERY_INDEX_DIR, { recursive: true, force: true });
             const [delivery] = await startServiceProcesses([deliverySpec]);
             processes.delivery = delivery!;
           },

@@ -42,6 +42,10 @@ await runProcess('delivery', async () => {
     fcmMaxConcurrentChunks: config.FCM_MAX_CONCURRENT_CHUNKS,
     scheduleClock: fileClock(config.HERALD_CLOCK_FILE),
     schedulerPollMs: config.DELIVERY_SCHEDULER_POLL_MS,
+    onIndexApplied: (partition, next, records) => {
+      metrics.indexApplied.inc({ partition: String(partition) }, records);
+      metrics.indexPosition.set({ partition: String(partition) }, next);
+    },
     observer: {
       sent: (provider, seconds) => metrics.providerLatency.observe({ provider }, seconds),
       outcome: (provider, outcome, count) => metrics.deliveries.inc({ provider, outcome }, count),

@@ -58,7 +58,7 @@ export interface DeliveryDeps {
   fcmMaxConcurrentChunks?: number;
   observer?: SenderObserver;
   /** Progress of the audience index, per device-events partition (metrics). */
-  onIndexApplied?: (partition: number, next: number) => void;
+  onIndexApplied?: (partition: number, next: number, records: number) => void;
   /** Schedule decisions; tests move it (HERALD_CLOCK_FILE). Default: the system clock. */
   scheduleClock?: Clock;
   /** How often the scheduler looks for due sends. */

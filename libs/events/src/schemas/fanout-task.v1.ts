@@ -44,6 +44,11 @@ export const FanoutTaskV1 = eventSchema(
     fanout_id: Type.String({ minLength: 1, description: 'The notification id, or `<id>@<slot>` for one slot of a local-time send: names the batch ids' }),
     partition: Type.Integer({ minimum: 0, description: 'The herald.device-events partition this task dispatches for (the record partition, except for a forwarded task, which runs where the device holding a token lives)' }),
     partitions: Type.Integer({ minimum: 1, description: 'How many partition tasks the fan-out has (its dispatch is complete when each has dispatched)' }),
+    covers: Type.Optional(
+      Type.Array(Type.Integer({ minimum: 0 }), {
+        description: 'The partitions this fan-out has tasks on, when not all (an audience that names devices only): a token holder living on one of them is found by that task, elsewhere it is handed on',
+      }),
+    ),
     step: Type.Integer({ minimum: 0 }),
     requested_at: Type.String({ format: 'date-time', description: 'When the notification was requested or became due (expiry is measured from it)' }),
     wait_for: Type.Integer({ minimum: 0, description: 'The device-events end offset of the partition the task runs on, taken after the notification was accepted: its index answers only once it has applied everything before it' }),

@@ -52,7 +52,8 @@ export interface RegistrationPlanOptions {
  * they are projected. `existing` is the device this registration continues:
  * the one named by `device_id` (token refresh) or the one already holding the
  * token. A new device's id is derived from (project, token). `external_id:
- * null` unlinks the device from its user (DeviceUnlinked first).
+ * null` unlinks the device from its user (DeviceUnlinked first). A device
+ * whose id was derived from another token also gets a TokenAssigned.
  */
 export function planRegistration(
   input: RegisterDeviceInput,
@@ -86,6 +87,10 @@ export function planRegistration(
       context,
     ),
   );
+  // A device holding a token its id was not derived from (a refresh): filed under the token's own id too, where the
+  // delivery index of that partition looks a token up (the device's own events stay the fact about its state).
+  const tokenDeviceId = deviceIdFor(projectId, input.token);
+  if (tokenDeviceId !== deviceId) events.push(createEvent('TokenAssigned', { token_device_id: tokenDeviceId, device_id: deviceId, token: input.token }, context));
   // What the read model will show once these events are projected: the projector's own evolve.
   const device = toDeviceView(previewDevice(existing, events)!);
   return { device, events };

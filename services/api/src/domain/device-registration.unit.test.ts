@@ -43,6 +43,15 @@ describe('planRegistration', () => {
     expect(planRegistration({ project_id: 'p1', token: 'old', platform: 'ios', external_id: 'u-1' }, inactive, { now }).device.external_id).toBe('u-1');
   });
 
+  it('files a refreshed token under its own id too (TokenAssigned), so the delivery index of that partition finds its holder', () => {
+    const holder = { ...existingDevice, _id: deviceIdFor('p1', 'old'), token: 'old', status: 'active' as const };
+    const { events } = planRegistration({ project_id: 'p1', device_id: holder._id, token: 'new', previous_token: 'old', platform: 'ios' }, holder, { now });
+    expect(events.map((event) => event.type)).toEqual(['DeviceRegistered', 'TokenAssigned']);
+    expect(events[1]).toMatchObject({ stream_id: deviceIdFor('p1', 'new'), data: { token_device_id: deviceIdFor('p1', 'new'), device_id: holder._id, token: 'new' } });
+    // Its own first token again: nothing to file elsewhere.
+    expect(planRegistration({ project_id: 'p1', token: 'old', platform: 'ios' }, holder, { now }).events.map((event) => event.type)).toEqual(['DeviceRegistered']);
+  });
+
   it('counts the bytes a device holds', () => {
     const { device } = planRegistration({ project_id: 'p1', token: 'tok', platform: 'ios', metadata: { a: 'é' } }, undefined, { now });
     expect(deviceBytes(device)).toBe(Buffer.byteLength(JSON.stringify({ token: 'tok', identifiers: {}, metadata: { a: 'é' }, topics: [], external_id: null, timezone: null })));
@@ -64,13 +73,13 @@ describe('planRegistration', () => {
   it('keeps the existing id and unspecified fields on a token refresh', () => {
     const existing = existingDevice;
     const { device, events } = planRegistration({ project_id: 'p1', token: 'new', platform: 'ios' }, existing, { now });
-    expect(device).toMatchObject({ id: 'device-1', token: 'new', status: 'active', metadata: { plan: 'pro' }, topics: ['t1'], created_at: existing.created_at });
-    expect((events[0] as DeviceRegisteredV1).data).toEqual({ device_id: 'device-1', token: 'new', platform: 'ios' });
+    expect(device).toMatchObject({ id: existing._id, token: 'new', status: 'active', metadata: { plan: 'pro' }, topics: ['t1'], created_at: existing.created_at });
+    expect((events[0] as DeviceRegisteredV1).data).toEqual({ device_id: existing._id, token: 'new', platform: 'ios' });
   });
 });
 
 const existingDevice = {
-  _id: 'device-1',
+  _id: deviceIdFor('p1', 'old'),
   project_id: 'p1',
   token: 'old',
   platform: 'ios',

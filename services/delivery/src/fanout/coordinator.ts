@@ -64,7 +64,6 @@ export function coordinatorHandler(deps: CoordinatorDeps) {
         await deps.schedules.cancel(event.data.notification_id);
       }
     }
-    deps.logger.debug({ records: records.length, out: out.length }, 'fan-out took requests');
     return out;
   };
 }

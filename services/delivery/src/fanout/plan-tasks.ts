@@ -55,6 +55,7 @@ export function planTasks(input: TaskPlanInput): Outgoing[] {
       fanout_id: fanoutId,
       partition,
       partitions: partitions.length,
+      ...(partitions.length === partitionCount ? {} : { covers: partitions }),
       step: 0,
       requested_at: input.requestedAt,
       wait_for: input.deviceEnds[partition] ?? 0,

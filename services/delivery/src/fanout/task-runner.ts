@@ -64,7 +64,6 @@ export function taskHandler(deps: TaskRunnerDeps) {
       if (record.event.type !== 'FanoutTask') continue;
       const task = record.event.data;
       const context = { project_id: record.event.project_id, correlation_id: record.event.correlation_id };
-      deps.logger.debug({ notification_id: task.notification_id, partition: record.partition, step: task.step, wait_for: task.wait_for }, 'fan-out task');
       await deps.waitFor(record.partition, task.wait_for);
       const progress = progressOf(task);
       const decision = decideTask(task, (deps.now ?? Date.now)(), deps.maxAgeMs, deps.isCancelled(task.notification_id));
@@ -84,12 +83,15 @@ export function taskHandler(deps: TaskRunnerDeps) {
         after: progress.after,
         limit,
         partitionOf: deps.partitionOf,
+        registeredBefore: task.wait_for,
       });
       const envelope = envelopeBytes(task, message, context);
       const plan = planStep(progress, page, { maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelope });
       const lane = task.forwarded === true ? 'express' : plan.lane;
       for (const batch of plan.batches) out.push({ event: batchEvent(task, message, batch, context), topic: WORK_TOPIC[lane][batch.provider] });
-      const pending = [...(task.forwards ?? []), ...page.forwards];
+      // A holder on a partition this fan-out has a task on is found there (by its token): hand on only the others.
+      const uncovered = page.forwards.filter((holder) => task.covers !== undefined && !task.covers.includes(deps.partitionOf(holder.device_id)));
+      const pending = [...(task.forwards ?? []), ...uncovered];
       if (!plan.done) {
         const { message: _stored, ...rest } = task;
         const next: Task = { ...rest, ...stateOf(plan.next), message_at: task.message_at ?? record.offset, ...(pending.length === 0 ? {} : { forwards: pending }) };

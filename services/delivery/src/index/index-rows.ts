@@ -11,11 +11,14 @@ import { evolveDevice, type DeviceDocument } from '@herald/projections';
 export type IndexedDevice = Pick<
   DeviceDocument,
   '_id' | 'project_id' | 'token' | 'platform' | 'status' | 'topics' | 'metadata' | 'external_id' | 'timezone' | 'registered_at' | 'position'
->;
+> & {
+  /** The device-events offset of the record that created it: a send whose recorded end is not past it was accepted before it registered. */
+  since: number;
+};
 
-const FIELDS = ['_id', 'project_id', 'token', 'platform', 'status', 'topics', 'metadata', 'external_id', 'timezone', 'registered_at', 'position'] as const;
+const FIELDS = ['_id', 'project_id', 'token', 'platform', 'status', 'topics', 'metadata', 'external_id', 'timezone', 'registered_at', 'position', 'since'] as const;
 
-function indexed(device: DeviceDocument | IndexedDevice): IndexedDevice {
+function indexed(device: (DeviceDocument & { since: number }) | IndexedDevice): IndexedDevice {
   const row: Record<string, unknown> = {};
   for (const field of FIELDS) if (device[field] !== undefined) row[field] = device[field];
   return row as unknown as IndexedDevice;
@@ -26,7 +29,7 @@ export function evolveIndexed(state: IndexedDevice | undefined, record: Consumed
   // evolveDevice reads only fields an IndexedDevice has (the others it copies through, and `indexed` drops them).
   const next = evolveDevice(state as DeviceDocument | undefined, record);
   if (next === undefined || next === (state as DeviceDocument | undefined)) return state;
-  return indexed(next);
+  return indexed({ ...next, since: state?.since ?? record.offset });
 }
 
 /** Long values (tokens up to 4 KB, metadata values) are keyed by their hash: LMDB keys are short. Candidates are always checked against the row. */

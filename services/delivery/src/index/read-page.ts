@@ -34,6 +34,12 @@ export interface PageRequest {
   scanLimit?: number;
   /** The device-events partition of a device id (to know which token holders live elsewhere). */
   partitionOf?: (deviceId: string) => number;
+  /**
+   * The send's recorded end of this partition: devices created at or after it
+   * registered after the send was accepted and are not in its audience (so an
+   * audience is the same whenever a step runs). Absent: every device.
+   */
+  registeredBefore?: number | undefined;
 }
 
 /**
@@ -41,7 +47,9 @@ export interface PageRequest {
  * index): candidates come from the lookup keys of every target (a topic's
  * members, a metadata pair, a user, a token, named ids), merged without
  * repeats, and each is kept only if `matchesAudience` says so — the same
- * predicate every reader of the devices read model uses.
+ * predicate every reader of the devices read model uses. Ordinals are
+ * given in log order, so once a device registered after the send comes up,
+ * every later one did too: the page is then exhausted.
  */
 export function readPage(index: IndexReader, request: PageRequest): Page {
   const { partition, projectId, audience } = request;
@@ -84,6 +92,8 @@ export function readPage(index: IndexReader, request: PageRequest): Page {
     after = ordinal;
     scanned += 1;
     const device = index.row(partition, ordinal);
+    // Ordinals follow the log: from the first device created after the send on, none belongs to it.
+    if (device !== undefined && request.registeredBefore !== undefined && device.since >= request.registeredBefore) return { rows, after, exhausted: true, forwards };
     if (device !== undefined && matchesAudience(device, projectId, audience, request.zones)) {
       rows.push({ ordinal, device_id: device._id, token: device.token, platform: device.platform });
     }

@@ -24,7 +24,7 @@ export interface RunningIndex {
  * a restart reads only what it missed and a new partition is built from the
  * log. Each chunk is one LMDB transaction with its checkpoint.
  */
-export async function runAudienceIndex(deps: { kafka: HeraldKafka; producer: EventProducer; index: AudienceIndex; instance: string; logger: Logger; onApplied?: (partition: number, next: number) => void }): Promise<RunningIndex> {
+export async function runAudienceIndex(deps: { kafka: HeraldKafka; producer: EventProducer; index: AudienceIndex; instance: string; logger: Logger; onApplied?: (partition: number, next: number, records: number) => void }): Promise<RunningIndex> {
   const { index } = deps;
   const waiters = new ProgressWaiters((partition) => index.next(partition));
   let owned: readonly number[] = [];
@@ -43,8 +43,7 @@ export async function runAudienceIndex(deps: { kafka: HeraldKafka; producer: Eve
     position: (_topic, partition) => index.next(partition),
     apply: async (_topic, partition, records, next) => {
       index.applyDevices(partition, records, next);
-      deps.logger.debug({ partition, records: records.length, next }, 'index applied');
-      deps.onApplied?.(partition, next);
+      deps.onApplied?.(partition, next, records.length);
       waiters.moved(partition);
     },
     onAssigned: (assignment) => {
