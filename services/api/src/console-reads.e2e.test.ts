@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceIdFor } from '@herald/events';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
  * The endpoints the console reads, over the real stack: the dry-run counts
@@ -50,6 +50,8 @@ beforeAll(async () => {
   project = await harness.createProject('console-reads');
   other = await harness.createProject('console-reads-other');
   await harness.fakes!.configure(project.id);
+  await createTopics(harness, project.api_key, ['news', 'sport']);
+  await createTopics(harness, other.api_key, ['news']);
   const registrations = [
     register('ios-1', 'ios', { topics: ['news'] }),
     register('ios-2', 'ios', { metadata: { plan: 'pro' } }),

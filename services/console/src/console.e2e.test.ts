@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { deviceIdFor } from '@herald/events';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 import { buildConsole, DIST_DIR } from './build/build.ts';
 import { launchChromium, screenshot, seriousViolations, watchPage } from './browser.ts';
 
@@ -74,6 +74,7 @@ beforeAll(async () => {
   harness = await startApiHarness('console', { delivery: true, apiEnv: { CONSOLE_DIR: DIST_DIR }, apnsRules: [{ prefix: 'ios-bad-', status: 400, reason: 'BadDeviceToken' }] });
   project = await harness.createProject('console');
   await harness.fakes!.configure(project.id);
+  await createTopics(harness, project.api_key, ['news', 'sport', HOSTILE]);
   for (const device of DEVICES) {
     const response = await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, ...device } });
     expect(response.status, device.token).toBe(201);
