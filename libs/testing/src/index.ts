@@ -7,3 +7,4 @@ export * from './infra-faults.ts';
 export * from './own-infra.ts';
 export * from './seed-audience.ts';
 export * from './inject-app.ts';
+export * from './both-ways.ts';
