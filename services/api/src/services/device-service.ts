@@ -1,5 +1,5 @@
 import { countMatching, type Filter, type ReadModelRegistry } from '@herald/mongo';
-import type { DeviceDocument, TopicDocument } from '@herald/projections';
+import { deviceCountsOf, DEVICES_COUNT_KEY, readCounts, type CounterDocument, type DeviceCounts, type DeviceDocument, type TopicDocument } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import type { AdminStore } from '@herald/admin';
 import { createEvent, topicIdFor } from '@herald/events';
@@ -111,17 +111,31 @@ export class DeviceService {
     return devices.findOne({ project_id: input.project_id, token: input.token });
   }
 
+  /**
+   * A page of the project's devices, oldest first. The count comes from the
+   * counters the projector keeps (a few small documents, whatever the
+   * project holds); by token it is counted, at most a handful.
+   */
   async list(projectId: string, query: DeviceListQuery): Promise<{ data: DeviceView[]; pagination: Pagination }> {
     const request = pageRequest(query);
     const filter: Filter<DeviceDocument> = { project_id: projectId };
     if (query.status !== undefined) filter.status = query.status;
     if (query.token !== undefined) filter.token = query.token;
     const devices = await this.#devices();
-    const [count, docs] = await Promise.all([
-      countMatching(devices, filter),
-      devices.find(filter).sort({ created_at: 1, _id: 1 }).skip(request.skip).limit(request.limit).toArray(),
-    ]);
+    const counted = async () => {
+      if (query.token !== undefined) return countMatching(devices, filter);
+      const { ios, android } = await this.counts(projectId);
+      const statuses: ReadonlyArray<'active' | 'inactive'> = query.status === undefined ? ['active', 'inactive'] : [query.status];
+      return statuses.reduce((sum, status) => sum + ios[status] + android[status], 0);
+    };
+    const [count, docs] = await Promise.all([counted(), devices.find(filter).sort({ created_at: 1, _id: 1 }).skip(request.skip).limit(request.limit).toArray()]);
     return { data: docs.map(toDeviceView), pagination: pagination(request, count, docs.length) };
+  }
+
+  /** The project's devices by platform and status, from the projector's counters (libs/projections device-counts.ts). */
+  async counts(projectId: string): Promise<DeviceCounts> {
+    const counters = await this.#readModels.countsCollection<CounterDocument>('devices');
+    return deviceCountsOf((await readCounts(counters, projectId, [DEVICES_COUNT_KEY])).get(DEVICES_COUNT_KEY));
   }
 
   /**
