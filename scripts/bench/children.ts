@@ -17,8 +17,11 @@ export interface Child {
 
 const TAIL_CHARS = 8_000;
 
+/** Extra Node flags for every service child, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (where the services spend their CPU; Node refuses them in NODE_OPTIONS). */
+const EXTRA_FLAGS = (process.env.HERALD_BENCH_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
+
 export function spawnService(name: string, entry: string, env: Record<string, string>): Child {
-  const child = spawn(process.execPath, [...NODE_FLAGS, resolve(REPO_ROOT, entry)], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...EXTRA_FLAGS, resolve(REPO_ROOT, entry)], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   const onData = (chunk: Buffer) => {
     tail = (tail + chunk.toString()).slice(-TAIL_CHARS);

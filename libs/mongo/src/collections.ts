@@ -1,6 +1,6 @@
 import { MongoNetworkError, type Db, type IndexDescription } from 'mongodb';
 import pRetry from 'p-retry';
-import { storeFlavour } from './connect-mongo.ts';
+import { logicalCollection, storeAdapter } from './store/store-adapter.ts';
 
 /** Collections the API and CLI write directly (admin data, not projections). */
 export const ADMIN_COLLECTIONS = {
@@ -51,7 +51,8 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDescription[]>> = {
 
 /**
  * Creates the missing indexes of a collection (for a read model: its
- * versioned collection).
+ * versioned collection) that the store uses: all of them on MongoDB, the
+ * ones its SQL reads through on the local FerretDB (store/ferretdb-store.ts).
  * Only missing ones: FerretDB 1.24 panics (and drops the connection) on
  * `createIndexes` for some indexes that already exist. Each collection's
  * indexes have one owner (admin collections: the API and CLI; read models:
@@ -59,16 +60,14 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDescription[]>> = {
  * connection is retried.
  */
 export async function ensureIndexes(db: Db, collectionName: string, indexes: readonly IndexDescription[]): Promise<void> {
-  if (indexes.length === 0) return;
-  // Store workaround: FerretDB 1.x answers every query with a scan (it pushes down only `_id` equality,
-  // infra/README.md), so there a secondary index is never read and only makes every write slower.
-  if ((await storeFlavour(db)) === 'ferretdb') return;
+  const wanted = (await storeAdapter(db)).indexesFor(logicalCollection(collectionName), indexes);
+  if (wanted.length === 0) return;
   const collection = db.collection(collectionName);
   const createMissing = async () => {
     // listIndexes fails on a collection that does not exist yet: then every index is missing.
     const existing: Array<{ name?: unknown }> = await collection.listIndexes().toArray().catch(() => []);
     const present = new Set(existing.map((index) => index.name));
-    const missing = indexes.filter((index) => !present.has(index.name));
+    const missing = wanted.filter((index) => !present.has(index.name));
     if (missing.length > 0) await collection.createIndexes(missing);
   };
   await pRetry(createMissing, {

@@ -1,11 +1,15 @@
 import { MongoClient, MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError, MongoOperationTimeoutError, MongoServerClosedError, MongoWriteConcernError, type Db } from 'mongodb';
 import { InfrastructureError } from '@herald/errors';
+import { storeAdapter, type StoreAdapter } from './store/store-adapter.ts';
 
 export type { Db, Collection, AnyBulkWriteOperation, Filter, Document, FindCursor, IndexDescription } from 'mongodb';
+export { Long, ObjectId } from 'mongodb';
 
 export interface MongoHandle {
   client: MongoClient;
   db: Db;
+  /** What this store supports and needs (MongoDB or the local FerretDB), chosen once at connection. */
+  store: StoreAdapter;
   close(): Promise<void>;
 }
 
@@ -19,7 +23,8 @@ export async function connectMongo(url: string, appName: string): Promise<MongoH
     await client.connect();
     const db = client.db(databaseName(url));
     await db.command({ ping: 1 });
-    return { client, db, close: () => client.close() };
+    const store = await storeAdapter(db);
+    return { client, db, store, close: () => client.close() };
   } catch (cause) {
     await client.close().catch(() => undefined);
     throw new InfrastructureError('MONGO_UNAVAILABLE', 'MongoDB is not reachable at MONGO_URL', { cause });
@@ -82,8 +87,7 @@ export function wrapMongoError(error: unknown): unknown {
   return error;
 }
 
-/** Which server answers on the MongoDB wire: FerretDB says so in `buildInfo` (and lacks indexes-backed sorts and ranges, see infra/README.md). */
+/** Which server answers on the MongoDB wire (its store adapter's flavour, store/store-adapter.ts). */
 export async function storeFlavour(db: Db): Promise<'mongodb' | 'ferretdb'> {
-  const info = await db.command({ buildInfo: 1 });
-  return typeof info.ferretdbVersion === 'string' ? 'ferretdb' : 'mongodb';
+  return (await storeAdapter(db)).flavour;
 }

@@ -5,10 +5,10 @@ const LOOKUP_LANES = 2;
 
 /**
  * The documents with these `_id`s (those that exist), by one `_id`-equality
- * lookup each. Store workaround: FerretDB 1.x answers only a filter that is
- * exactly `{_id: value}` from its index (Herald's build, infra/README.md),
- * and scans the collection for anything else, `{_id: {$in: [...]}}` included. On MongoDB a few point
- * lookups cost about what an `$in` does.
+ * lookup each. Written when FerretDB scanned the collection for `{_id: {$in:
+ * [...]}}`; Herald's build now answers `$in` from the `_id` index too
+ * (infra/README.md, patch 4), and the projector reads by one `$in`
+ * (libs/projections readByIds). Kept for the send path's callers.
  */
 export async function findByIds<T extends Document>(collection: Collection<T>, ids: readonly string[], projection?: Document): Promise<T[]> {
   const found: T[] = [];

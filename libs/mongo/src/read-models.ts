@@ -21,6 +21,15 @@ export function readModelVersion(model: ReadModelName, version: number): ReadMod
 }
 
 /**
+ * Where a read model version keeps its counters (libs/projections counts.ts):
+ * beside its documents, written by the same consumer group, so a rebuild
+ * rebuilds them and a switch moves readers to both at once.
+ */
+export function countsCollectionName(collection: string): string {
+  return `${collection}_counts`;
+}
+
+/**
  * Read models are disposable: each is built into a versioned collection by a
  * consumer group of the same version, and one pointer document per model
  * says which version readers use. Switching is a single-document update, so
@@ -66,6 +75,11 @@ export class ReadModelRegistry {
     return this.#db.collection<T>((await this.active(model)).collection);
   }
 
+  /** The counters of the version readers use now (see countsCollectionName). */
+  async countsCollection<T extends Document>(model: ReadModelName): Promise<Collection<T>> {
+    return this.#db.collection<T>(countsCollectionName((await this.active(model)).collection));
+  }
+
   /** Every version still stored: the active one and the retired ones. */
   async versions(model: ReadModelName): Promise<{ active: ReadModelVersion; retired: ReadModelVersion[] }> {
     const { active, retired } = await this.#load(model);
@@ -86,7 +100,9 @@ export class ReadModelRegistry {
   /** Drops the collections of retired versions. */
   async dropRetired(model: ReadModelName): Promise<ReadModelVersion[]> {
     const { retired } = await this.versions(model);
-    for (const version of retired) await this.#db.collection(version.collection).drop().catch(() => false);
+    for (const version of retired) {
+      for (const name of [version.collection, countsCollectionName(version.collection)]) await this.#db.collection(name).drop().catch(() => false);
+    }
     await this.#pointers.updateOne({ _id: model }, { $set: { retired: [] } });
     return retired;
   }

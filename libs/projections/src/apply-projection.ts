@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, Collection } from '@herald/mongo';
-import { findByIds, wrapMongoError } from '@herald/mongo';
+import { wrapMongoError } from '@herald/mongo';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import type { Projection, ProjectedDocument } from './projection.ts';
@@ -44,13 +44,15 @@ export function foldRecords<Doc extends ProjectedDocument>(
  *
  * Insert first, read only when needed: most events create documents
  * (registrations, requests, batch reports), and an insert costs one write
- * where a lookup first costs a read (on FerretDB 1.24 a round trip per
- * document: `$in` scans the collection, only `{_id}` uses the index). So the chunk is
- * first folded as if every document were new and inserted; documents that
- * turn out to exist (duplicate key), and those the fold could not create
- * (an update for a document not seen here), are then read one by one by
- * `_id`, folded from their real state, and replaced. The position guard in
- * `evolve` makes the second fold skip what a document already reflects.
+ * where a lookup first costs a read. So the chunk is first folded as if
+ * every document were new and inserted; documents that turn out to exist
+ * (duplicate key), and those the fold could not create (an update for a
+ * document not seen here), are then read by `_id` (one `$in`), folded from
+ * their real state, and replaced. The position guard in `evolve` makes the
+ * second fold skip what a document already reflects.
+ *
+ * A projection that keeps counters (`counts`) is applied by applyCounted
+ * instead, which must know every document's state before it writes.
  */
 export async function applyProjection<Doc extends ProjectedDocument>(
   projection: Projection<Doc>,
@@ -68,7 +70,7 @@ export async function applyProjection<Doc extends ProjectedDocument>(
     const toRead = new Set([...touched].filter((id) => !assumedNew.has(id) || duplicates.has(id)));
     if (toRead.size === 0) return { inserted: assumedNew.size, replaced: 0 };
 
-    const current = new Map((await findByIds(collection, [...toRead])).map((doc) => [doc._id, doc] as const));
+    const current = await readByIds(collection, [...toRead]);
     const changed = foldRecords(projection, records, current, toRead);
     await replaceExisting(collection, [...changed.values()]);
     const inserted = assumedNew.size - duplicates.size;
@@ -80,7 +82,7 @@ export async function applyProjection<Doc extends ProjectedDocument>(
 }
 
 /** Inserts documents; returns the ids that already existed (duplicate key), which were not written. */
-async function insertNew<Doc extends ProjectedDocument>(collection: Collection<Doc>, docs: readonly Doc[]): Promise<Set<string>> {
+export async function insertNew<Doc extends { _id: string }>(collection: Collection<Doc>, docs: readonly Doc[]): Promise<Set<string>> {
   if (docs.length === 0) return new Set();
   try {
     await collection.insertMany(docs as never, { ordered: false });
@@ -93,13 +95,20 @@ async function insertNew<Doc extends ProjectedDocument>(collection: Collection<D
   }
 }
 
+/** The documents with these ids (those that exist), by one `_id: {$in}` (an index search on MongoDB and on Herald's FerretDB, infra/README.md). */
+export async function readByIds<Doc extends { _id: string }>(collection: Collection<Doc>, ids: readonly string[]): Promise<Map<string, Doc>> {
+  if (ids.length === 0) return new Map();
+  const docs = (await collection.find({ _id: { $in: [...ids] } } as never).toArray()) as unknown as Doc[];
+  return new Map(docs.map((doc) => [doc._id, doc] as const));
+}
+
 /**
  * FerretDB 1.24 hangs on an `update` command of 100 or more updates that
  * match existing documents: replace in slices well below that.
  */
 const REPLACE_SLICE = 50;
 
-async function replaceExisting<Doc extends ProjectedDocument>(collection: Collection<Doc>, docs: readonly Doc[]): Promise<void> {
+export async function replaceExisting<Doc extends { _id: string }>(collection: Collection<Doc>, docs: readonly Doc[]): Promise<void> {
   for (let start = 0; start < docs.length; start += REPLACE_SLICE) {
     const operations = docs
       .slice(start, start + REPLACE_SLICE)

@@ -2,6 +2,7 @@ import { TOPICS, type HeraldEvent } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
 import type { IndexDescription } from '@herald/mongo';
+import { deviceCountDeltas } from './device-counts.ts';
 
 /** A device as its events leave it: read by the API's device endpoints and by fan-out. */
 export interface DeviceDocument extends ProjectedDocument {
@@ -156,4 +157,5 @@ export const devicesProjection: Projection<DeviceDocument> = {
       ? [event.data.device_id]
       : [],
   evolve: evolveDevice,
+  counts: deviceCountDeltas,
 };

@@ -3,6 +3,7 @@ import type { ConsumedEvent } from '@herald/kafka';
 import { batchProvider } from './ledger-rows.ts';
 import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
 import type { IndexDescription } from '@herald/mongo';
+import { notificationCountDeltas } from './notification-counts.ts';
 
 export interface DeliveryCounts {
   /** Active devices the audience resolved to. */
@@ -222,4 +223,5 @@ export const notificationsProjection: Projection<NotificationDocument> = {
     }
   },
   evolve: evolveNotification,
+  counts: notificationCountDeltas,
 };

@@ -1,5 +1,6 @@
 import type { ConsumedEvent } from '@herald/kafka';
 import type { IndexDescription, Position, ProjectedDocument, ReadModelName } from '@herald/mongo';
+import type { CountDelta } from './counts.ts';
 
 export type { Position, ProjectedDocument } from '@herald/mongo';
 
@@ -16,6 +17,11 @@ export interface Projection<Doc extends ProjectedDocument> {
   /** The documents an event touches (none when this read model ignores it). */
   documentIds(record: ConsumedEvent): readonly string[];
   evolve(state: Doc | undefined, record: ConsumedEvent, id: string): Doc | undefined;
+  /**
+   * Counters kept beside the documents (counts.ts): what one document's
+   * change adds to its project's counters. Pure, like `evolve`.
+   */
+  counts?(before: Doc | undefined, after: Doc): CountDelta[];
 }
 
 /** Any projection, for code that runs them without caring about their document type. */

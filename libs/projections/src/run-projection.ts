@@ -1,7 +1,9 @@
-import { ensureIndexes, type Db, type ReadModelVersion } from '@herald/mongo';
+import { countsCollectionName, ensureIndexes, type Db, type ReadModelVersion } from '@herald/mongo';
 import { runConsumer, type ConsumerSpec, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import { applyProjection } from './apply-projection.ts';
+import { applyCounted } from './apply-counted.ts';
+import { COUNTER_INDEXES, type CounterDocument } from './counts.ts';
 import type { AnyProjection } from './projection.ts';
 
 export interface ProjectionDeps {
@@ -35,6 +37,9 @@ export async function runProjection(
   const logger = deps.logger.child({ model: projection.name, version: version.version });
   await ensureIndexes(deps.db, version.collection, projection.indexes);
   const collection = deps.db.collection(version.collection);
+  const counted = projection.counts !== undefined;
+  const counters = deps.db.collection<CounterDocument>(countsCollectionName(version.collection));
+  if (counted) await ensureIndexes(deps.db, counters.collectionName, COUNTER_INDEXES);
   return runConsumer({
     kafka: deps.kafka,
     producer: deps.producer,
@@ -44,7 +49,8 @@ export async function runProjection(
     maxChunkSize: PROJECTION_CHUNK,
     partitionsConsumedConcurrently: PROJECTION_PARTITIONS_AT_ONCE,
     handle: async (records) => {
-      await applyProjection(projection, collection as never, records, logger);
+      if (counted) await applyCounted(projection, collection as never, counters, records);
+      else await applyProjection(projection, collection as never, records, logger);
     },
     ...(options.onChunkDone === undefined ? {} : { onChunkDone: options.onChunkDone }),
   });

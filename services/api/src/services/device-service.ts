@@ -1,6 +1,5 @@
 import { countMatching, type Filter, type ReadModelRegistry } from '@herald/mongo';
-import type { DeviceDocument, TopicDocument } from '@herald/projections';
-import { previewDevice } from '@herald/projections';
+import { deviceCountsOf, DEVICES_COUNT_KEY, previewDevice, readCounts, type CounterDocument, type DeviceCounts, type DeviceDocument, type TopicDocument } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import type { AdminStore } from '@herald/admin';
 import { createEvent } from '@herald/events';
@@ -84,6 +83,11 @@ export class DeviceService {
     return toDeviceView(previewDevice(device, [unlinked])!);
   }
 
+  /**
+   * A page of the project's devices, oldest first. The count comes from the
+   * counters the projector keeps (a few small documents, whatever the
+   * project holds); by token or user it is counted, at most a handful.
+   */
   async list(projectId: string, query: DeviceListQuery): Promise<{ data: DeviceView[]; pagination: Pagination }> {
     const request = pageRequest(query);
     const filter: Filter<DeviceDocument> = { project_id: projectId };
@@ -91,29 +95,20 @@ export class DeviceService {
     if (query.token !== undefined) filter.token = query.token;
     if (query.external_id !== undefined) filter.external_id = query.external_id;
     const devices = await this.#devices();
-    const [count, docs] = await Promise.all([
-      countMatching(devices, filter),
-      devices.find(filter).sort({ created_at: 1, _id: 1 }).skip(request.skip).limit(request.limit).toArray(),
-    ]);
+    const counted = async () => {
+      if (query.token !== undefined || query.external_id !== undefined) return countMatching(devices, filter);
+      const { ios, android } = await this.counts(projectId);
+      const statuses: ReadonlyArray<'active' | 'inactive'> = query.status === undefined ? ['active', 'inactive'] : [query.status];
+      return statuses.reduce((sum, status) => sum + ios[status] + android[status], 0);
+    };
+    const [count, docs] = await Promise.all([counted(), devices.find(filter).sort({ created_at: 1, _id: 1 }).skip(request.skip).limit(request.limit).toArray()]);
     return { data: docs.map(toDeviceView), pagination: pagination(request, count, docs.length) };
   }
 
-  /**
-   * Devices by platform and status, for the console's Overview.
-   * TEMPORARY: four counts over the devices read model (each a scan on the
-   * local store); the counters the projector maintains (issue 21) replace
-   * this method's body, and its callers stay as they are.
-   */
-  async countsByPlatformAndStatus(projectId: string): Promise<Record<'ios' | 'android', Record<'active' | 'inactive', number>>> {
-    const devices = await this.#devices();
-    const count = (platform: 'ios' | 'android', status: 'active' | 'inactive') => countMatching(devices, { project_id: projectId, platform, status });
-    const [iosActive, iosInactive, androidActive, androidInactive] = await Promise.all([
-      count('ios', 'active'),
-      count('ios', 'inactive'),
-      count('android', 'active'),
-      count('android', 'inactive'),
-    ]);
-    return { ios: { active: iosActive, inactive: iosInactive }, android: { active: androidActive, inactive: androidInactive } };
+  /** The project's devices by platform and status, from the projector's counters (libs/projections device-counts.ts). */
+  async counts(projectId: string): Promise<DeviceCounts> {
+    const counters = await this.#readModels.countsCollection<CounterDocument>('devices');
+    return deviceCountsOf((await readCounts(counters, projectId, [DEVICES_COUNT_KEY])).get(DEVICES_COUNT_KEY));
   }
 
   /**

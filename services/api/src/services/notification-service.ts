@@ -1,6 +1,16 @@
 import { createEvent, newId } from '@herald/events';
 import { countMatching, isTransientMongoError, type ReadModelRegistry } from '@herald/mongo';
-import { FINISHED_STATUSES, type DeliveryLedgerDocument, type DeviceDocument, type NotificationDocument, type NotificationStatus } from '@herald/projections';
+import {
+  FINISHED_STATUSES,
+  notificationCountOf,
+  NOTIFICATIONS_COUNT_KEY,
+  readCounts,
+  type CounterDocument,
+  type DeliveryLedgerDocument,
+  type DeviceDocument,
+  type NotificationDocument,
+  type NotificationStatus,
+} from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
@@ -126,15 +136,17 @@ export class NotificationService {
     return notificationView({ ...doc, status: 'cancelled', finished_at: cancelled.occurred_at });
   }
 
-  /** Newest first, optionally one status; paged like every listing. */
+  /** Newest first, optionally one status; paged like every listing. The count comes from the projector's counters (notification-counts.ts). */
   async list(projectId: string, query: { status?: NotificationStatus | undefined; page?: number | undefined; limit?: number | undefined }): Promise<{ data: NotificationView[]; pagination: Pagination }> {
     const notifications = await this.#readModels.collection<NotificationDocument>('notifications');
+    const counters = await this.#readModels.countsCollection<CounterDocument>('notifications');
     const filter = { project_id: projectId, ...(query.status === undefined ? {} : { status: query.status }) };
     const request = pageRequest(query);
-    const [count, docs] = await Promise.all([
-      countMatching(notifications, filter),
+    const [counts, docs] = await Promise.all([
+      readCounts(counters, projectId, [NOTIFICATIONS_COUNT_KEY]),
       notifications.find(filter).sort({ created_at: -1, _id: -1 }).skip(request.skip).limit(request.limit).toArray(),
     ]);
+    const count = notificationCountOf(counts.get(NOTIFICATIONS_COUNT_KEY), query.status);
     return { data: docs.map(notificationView), pagination: pagination(request, count, docs.length) };
   }
 

@@ -21,7 +21,7 @@ export class OverviewService {
     const outcomes = await this.#readModels.collection<ProjectOutcomesDocument>('project_outcomes');
     // One document per partition of herald.notification-events: a handful, found by their `_id` prefix.
     const [devices, docs] = await Promise.all([
-      this.#devices.countsByPlatformAndStatus(projectId),
+      this.#devices.counts(projectId),
       outcomes.find({ _id: projectOutcomesRange(projectId), project_id: projectId }, { projection: { hours: 1 } }).toArray(),
     ]);
     const { totals, hours } = outcomesSince(docs, fromHour);

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { createEvent, topicIdFor } from '@herald/events';
 import { countMatching, type Filter, type ReadModelRegistry } from '@herald/mongo';
-import { LIVE_TOPIC, topicOrigin, type DeviceDocument, type TopicDocument } from '@herald/projections';
+import { LIVE_TOPIC, readCounts, topicCountKey, topicOrigin, type CounterDocument, type TopicDocument } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import { NotFoundError } from '@herald/errors';
 import { assertRoomForTopics } from './topic-quota.ts';
@@ -51,26 +51,14 @@ export class TopicService {
   }
 
   /**
-   * Counted when read, from the devices read model: a stored counter would
-   * have many writers (devices live on every partition), and FerretDB loses
-   * concurrent increments.
+   * Active subscribers of each topic, from the counters the devices
+   * projection keeps (one counter document per topic and device-events
+   * partition, summed here: libs/projections device-counts.ts).
    */
   async #subscriberCounts(projectId: string, topicIds: readonly string[]): Promise<Map<string, number>> {
-    if (topicIds.length === 0) return new Map();
-    const devices = await this.#readModels.collection<DeviceDocument>('devices');
-    const rows = await devices
-      .aggregate<{ _id: string; n: number }>([
-        { $match: { project_id: projectId, status: 'active', topics: { $in: topicIds } } },
-        // Only the topics go on: FerretDB 1.x's $group keeps every document it groups until the input
-        // ends (200k devices: 373 MB instead of 1.27 GB). `_id` stays: without it FerretDB 1.24 panics
-        // on this pipeline and the store exits.
-        { $project: { topics: 1 } },
-        { $unwind: '$topics' },
-        { $match: { topics: { $in: topicIds } } },
-        { $group: { _id: '$topics', n: { $sum: 1 } } },
-      ])
-      .toArray();
-    return new Map(rows.map((row) => [row._id, row.n]));
+    const counters = await this.#readModels.countsCollection<CounterDocument>('devices');
+    const counts = await readCounts(counters, projectId, topicIds.map(topicCountKey));
+    return new Map(topicIds.map((id) => [id, Math.max(0, counts.get(topicCountKey(id))?.active ?? 0)]));
   }
 
   /**

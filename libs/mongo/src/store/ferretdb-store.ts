@@ -1,0 +1,40 @@
+import type { StoreAdapter } from './store-adapter.ts';
+
+/**
+ * The indexes the local FerretDB creates, by logical collection: those its
+ * SQL pushdown reads through (Herald's patch 4, infra/README.md). There a
+ * non-unique index of top-level fields becomes a SQLite index on
+ * "all keys are plain strings" then each key's string value: equality on
+ * its leading keys is an index seek, and a page sorted by the keys that
+ * follow (ending with `_id`) is read in index order, proved exact by one
+ * more seek. Every index costs each insert some JSON work (three device
+ * indexes took inserts from 5,500/s to 3,100/s), so only these are made:
+ *
+ * - devices: the device list, in all and by status (`{project_id[, status]}`
+ *   by `{created_at, _id}`), and `{project_id, token}` (registration,
+ *   `GET /devices?token=`, opens).
+ * - notifications: the notification list, newest first, in all and by status.
+ * - topics: the topic list.
+ * - delivery_ledger: a notification's batches (`{notification_id, project_id}`).
+ * - *_counts: the counters of a project (`{project_id, key}`).
+ * - api_keys: a project's keys; delivery_schedules: pending schedules.
+ *
+ * Indexes on arrays (topics, identifier_values) or subdocuments
+ * (devices.device_id) are left out: SQLite has no multikey index, so they
+ * would only cost writes. The queries they serve on MongoDB read more rows here.
+ */
+export const FERRETDB_INDEXES: Readonly<Record<string, readonly string[]>> = {
+  devices: ['by_project_created', 'by_project_status_created', 'by_project_token'],
+  notifications: ['by_project_newest', 'by_project_status_newest'],
+  topics: ['by_project_created'],
+  delivery_ledger: ['by_notification_batch'],
+  devices_counts: ['by_project_key'],
+  notifications_counts: ['by_project_key'],
+  api_keys: ['by_project_created'],
+  delivery_schedules: ['by_state_due'],
+};
+
+export const ferretdbStore: StoreAdapter = {
+  flavour: 'ferretdb',
+  indexesFor: (logical, declared) => declared.filter((index) => index.name !== undefined && (FERRETDB_INDEXES[logical] ?? []).includes(index.name)),
+};

@@ -1,0 +1,54 @@
+import type { Db, IndexDescription } from 'mongodb';
+import { ferretdbStore } from './ferretdb-store.ts';
+
+/**
+ * What differs between the stores Herald runs on, in one place (ARCHITECTURE.md,
+ * "one adapter per store"): MongoDB, or the local FerretDB 1.24 on SQLite with
+ * Herald's patches (infra/README.md). Chosen once per connection, from the
+ * server's `buildInfo`; services ask it, never the server's flavour.
+ */
+export interface StoreAdapter {
+  readonly flavour: 'mongodb' | 'ferretdb';
+  /**
+   * Which of a collection's declared indexes this store creates. `logical` is
+   * the collection's name without its read-model version (`devices` for
+   * `devices_v2`, `devices_counts` for `devices_v2_counts`).
+   */
+  indexesFor(logical: string, declared: readonly IndexDescription[]): IndexDescription[];
+}
+
+/** MongoDB: every declared index (README "Indexes (query shapes)"). */
+export const mongodbStore: StoreAdapter = {
+  flavour: 'mongodb',
+  indexesFor: (_logical, declared) => [...declared],
+};
+
+/** The adapter for a server, from `buildInfo` (FerretDB names itself there). */
+export async function detectStore(db: Db): Promise<StoreAdapter> {
+  const info = await db.command({ buildInfo: 1 });
+  return typeof info.ferretdbVersion === 'string' ? ferretdbStore : mongodbStore;
+}
+
+/**
+ * The adapter of a database handle, detected at its first use and kept with
+ * the handle (connectMongo asks at start-up, so the choice is made once,
+ * there). Keyed by the Db object itself: nothing outlives the handle.
+ */
+const chosen = new WeakMap<Db, Promise<StoreAdapter>>();
+
+export function storeAdapter(db: Db): Promise<StoreAdapter> {
+  let adapter = chosen.get(db);
+  if (adapter === undefined) {
+    adapter = detectStore(db);
+    chosen.set(db, adapter);
+    // A failed detection (store down) is not remembered: the next caller asks again.
+    adapter.catch(() => chosen.delete(db));
+  }
+  return adapter;
+}
+
+/** A collection's name without its read-model version: `devices_v2` → `devices`, `devices_v2_counts` → `devices_counts`. */
+export function logicalCollection(name: string): string {
+  const match = /^(.*)_v\d+(_counts)?$/.exec(name);
+  return match === null ? name : `${match[1]}${match[2] ?? ''}`;
+}

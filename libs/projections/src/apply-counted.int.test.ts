@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvent, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
+import type { ConsumedEvent } from '@herald/kafka';
+import type { Collection } from '@herald/mongo';
+import { createTestEnv, type TestEnv } from '@herald/testing';
+import { applyCounted, applyCounts, foldWithCounts } from './apply-counted.ts';
+import { readByIds } from './apply-projection.ts';
+import { readCounts, type CounterDocument } from './counts.ts';
+import { deviceCountsOf, DEVICES_COUNT_KEY, topicCountKey } from './device-counts.ts';
+import { devicesProjection, type DeviceDocument } from './devices.ts';
+
+/**
+ * The counters the devices projection keeps equal a count of its documents,
+ * on the real store: whatever the chunks, their partitions applied at once,
+ * a chunk applied twice, or a crash between the counters and the documents.
+ */
+let env: TestEnv;
+let devices: Collection<DeviceDocument>;
+let counters: Collection<CounterDocument>;
+const project_id = 'counted';
+const offsets = new Map<number, number>();
+
+const at = (partition: number, events: HeraldEvent[]): ConsumedEvent[] =>
+  events.map((event) => {
+    const offset = (offsets.get(partition) ?? -1) + 1;
+    offsets.set(partition, offset);
+    return { event, topic: TOPICS.deviceEvents, partition, offset };
+  });
+const register = (token: string, platform: 'ios' | 'android', topic_ids: string[] = []) =>
+  createEvent('DeviceRegistered', { device_id: deviceIdFor(project_id, token), token, platform, topic_ids }, { project_id });
+const unregister = (token: string) => createEvent('DeviceUnregistered', { device_id: deviceIdFor(project_id, token) }, { project_id });
+
+/** What the counters should say: counted from the documents themselves. */
+async function recount() {
+  const docs = await devices.find({ project_id }).toArray();
+  const by = (platform: string, status: string) => docs.filter((doc) => doc.platform === platform && doc.status === status).length;
+  const subscribers = (topic: string) => docs.filter((doc) => doc.status === 'active' && doc.topics.includes(topic)).length;
+  return {
+    devices: { ios: { active: by('ios', 'active'), inactive: by('ios', 'inactive') }, android: { active: by('android', 'active'), inactive: by('android', 'inactive') } },
+    topics: { t1: subscribers('t1'), t2: subscribers('t2') },
+  };
+}
+
+async function counted() {
+  const counts = await readCounts(counters, project_id, [DEVICES_COUNT_KEY, topicCountKey('t1'), topicCountKey('t2')]);
+  return {
+    devices: deviceCountsOf(counts.get(DEVICES_COUNT_KEY)),
+    topics: { t1: counts.get(topicCountKey('t1'))?.active ?? 0, t2: counts.get(topicCountKey('t2'))?.active ?? 0 },
+  };
+}
+
+beforeAll(async () => {
+  env = await createTestEnv('apply-counted');
+  devices = env.mongo.db.collection<DeviceDocument>('devices_v1');
+  counters = env.mongo.db.collection<CounterDocument>('devices_v1_counts');
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('applyCounted', () => {
+  it('keeps counters equal to the documents, partitions applied at once', async () => {
+    const chunks = [0, 1, 2].map((partition) =>
+      at(partition, [
+        ...Array.from({ length: 40 }, (_, n) => register(`p${partition}-${n}`, n % 3 === 0 ? 'android' : 'ios', n % 2 === 0 ? ['t1', 't2'] : ['t1'])),
+        unregister(`p${partition}-3`),
+        register(`p${partition}-5`, 'ios', ['t2']),
+      ]),
+    );
+    await Promise.all(chunks.map((chunk) => applyCounted(devicesProjection, devices, counters, chunk)));
+    const expected = await recount();
+    expect(expected.devices.ios.active).toBeGreaterThan(0);
+    expect(await counted()).toEqual(expected);
+    expect(await counters.countDocuments({ project_id, key: DEVICES_COUNT_KEY })).toBe(3);
+  });
+
+  it('adds nothing when a chunk is applied again', async () => {
+    const chunk = at(0, [register('again-1', 'ios', ['t1']), unregister('p0-7')]);
+    await applyCounted(devicesProjection, devices, counters, chunk);
+    const once = await counted();
+    await applyCounted(devicesProjection, devices, counters, chunk);
+    expect(await counted()).toEqual(once);
+    expect(once).toEqual(await recount());
+  });
+
+  it('adds only what is new after a crash between the counters and the documents', async () => {
+    const chunk = at(1, [register('crash-1', 'android', ['t2']), unregister('p1-9'), register('p1-9', 'ios', ['t1'])]);
+    // The counters of the chunk were written, then the process died before the documents were.
+    const { deltas } = foldWithCounts(devicesProjection, chunk, await readByIds(devices, [...new Set(chunk.flatMap((record) => devicesProjection.documentIds(record)))]));
+    await applyCounts(counters, deltas);
+    // The chunk comes again, longer (more records arrived meanwhile).
+    const longer = [...chunk, ...at(1, [unregister('crash-1')])];
+    await applyCounted(devicesProjection, devices, counters, longer);
+    expect(await counted()).toEqual(await recount());
+  });
+});

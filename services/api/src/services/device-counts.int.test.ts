@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvent, deviceIdFor } from '@herald/events';
+import { ensureTopics, type RunningConsumer } from '@herald/kafka';
+import { ReadModelRegistry, readModelVersion } from '@herald/mongo';
+import { AdminStore } from '@herald/admin';
+import { devicesProjection, runProjection } from '@herald/projections';
+import { createTestEnv, waitFor, type TestEnv } from '@herald/testing';
+import { DeviceService } from './device-service.ts';
+
+/**
+ * DeviceService.counts: a project's devices by platform and status, from the
+ * counters the devices projection keeps (here run over the real Kafka and
+ * store), for the console and the device list's totals.
+ */
+let env: TestEnv;
+let projection: RunningConsumer;
+let service: DeviceService;
+
+beforeAll(async () => {
+  env = await createTestEnv('device-counts');
+  await ensureTopics(env.kafka, { partitions: 3 });
+  projection = await runProjection({ ...env, db: env.mongo.db }, devicesProjection, readModelVersion('devices', 1));
+  await projection.ready;
+  service = new DeviceService({ producer: env.producer, admin: new AdminStore(env.mongo.db), readModels: new ReadModelRegistry(env.mongo.db, { cacheMs: 0 }) });
+});
+afterAll(async () => {
+  await projection?.stop();
+  await env?.close();
+});
+
+describe('DeviceService.counts', () => {
+  it("counts a project's devices by platform and status, apart from other projects", async () => {
+    const register = (project_id: string, token: string, platform: 'ios' | 'android') =>
+      createEvent('DeviceRegistered', { device_id: deviceIdFor(project_id, token), token, platform }, { project_id });
+    await env.producer.publish([
+      ...Array.from({ length: 12 }, (_, n) => register('mine', `tok-${n}`, n < 5 ? 'ios' : 'android')),
+      register('theirs', 'tok-x', 'ios'),
+      createEvent('DeviceUnregistered', { device_id: deviceIdFor('mine', 'tok-1') }, { project_id: 'mine' }),
+      createEvent('DeviceDeactivated', { device_id: deviceIdFor('mine', 'tok-7'), reason: 'Unregistered', provider: 'fcm' }, { project_id: 'mine' }),
+    ]);
+    const expected = { ios: { active: 4, inactive: 1 }, android: { active: 6, inactive: 1 } };
+    const counts = await waitFor('the counters of project mine', async () => {
+      const now = await service.counts('mine');
+      return JSON.stringify(now) === JSON.stringify(expected) ? now : undefined;
+    });
+    expect(counts).toEqual(expected);
+    expect(await service.counts('theirs')).toEqual({ ios: { active: 1, inactive: 0 }, android: { active: 0, inactive: 0 } });
+    expect(await service.counts('nobody')).toEqual({ ios: { active: 0, inactive: 0 }, android: { active: 0, inactive: 0 } });
+    const listed = await service.list('mine', { status: 'inactive' });
+    expect(listed.pagination.count).toBe(2);
+    expect(listed.data.map((device) => device.token).sort()).toEqual(['tok-1', 'tok-7']);
+  });
+});
