@@ -18,6 +18,8 @@ COPY services services
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 # The API serves it at /console/.
 COPY --from=console /app/services/console/dist services/console/dist
+# Delivery's audience index (DELIVERY_INDEX_DIR in docker-compose.yml): a new volume takes this owner.
+RUN mkdir -p /var/lib/herald/delivery && chown node:node /var/lib/herald/delivery
 USER node
 EXPOSE 3000
 CMD ["node", "services/api/src/server.ts"]

@@ -96,6 +96,8 @@ if (env.KAFKA_BROKERS === undefined || env.MONGO_URL === undefined) {
   env.MONGO_URL ??= `${infra.mongoUrl.replace(/\/$/, '')}/herald`;
 }
 env.HERALD_SECRET_KEY ??= (await localSecretKey(stateDir, { create: true }))!;
+// Delivery's audience index lives with the rest of local mode's state.
+env.DELIVERY_INDEX_DIR ??= join(stateDir, 'delivery');
 if (env.APNS_ENDPOINT === undefined && env.FCM_ENDPOINT === undefined) {
   providers = await startLocalProviders(stateDir, (line) => process.stdout.write(`[providers] ${line}\n`));
   Object.assign(env, providers.env);
