@@ -13,6 +13,8 @@ import type { PartitionEnd } from './offsets.ts';
 export interface LogAdmin {
   /** Answers when the cluster does; throws when it does not. */
   ping(): Promise<void>;
+  /** The cluster's id: a new one means a new log (its data was wiped). */
+  clusterId(): Promise<string>;
   /** Partition ends of a topic (broker name). */
   ends(topic: string): Promise<PartitionEnd[]>;
   /** Last committed offset per partition of `topic` for `group` (broker names); -1 where nothing is committed. */
@@ -32,6 +34,9 @@ export async function openLogAdmin(kafka: HeraldKafka): Promise<LogAdmin> {
   return {
     async ping() {
       await admin.describeCluster();
+    },
+    async clusterId() {
+      return (await admin.describeCluster()).clusterId;
     },
     async ends(topic) {
       // A topic created a moment ago may have no leader yet ("not the leader for that topic-partition").

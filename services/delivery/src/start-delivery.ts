@@ -82,7 +82,10 @@ export interface RunningDelivery {
  */
 export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery> {
   const { kafka } = deps;
-  const instance = openInstance(deps.indexDir);
+  const admin = await openLogAdmin(kafka);
+  const deviceEnds = async () => highsByPartition(await admin.ends(kafka.topic(TOPICS.deviceEvents)));
+  const log = { identity: `${await admin.clusterId()}/${kafka.topic(TOPICS.deviceEvents)}`, deviceEnds: await deviceEnds() };
+  const instance = await openInstance(deps.indexDir, log, (reason) => deps.logger.warn({ dir: deps.indexDir }, reason));
   const consumers: RunningConsumer[] = [];
   const producers: TransactionalProducer[] = [];
   const transactional = (group: string) => {
@@ -92,8 +95,6 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
   };
   const controls = new DeliveryControls();
   const follower = await followLog({ kafka, index: instance.index, controls, logger: deps.logger.child({ component: 'log-follower' }) });
-  const admin = await openLogAdmin(kafka);
-  const deviceEnds = async () => highsByPartition(await admin.ends(kafka.topic(TOPICS.deviceEvents)));
   const partitionCount = (await assertCoPartitioned(admin, kafka)).length;
   const maxAgeMs = deps.maxAgeMs ?? 24 * 60 * 60 * 1000;
   const clients = new ProviderClients({

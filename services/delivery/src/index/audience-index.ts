@@ -38,7 +38,13 @@ export class AudienceIndex {
     await this.#db.close();
   }
 
-  /** A value kept beside the index (the instance id). */
+  /** A value kept beside the index, if set. */
+  storedMeta(name: string): string | undefined {
+    const found = this.#db.get(['meta', name]);
+    return typeof found === 'string' ? found : undefined;
+  }
+
+  /** A value kept beside the index (the instance id), set by `make` the first time. */
   meta(name: string, make: () => string): string {
     const found = this.#db.get(['meta', name]);
     if (typeof found === 'string') return found;

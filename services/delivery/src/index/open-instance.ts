@@ -20,13 +20,33 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Which log the index was built from, as the process finds it at start. */
+export interface LogAtStart {
+  /** The cluster's id and the device-events topic's name: another cluster or topic prefix is another log. */
+  identity: string;
+  /** End offset of each device-events partition now. */
+  deviceEnds: readonly number[];
+}
+
+/**
+ * Whether an index's checkpoints can belong to this log (pure): the same
+ * identity, and no partition applied past the partition's end (a topic
+ * deleted and created again under the same name starts from 0).
+ */
+export function indexFitsLog(recorded: string | undefined, checkpoints: Readonly<Record<string, number>>, log: LogAtStart): boolean {
+  if (recorded !== undefined && recorded !== log.identity) return false;
+  return Object.entries(checkpoints).every(([partition, next]) => next <= (log.deviceEnds[Number(partition)] ?? 0));
+}
+
 /**
  * Opens a delivery instance's directory: its audience index, and its id.
  * One process per directory: two would fence each other's Kafka
  * transactions and share one checkpoint, so a second is refused while the
- * first lives (a dead one's pid file is taken over).
+ * first lives (a dead one's pid file is taken over). An index built from
+ * another log (another cluster or topic prefix, or a topic created anew)
+ * is deleted and rebuilt: its checkpoints would skip records of this one.
  */
-export function openInstance(dir: string): DeliveryInstance {
+export async function openInstance(dir: string, log: LogAtStart, onRebuild?: (reason: string) => void): Promise<DeliveryInstance> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const pidFile = join(dir, 'owner.pid');
   let owner: number | undefined;
@@ -39,7 +59,14 @@ export function openInstance(dir: string): DeliveryInstance {
     throw new ConfigError([`DELIVERY_INDEX_DIR ${dir} is used by process ${owner}: give each delivery process a directory of its own`]);
   }
   writeFileSync(pidFile, String(process.pid), { mode: 0o600 });
-  const index = AudienceIndex.open(join(dir, 'index'));
+  let index = AudienceIndex.open(join(dir, 'index'));
+  if (!indexFitsLog(index.storedMeta('log'), index.checkpoints(), log)) {
+    onRebuild?.(`the index in ${dir} was built from another log than ${log.identity}: rebuilding it from this one`);
+    await index.close();
+    rmSync(join(dir, 'index'), { recursive: true, force: true });
+    index = AudienceIndex.open(join(dir, 'index'));
+  }
+  index.meta('log', () => log.identity);
   const id = index.meta('instance', () => `delivery-${randomUUID().slice(0, 8)}`);
   return {
     id,

@@ -1,0 +1,56 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { indexFitsLog, openInstance } from './open-instance.ts';
+
+describe('indexFitsLog', () => {
+  const log = { identity: 'cluster-a/herald.device-events', deviceEnds: [10, 20] };
+
+  it('accepts a new index and one built from this log', () => {
+    expect(indexFitsLog(undefined, {}, log)).toBe(true);
+    expect(indexFitsLog(log.identity, { 0: 10, 1: 3 }, log)).toBe(true);
+  });
+
+  it('refuses another cluster or topic prefix', () => {
+    expect(indexFitsLog('cluster-b/herald.device-events', { 0: 1 }, log)).toBe(false);
+    expect(indexFitsLog('cluster-a/bench-1.herald.device-events', {}, log)).toBe(false);
+  });
+
+  it('refuses checkpoints past the log (a topic created anew), including partitions it no longer has', () => {
+    expect(indexFitsLog(log.identity, { 0: 11 }, log)).toBe(false);
+    expect(indexFitsLog(log.identity, { 2: 1 }, log)).toBe(false);
+  });
+});
+
+describe('openInstance', () => {
+  let dir: string | undefined;
+  afterEach(async () => {
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps its id and index for the same log, and rebuilds for another', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'herald-instance-'));
+    const log = { identity: 'cluster-a/herald.device-events', deviceEnds: [5] };
+    const first = await openInstance(dir, log);
+    first.index.applyDevices(0, [], 5);
+    await first.close();
+
+    const again = await openInstance(dir, log);
+    expect(again.id).toBe(first.id);
+    expect(again.index.next(0)).toBe(5);
+    await again.close();
+
+    const recreated = await openInstance(dir, { ...log, deviceEnds: [2] });
+    expect(recreated.index.next(0)).toBe(0);
+    await recreated.close();
+
+    const reasons: string[] = [];
+    const other = await openInstance(dir, { identity: 'cluster-b/herald.device-events', deviceEnds: [5] }, (reason) => reasons.push(reason));
+    expect(reasons).toHaveLength(1);
+    expect(other.id).not.toBe(first.id);
+    expect(other.index.next(0)).toBe(0);
+    expect(other.index.storedMeta('log')).toBe('cluster-b/herald.device-events');
+    await other.close();
+  });
+});
