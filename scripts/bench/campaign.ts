@@ -6,6 +6,8 @@
 import { parseBenchArgs } from './args.ts';
 import { measureCeiling, startBareH2 } from './ceiling.ts';
 import { Deadline, DeadlineExceeded } from './deadline.ts';
+import { ensureH2load } from './h2load.ts';
+import { watchIndexMemory, waitForIndex } from './index-watch.ts';
 import { setUpInfra, type BenchInfra } from './infra.ts';
 import { PositionReader } from './offsets.ts';
 import { ProcessWatch } from './proc.ts';
@@ -16,6 +18,7 @@ import { faultActions } from './fault-actions.ts';
 import { createFaultRunner } from './faults.ts';
 import { judgeRun, type JudgeFigures } from './judge.ts';
 import { createSmallSend, registerSmallTopic, SMALL_DEVICES } from './small-send.ts';
+import { TOPICS } from '@herald/events';
 import { buildSummary, type BenchSummary } from './summary.ts';
 import { BUNDLE_ID, startSystem, type BenchSystem } from './system.ts';
 
@@ -62,6 +65,7 @@ let system: BenchSystem | undefined;
 let positions: PositionReader | undefined;
 let finishing: Promise<void> | undefined;
 let judged: JudgeFigures | undefined;
+let indexMemory: ReturnType<typeof watchIndexMemory> | undefined;
 /** Batches in flight on killed delivery instances (the duplicate bound), the small send's latency, what each fault did. */
 const faultFigures = { batchesInFlightOnKilled: 0, smallSendLatencyMs: undefined as number | null | undefined, log: [] as string[] };
 let summary: BenchSummary | undefined;
@@ -89,6 +93,10 @@ function printSummary(c: BenchResult['campaign']): void {
     deliveryInstances: args.deliveryInstances,
     projectorInstances: args.projectorInstances,
     latencyMs: args.latencyMs,
+    partitions: args.partitions,
+    ...(result.ceiling === undefined ? {} : { ceilingClient: result.ceiling.client }),
+    ...(result.index?.buildS === undefined ? {} : { indexBuildS: result.index.buildS }),
+    ...(result.index?.rssBytes === undefined ? {} : { indexRssBytes: result.index.rssBytes }),
     ...(c.lastDeliveryS === undefined ? {} : { lastDeliveryS: c.lastDeliveryS }),
     ...(c.firstDeliveryS === undefined ? {} : { firstDeliveryS: c.firstDeliveryS }),
     ...(result.ceiling === undefined ? {} : { ceilingRate: result.ceiling.rate }),
@@ -122,6 +130,10 @@ function finish(): Promise<void> {
     watch.stop();
     result.phases = watch.phases();
     result.peakRssMB = Object.fromEntries(Object.entries(watch.peaks()).map(([name, bytes]) => [name, bytes === null ? null : bytes / 1024 / 1024]));
+    if (indexMemory !== undefined) {
+      result.index = { ...result.index, rssBytes: indexMemory.peakBytes() };
+      indexMemory.stop();
+    }
     const c = result.campaign;
     if (system !== undefined && c.notificationId !== undefined) {
       // Read here too: a run stopped mid-campaign prints before the campaign's own finally runs.
@@ -169,6 +181,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 async function main(): Promise<void> {
+  // Before anything is measured: an apt-get install must not land in a phase's CPU.
+  const h2load = args.ceilingRequests > 0 ? await ensureH2load(say) : undefined;
   watch.mark('start-up');
   infra = await setUpInfra({ partitions: args.partitions, say });
   result.infra = `${infra.kind.kafka} + ${infra.kind.mongo}`;
@@ -184,15 +198,16 @@ async function main(): Promise<void> {
   for (const service of ['api', 'projector', 'delivery'] as const) watch.add(service, { pids: () => running.pidsOf(service) });
   positions = new PositionReader(infra.kafka);
   await positions.connect();
+  indexMemory = watchIndexMemory(() => running.deliveryIndexDirs());
   say(`services up; project ${system.project.id}; prefix ${infra.prefix}`);
 
   if (args.ceilingRequests > 0) {
     watch.mark((phase = 'ceiling'));
     const seconds = Math.max(1, Math.min(args.ceilingSeconds, deadline.remainingMs() / 1000 - 5));
-    say(`raw HTTP/2 ceiling: up to ${args.ceilingRequests} requests or ${seconds} s, 4 sessions × 100 streams`);
-    const ceiling = { ca: system.tls.ca, key: system.apnsKey, topic: BUNDLE_ID, projectId: system.project.id, count: args.ceilingRequests, seconds };
+    say(`raw HTTP/2 ceiling (${h2load === undefined ? 'Node client: h2load unavailable' : 'h2load'}): up to ${args.ceilingRequests} requests or ${seconds} s, 4 sessions × 100 streams`);
+    const ceiling = { ca: system.tls.ca, key: system.apnsKey, topic: BUNDLE_ID, projectId: system.project.id, count: args.ceilingRequests, seconds, h2load };
     result.ceiling = await measureCeiling({ ...ceiling, url: system.apns.url });
-    say(`ceiling against the fake APNs: ${Math.round(result.ceiling.rate)} requests/s`);
+    say(`ceiling against the fake APNs (${result.ceiling.client} client): ${Math.round(result.ceiling.rate)} requests/s`);
     const bare = await startBareH2(system.tls);
     try {
       result.bareCeiling = await measureCeiling({ ...ceiling, url: bare.url, seconds: Math.min(seconds, 5) });
@@ -204,6 +219,7 @@ async function main(): Promise<void> {
 
   watch.mark((phase = 'publish'));
   say(`registering ${args.devices} devices through Kafka (${iosCount} iOS)`);
+  const publishStart = performance.now();
   const published = await publishDevices(infra.producer, { projectId: system.project.id, devices: args.devices, iosCount, deadline, progress });
   result.publish = { seconds: published.seconds, rate: args.devices / published.seconds };
 
@@ -211,11 +227,17 @@ async function main(): Promise<void> {
   if (smallSendAt !== undefined) await registerSmallTopic(infra.producer, system.project.id, args.devices);
 
   watch.mark((phase = 'projection'));
+  // The delivery instances index the same records while the projector projects them: watched side by side.
+  const indexed = waitForIndex({ metricsUrls: () => running.deliveryMetricsUrls(), ends: await positions.ends(TOPICS.deviceEvents), deadline, progress: () => undefined });
+  indexed.catch(() => undefined);
   const registered = args.devices + (smallSendAt === undefined ? 0 : SMALL_DEVICES);
   const projected = await waitForProjection(infra.mongo.db, positions, { devices: registered, deadline, progress });
   // Projection runs while devices are published: its rate counts from the first publish to the last commit.
   const projectionSeconds = published.seconds + projected.caughtUpS;
   result.projection = { seconds: projectionSeconds, rate: args.devices / projectionSeconds, tailAfterPublishS: projected.caughtUpS, countS: projected.countS };
+  watch.mark((phase = 'index'));
+  result.index = { ...result.index, buildS: ((await indexed) - publishStart) / 1000 };
+  say(`audience index built ${result.index.buildS?.toFixed(2)} s after the first publish`);
 
   watch.mark((phase = 'to-first'));
   const small = createSmallSend({ baseUrl: system.baseUrl, apiKey: system.project.apiKey, from: args.devices, timeoutMs: 60_000 });

@@ -7,7 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { FakeTls, TestApnsKey } from '@herald/fake-providers';
 import { buildApnsRequest } from '@herald/push-payloads';
-import type { H2LoadResult, H2LoadSettings } from './h2-load.ts';
+import type { H2LoadResult, H2LoadSettings } from './node-h2-client.ts';
+import { runH2load } from './h2load.ts';
+
+/** Which client measured a ceiling: h2load (C), or the Node fallback when h2load could not be had. */
+export type CeilingClient = 'h2load' | 'node';
+export type CeilingResult = H2LoadResult & { client: CeilingClient };
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -23,7 +28,9 @@ export function providerToken(key: TestApnsKey, nowSeconds = Math.floor(Date.now
  * The raw HTTP/2 request rate one client process reaches against the fake
  * APNs: the same server, certificate and checks (JWT signature once per session)
  * the campaign meets, with the same payload Herald builds — but no Kafka, no
- * MongoDB, no node-apn. `sessions` × `streams` requests are kept in flight.
+ * MongoDB, no node-apn. `sessions` × `streams` requests are kept in flight,
+ * by `h2load` when its path is given (h2load.ts), else by the Node client
+ * (node-h2-client.ts, in a process of its own).
  */
 export async function measureCeiling(options: {
   url: string;
@@ -35,7 +42,9 @@ export async function measureCeiling(options: {
   seconds: number;
   sessions?: number;
   streams?: number;
-}): Promise<H2LoadResult> {
+  /** The h2load binary (ensureH2load); undefined: the Node client. */
+  h2load?: string | undefined;
+}): Promise<CeilingResult> {
   const { payload } = buildApnsRequest({ notification_id: '0190f3c4-0000-7000-8000-000000000000', project_id: options.projectId, title: 'Bench', body: 'Hello from the campaign benchmark' });
   const settings: H2LoadSettings = {
     url: options.url,
@@ -48,12 +57,13 @@ export async function measureCeiling(options: {
     count: options.count,
     seconds: options.seconds,
   };
-  const { stdout } = await promisify(execFile)(process.execPath, [join(HERE, 'h2-load.ts')], {
+  if (options.h2load !== undefined) return { ...(await runH2load(options.h2load, settings)), client: 'h2load' };
+  const { stdout } = await promisify(execFile)(process.execPath, [join(HERE, 'node-h2-client.ts')], {
     env: { ...process.env, HERALD_BENCH_H2: JSON.stringify(settings) },
     timeout: (options.seconds + 30) * 1000,
     maxBuffer: 1024 * 1024,
   });
-  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as H2LoadResult;
+  return { ...(JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as H2LoadResult), client: 'node' };
 }
 
 /**

@@ -11,7 +11,7 @@ import { startFakeApns, startFakeFcm, type ApnsKeyRegistration, type FakeStats, 
 type Provider = 'apns' | 'fcm';
 type ToParent =
   | { type: 'ready'; urls: Record<Provider, string> }
-  | { type: 'deliveries'; indexes: Record<Provider, number[]>; stats: Record<Provider, FakeStats> }
+  | { type: 'deliveries'; indexes: Record<Provider, number[]>; at?: Record<Provider, number[]>; stats: Record<Provider, FakeStats> }
   | { type: 'ack'; id: number };
 type ToChild =
   | { type: 'registerKey'; id: number; key: ApnsKeyRegistration }
@@ -23,24 +23,33 @@ export interface RemoteFake {
   readonly url: string;
   readonly stats: Readonly<FakeStats>;
   reset(): Promise<void>;
-  /** Called with the device index each accepted token encodes (register.ts), not the token: cheaper to pass between processes. */
-  onDelivery(listener: (delivery: { index: number }) => void): () => void;
+  /**
+   * Called with the device index each accepted token encodes (register.ts), not the token: cheaper to pass between processes.
+   * With `times`, `at` is when the fake accepted it, on this process's `performance.now()` clock (both processes
+   * read the same wall clock: `performance.timeOrigin` + `now()`); without, listeners hear of it up to 20 ms later.
+   */
+  onDelivery(listener: (delivery: Delivery) => void): () => void;
+}
+
+export interface Delivery {
+  index: number;
+  at?: number;
 }
 
 const emptyStats = (): FakeStats => ({ requests: 0, inFlight: 0, maxInFlight: 0, delivered: 0, rejected: 0, byReason: {} });
 
-export async function startFakesProcess(tls: FakeTls, latencyMs: number): Promise<{
+export async function startFakesProcess(tls: FakeTls, latencyMs: number, options: { times?: boolean } = {}): Promise<{
   pid: number | undefined;
   apns: RemoteFake & { registerKey(key: ApnsKeyRegistration): Promise<void> };
   fcm: RemoteFake & { registerAccount(account: FcmAccountRegistration): Promise<void> };
   close(): Promise<void>;
 }> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, HERALD_BENCH_FAKES: JSON.stringify({ tls, latencyMs }) },
+    env: { ...process.env, HERALD_BENCH_FAKES: JSON.stringify({ tls, latencyMs, times: options.times === true }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const stats: Record<Provider, FakeStats> = { apns: emptyStats(), fcm: emptyStats() };
-  const listeners: Record<Provider, Set<(delivery: { index: number }) => void>> = { apns: new Set(), fcm: new Set() };
+  const listeners: Record<Provider, Set<(delivery: Delivery) => void>> = { apns: new Set(), fcm: new Set() };
   const acks = new Map<number, () => void>();
   let nextId = 0;
   const urls = await new Promise<Record<Provider, string>>((resolve, reject) => {
@@ -53,7 +62,11 @@ export async function startFakesProcess(tls: FakeTls, latencyMs: number): Promis
         stats.apns = message.stats.apns;
         stats.fcm = message.stats.fcm;
         for (const provider of ['apns', 'fcm'] as const) {
-          for (const index of message.indexes[provider]) for (const listener of listeners[provider]) listener({ index });
+          const at = message.at?.[provider];
+          message.indexes[provider].forEach((index, n) => {
+            const delivery: Delivery = at === undefined ? { index } : { index, at: at[n]! - performance.timeOrigin };
+            for (const listener of listeners[provider]) listener(delivery);
+          });
         }
       }
     });
@@ -95,17 +108,23 @@ export async function startFakesProcess(tls: FakeTls, latencyMs: number): Promis
 }
 
 async function serve(): Promise<void> {
-  const settings = JSON.parse(process.env.HERALD_BENCH_FAKES ?? '{}') as { tls: FakeTls; latencyMs: number };
+  const settings = JSON.parse(process.env.HERALD_BENCH_FAKES ?? '{}') as { tls: FakeTls; latencyMs: number; times: boolean };
   const send = (message: ToParent) => process.send?.(message);
   // Counts only: a million deliveries are not kept in memory.
   const apns = await startFakeApns({ tls: settings.tls, record: false, latencyMs: settings.latencyMs });
   const fcm = await startFakeFcm({ tls: settings.tls, record: false, latencyMs: settings.latencyMs });
   let pending: Record<Provider, number[]> = { apns: [], fcm: [] };
-  apns.onDelivery(({ token }) => pending.apns.push(indexOfToken(token)));
-  fcm.onDelivery(({ token }) => pending.fcm.push(indexOfToken(token)));
+  let times: Record<Provider, number[]> = { apns: [], fcm: [] };
+  const accepted = (provider: Provider, token: string) => {
+    pending[provider].push(indexOfToken(token));
+    if (settings.times) times[provider].push(performance.timeOrigin + performance.now());
+  };
+  apns.onDelivery(({ token }) => accepted('apns', token));
+  fcm.onDelivery(({ token }) => accepted('fcm', token));
   const flush = setInterval(() => {
-    send({ type: 'deliveries', indexes: pending, stats: { apns: apns.stats, fcm: fcm.stats } });
+    send({ type: 'deliveries', indexes: pending, ...(settings.times ? { at: times } : {}), stats: { apns: apns.stats, fcm: fcm.stats } });
     pending = { apns: [], fcm: [] };
+    times = { apns: [], fcm: [] };
   }, 20);
   process.on('message', (raw) => {
     const message = raw as ToChild;
@@ -115,6 +134,7 @@ async function serve(): Promise<void> {
       apns.reset();
       fcm.reset();
       pending = { apns: [], fcm: [] };
+      times = { apns: [], fcm: [] };
     }
     send({ type: 'ack', id: message.id });
   });

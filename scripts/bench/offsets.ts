@@ -45,6 +45,11 @@ export class PositionReader {
     return new Map([...committed].map(([partition, offset]) => [partition, Math.max(0, offset)]));
   }
 
+  /** End offsets (next offset to be written) of every partition of `logicalTopic`. */
+  ends(logicalTopic: string): Promise<Map<number, number>> {
+    return this.#ends(logicalTopic);
+  }
+
   /** Records of `logicalTopic` the group has not committed yet. */
   async lag(logicalGroup: string, logicalTopic: string): Promise<number> {
     const [ends, committed] = await Promise.all([this.#ends(logicalTopic), this.#committed(logicalGroup, logicalTopic)]);

@@ -1,5 +1,5 @@
 import { cpus, loadavg } from 'node:os';
-import type { H2LoadResult } from './h2-load.ts';
+import type { CeilingResult } from './ceiling.ts';
 import type { ProcessWatch } from './proc.ts';
 import type { CampaignFigures } from './send.ts';
 
@@ -18,11 +18,13 @@ export interface BenchResult {
   publish?: { seconds: number; rate: number };
   /** From the first publish to N documents in the devices read model (projection runs while publishing). */
   projection?: { seconds: number; rate: number; tailAfterPublishS: number; countS: number };
+  /** The delivery instances' audience indexes: first publish → every partition applied the device-events ends; peak resident LMDB pages. */
+  index?: { buildS?: number; rssBytes?: number };
   campaign: CampaignFigures;
   notificationsPerSecond?: number;
-  ceiling?: H2LoadResult;
+  ceiling?: CeilingResult;
   /** The same client against an HTTP/2 server without the fake's checks. */
-  bareCeiling?: H2LoadResult;
+  bareCeiling?: CeilingResult;
   fractionOfCeiling?: number;
   peakRssMB: Record<string, number | null>;
   phases: ReturnType<ProcessWatch['phases']>;
@@ -70,6 +72,8 @@ export function formatTable(result: BenchResult): string {
       'projection (publish start → group caught up)',
       result.projection === undefined ? '—' : `${rate(result.projection.rate)}  (${secs(result.projection.seconds)}; ${secs(result.projection.tailAfterPublishS)} after publish ended; count ${secs(result.projection.countS)})`,
     ],
+    ['audience index built (publish start → ends applied)', secs(result.index?.buildS)],
+    ['audience index resident (LMDB pages, peak)', result.index?.rssBytes === undefined ? '—' : `${(result.index.rssBytes / 1024 / 1024).toFixed(1)} MB`],
     ['POST /notifications answered', secs(c.requestS)],
     ['time to first delivery', secs(c.firstDeliveryS)],
     ['fan-out: all batches queued (±1 s)', c.fanoutDoneS === undefined ? '—' : `${secs(c.fanoutDoneS)} (${int(c.expectedBatches)} batches)`],
@@ -80,7 +84,7 @@ export function formatTable(result: BenchResult): string {
     ['counts at the end', c.counts === undefined ? '—' : JSON.stringify(c.counts)],
     ['max requests in flight at fakes (APNs / FCM)', `${c.maxInFlight.apns} / ${c.maxInFlight.fcm}`],
     [
-      'raw HTTP/2 ceiling (fake APNs, 1 client proc)',
+      `raw HTTP/2 ceiling (fake APNs, ${result.ceiling?.client ?? '?'} client)`,
       result.ceiling === undefined
         ? '—'
         : `${rate(result.ceiling.rate)}  (${int(result.ceiling.ok)} ok, ${int(result.ceiling.failed)} failed in ${secs(result.ceiling.seconds)}; client CPU ${result.ceiling.cpuSeconds.toFixed(1)} s)`,
@@ -106,24 +110,28 @@ export function formatTable(result: BenchResult): string {
   const width = Math.max(...rows.map(([name]) => name.length));
   const lines = rows.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`);
 
-  // Where the cores went, per phase: CPU seconds per process (2 cores = 2 CPU-s per wall second).
-  const names = [...new Set(result.phases.flatMap((phase) => Object.keys(phase.cpuS)))];
-  if (result.phases.length > 0) {
-    lines.push('', `  CPU seconds per phase (${result.machine.cpus} cores)`);
-    const head = ['phase'.padEnd(12), 'wall s'.padStart(7), ...names.map((name) => name.padStart(9)), 'others'.padStart(7), 'busy %'.padStart(7)];
-    lines.push(`  ${head.join(' ')}`);
-    for (const phase of result.phases) {
-      const cells = [
-        phase.phase.padEnd(12),
-        phase.wallS.toFixed(1).padStart(7),
-        ...names.map((name) => (phase.cpuS[name] === undefined ? '—' : phase.cpuS[name].toFixed(1)).padStart(9)),
-        (phase.otherCpuS === null ? '—' : phase.otherCpuS.toFixed(1)).padStart(7),
-        (phase.machineBusyPct === null ? '—' : phase.machineBusyPct.toFixed(0)).padStart(7),
-      ];
-      lines.push(`  ${cells.join(' ')}`);
-    }
-  }
+  lines.push(...formatPhases(result.phases, result.machine.cpus));
   return `${lines.join('\n')}\n`;
+}
+
+/** Where the cores went, per phase: CPU seconds per process group (2 cores = 2 CPU-s per wall second), and what the rest of the machine used. */
+export function formatPhases(phases: ReturnType<ProcessWatch['phases']>, cpus: number): string[] {
+  const names = [...new Set(phases.flatMap((phase) => Object.keys(phase.cpuS)))];
+  if (phases.length === 0) return [];
+  const lines = ['', `  CPU seconds per phase (${cpus} cores)`];
+  const head = ['phase'.padEnd(12), 'wall s'.padStart(7), ...names.map((name) => name.padStart(9)), 'others'.padStart(7), 'busy %'.padStart(7)];
+  lines.push(`  ${head.join(' ')}`);
+  for (const phase of phases) {
+    const cells = [
+      phase.phase.padEnd(12),
+      phase.wallS.toFixed(1).padStart(7),
+      ...names.map((name) => (phase.cpuS[name] === undefined ? '—' : phase.cpuS[name].toFixed(1)).padStart(9)),
+      (phase.otherCpuS === null ? '—' : phase.otherCpuS.toFixed(1)).padStart(7),
+      (phase.machineBusyPct === null ? '—' : phase.machineBusyPct.toFixed(0)).padStart(7),
+    ];
+    lines.push(`  ${cells.join(' ')}`);
+  }
+  return lines;
 }
 
 export function formatTimeline(result: BenchResult): string {

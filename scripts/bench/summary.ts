@@ -16,9 +16,17 @@ export interface BenchSummary {
   delivery_instances: number;
   projector_instances: number;
   latency_ms: number;
+  /** herald.device-events partitions (one audience index and one fan-out task chain each). */
+  partitions: number;
   notifications_per_s: number | null;
   ceiling_per_s: number | null;
+  /** Which client measured the ceiling: h2load, or the Node client when h2load could not be had; null when not measured. */
+  ceiling_client: 'h2load' | 'node' | null;
   fraction_of_ceiling: number | null;
+  /** First registration publish → every partition's audience index applied the device-events ends (delivery /metrics, 250 ms polls). */
+  index_build_ms: number | null;
+  /** Peak resident size of the index's LMDB file mappings, summed over delivery instances (/proc/<pid>/smaps). */
+  index_rss_mb: number | null;
   first_delivery_ms: number | null;
   delivered_distinct: number;
   duplicates: number;
@@ -42,6 +50,10 @@ export interface SummaryInput {
   deliveryInstances: number;
   projectorInstances: number;
   latencyMs: number;
+  partitions: number;
+  ceilingClient?: 'h2load' | 'node';
+  indexBuildS?: number;
+  indexRssBytes?: number;
   /** Seconds from the POST to the N-th distinct delivery. */
   lastDeliveryS?: number;
   firstDeliveryS?: number;
@@ -94,9 +106,13 @@ export function buildSummary(input: SummaryInput): BenchSummary {
     delivery_instances: input.deliveryInstances,
     projector_instances: input.projectorInstances,
     latency_ms: input.latencyMs,
+    partitions: input.partitions,
     notifications_per_s: rate === null ? null : round(rate),
     ceiling_per_s: ceiling === null ? null : round(ceiling),
+    ceiling_client: ceiling === null ? null : (input.ceilingClient ?? null),
     fraction_of_ceiling: rate === null || ceiling === null ? null : round(rate / ceiling, 3),
+    index_build_ms: input.indexBuildS === undefined ? null : round(input.indexBuildS * 1000),
+    index_rss_mb: input.indexRssBytes === undefined ? null : round(input.indexRssBytes / 1024 / 1024, 1),
     first_delivery_ms: input.firstDeliveryS === undefined ? null : round(input.firstDeliveryS * 1000),
     delivered_distinct: input.distinct,
     duplicates: input.duplicates,

@@ -9,6 +9,10 @@ const clean: SummaryInput = {
   deliveryInstances: 1,
   projectorInstances: 1,
   latencyMs: 0,
+  partitions: 6,
+  ceilingClient: 'h2load',
+  indexBuildS: 1.2345,
+  indexRssBytes: 48 * 1024 * 1024,
   lastDeliveryS: 0.5,
   firstDeliveryS: 0.12,
   ceilingRate: 4000,
@@ -70,7 +74,11 @@ describe('buildSummary', () => {
       passed: true,
       notifications_per_s: 2000,
       ceiling_per_s: 4000,
+      ceiling_client: 'h2load',
       fraction_of_ceiling: 0.5,
+      partitions: 6,
+      index_build_ms: 1235,
+      index_rss_mb: 48,
       first_delivery_ms: 120,
       delivered_distinct: 1000,
       duplicates: 0,
@@ -87,6 +95,7 @@ describe('buildSummary', () => {
     const summary = buildSummary({ ...clean, status: 'timeout', lastDeliveryS: undefined, distinct: 10 });
     expect(summary).toMatchObject({ passed: false, notifications_per_s: null, fraction_of_ceiling: null });
     expect('small_send_latency_ms' in summary).toBe(false);
+    expect(buildSummary({ ...clean, ceilingRate: undefined, indexBuildS: undefined, indexRssBytes: undefined })).toMatchObject({ ceiling_client: null, fraction_of_ceiling: null, index_build_ms: null, index_rss_mb: null });
   });
 });
 

@@ -23,12 +23,14 @@ export interface BenchSystem {
   baseUrl: string;
   /** /metrics of every delivery instance started (dead ones fail to answer). */
   deliveryMetricsUrls(): string[];
+  /** Live delivery instances and their DELIVERY_INDEX_DIR (each has its own; a replacement takes over the killed one's). */
+  deliveryIndexDirs(): Array<{ pid: number; dir: string }>;
   children: { api: Child; projectors: Child[]; deliveries: Child[] };
   /** Pids of the live instances of a service. */
   pidsOf(service: 'api' | 'projector' | 'delivery'): number[];
   /** Starts one more delivery instance (it joins the consumer groups: a rebalance). */
   addDelivery(): Promise<string>;
-  /** kill -9 one delivery instance, then starts a new one in its place. */
+  /** kill -9 one delivery instance, then starts a new one in its place, on its directory (index checkpoint included). */
   killDelivery(): Promise<string>;
   project: { id: string; apiKey: string };
   close(): Promise<void>;
@@ -38,14 +40,14 @@ const MODELS: readonly ReadModelName[] = ['devices', 'topics', 'notifications', 
 
 export async function startSystem(
   infra: BenchInfra,
-  options: { latencyMs: number; partitions: number; deliveryInstances: number; projectorInstances: number },
+  options: { latencyMs: number; partitions: number; deliveryInstances: number; projectorInstances: number; deliveryTimes?: boolean },
 ): Promise<BenchSystem> {
   const tls = await createFakeTls();
   const dir = await mkdtemp(join(tmpdir(), 'herald-bench-fakes-'));
   const caFile = join(dir, 'ca.pem');
   await writeFile(caFile, tls.ca);
   // In a process of their own, so their CPU and memory are measured apart from the bench's.
-  const fakes = await startFakesProcess(tls, options.latencyMs);
+  const fakes = await startFakesProcess(tls, options.latencyMs, { times: options.deliveryTimes === true });
   const { apns, fcm } = fakes;
   const closeFakes = async () => {
     await fakes.close();
@@ -64,23 +66,29 @@ export async function startSystem(
   };
   let instance = 0;
   const spawnProjector = async () => spawnService(`projector-${(instance += 1)}`, 'services/projector/src/main.ts', { ...serviceEnv, METRICS_PORT: String(await freePort()) });
-  const spawnDelivery = async () => {
+  /** Each delivery process's own directory (its audience index); removed with the fakes' temp dir. */
+  const indexDirs = new Map<Child, string>();
+  let dirs = 0;
+  const spawnDelivery = async (indexDir = join(dir, `delivery-index-${(dirs += 1)}`)) => {
     const metricsPort = await freePort();
     deliveryMetricsPorts.push(metricsPort);
-    return spawnService(`delivery-${(instance += 1)}`, 'services/delivery/src/main.ts', {
+    const child = spawnService(`delivery-${(instance += 1)}`, 'services/delivery/src/main.ts', {
       ...serviceEnv,
+      DELIVERY_INDEX_DIR: indexDir,
       METRICS_PORT: String(metricsPort),
       HERALD_SECRET_KEY: secret,
       APNS_ENDPOINT: apns.url,
       FCM_ENDPOINT: fcm.url,
       NODE_EXTRA_CA_CERTS: caFile,
     });
+    indexDirs.set(child, indexDir);
+    return child;
   };
   const children = {
     // Another change adds rate limits to the API; the benchmark measures the pipeline, not them.
     api: spawnService('api', 'services/api/src/server.ts', { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: '0', HERALD_RATE_LIMITS: 'off' }),
     projectors: await Promise.all(Array.from({ length: options.projectorInstances }, spawnProjector)),
-    deliveries: await Promise.all(Array.from({ length: options.deliveryInstances }, spawnDelivery)),
+    deliveries: await Promise.all(Array.from({ length: options.deliveryInstances }, () => spawnDelivery())),
   };
   const live = (list: readonly Child[]) => list.filter((child) => child.child.exitCode === null && child.child.signalCode === null);
   const pidsOf = (list: readonly Child[]) => live(list).flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
@@ -112,6 +120,7 @@ export async function startSystem(
       apnsKey,
       baseUrl,
       deliveryMetricsUrls: () => deliveryMetricsPorts.map((metricsPort) => `http://127.0.0.1:${metricsPort}/metrics`),
+      deliveryIndexDirs: () => live(children.deliveries).flatMap((child) => (child.pid === undefined ? [] : [{ pid: child.pid, dir: indexDirs.get(child)! }])),
       children,
       pidsOf: (service) => (service === 'api' ? pidsOf([children.api]) : pidsOf(service === 'projector' ? children.projectors : children.deliveries)),
       addDelivery: async () => {
@@ -125,9 +134,10 @@ export async function startSystem(
         const exited = new Promise((done) => victim.child.once('exit', done));
         victim.child.kill('SIGKILL');
         await exited;
-        const replacement = await spawnDelivery();
+        // On the victim's directory: a restart from its index checkpoint, as an operator's restart would be.
+        const replacement = await spawnDelivery(indexDirs.get(victim));
         children.deliveries.push(replacement);
-        return `kill -9 ${victim.name} (pid ${victim.pid ?? '?'}); started ${replacement.name} (pid ${replacement.pid ?? '?'})`;
+        return `kill -9 ${victim.name} (pid ${victim.pid ?? '?'}); started ${replacement.name} (pid ${replacement.pid ?? '?'}) on its index directory`;
       },
       project: { id: project._id, apiKey },
       close: stopAll,
