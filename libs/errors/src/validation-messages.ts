@@ -28,8 +28,14 @@ function join(parent: string, child: string): string {
 export function validationMessages(issues: readonly ValidationIssue[], prefix = ''): string[] {
   const failedUnions = issues.filter((issue) => issue.keyword === 'anyOf').map((issue) => issue.schemaPath);
   const messages: string[] = [];
+  const orphans: ValidationIssue[] = [];
   for (const issue of issues) {
     if (failedUnions.some((path) => issue.schemaPath.startsWith(`${path}/anyOf/`))) continue;
+    // A branch of a union whose own error was cut off by the validator's error bound says nothing on its own.
+    if (issue.schemaPath.includes('/anyOf/')) {
+      orphans.push(issue);
+      continue;
+    }
     // A bad key is reported once, by the propertyNames issue of its object.
     if (issue.schemaPath.endsWith('/propertyNames')) continue;
     const field = fieldName(issue.instancePath, prefix);
@@ -80,6 +86,11 @@ export function validationMessages(issues: readonly ValidationIssue[], prefix = 
       default:
         messages.push(`${subject} ${issue.message ?? 'is invalid'}`);
     }
+  }
+  if (messages.length === 0 && orphans.length > 0) {
+    // Only branches of a cut-off union: name the value they were about (the shallowest).
+    const shallowest = orphans.reduce((a, b) => (b.instancePath.split('/').length < a.instancePath.split('/').length ? b : a));
+    messages.push(`${fieldName(shallowest.instancePath, prefix) || 'body'} does not match any allowed form`);
   }
   return [...new Set(messages)];
 }

@@ -22,6 +22,8 @@ export interface LogReaderOptions {
   from: LogPosition | 'end';
   /** Called in log order per partition; the next record of that partition waits for it. */
   onRecord(record: LogRecord): Promise<void>;
+  /** Who reads (e.g. `stream`, `delivery`): part of the throwaway group's name, so an operator sees whose it is. */
+  purpose: string;
 }
 
 export interface LogReader {
@@ -52,7 +54,7 @@ export async function openLogReader(options: LogReaderOptions): Promise<LogReade
       start[logical] = Object.fromEntries(ends.map((end) => [end.partition, options.from === 'end' ? end.high : Math.max(given?.[end.partition] ?? end.low, end.low)]));
     }
   });
-  const groupId = kafka.group(`herald.log-reader.${randomUUID()}`);
+  const groupId = kafka.group(`herald.log-reader.${options.purpose}.${randomUUID()}`);
   const consumer = kafka.client.consumer({ groupId, maxWaitTimeInMs: 200, sessionTimeout: 10_000, heartbeatInterval: 1_000, allowAutoTopicCreation: false });
   /** Next offset to hand on, per physical topic and partition: where every (re)join seeks to. */
   const next = new Map<string, number>();

@@ -153,8 +153,8 @@ describe('GET /api/v1/events', () => {
         again.close();
       }
     }, 30_000);
-    await waitFor('no log-reader consumer group left', () =>
-      withLogAdmin(harness.env.kafka, async (admin) => (await admin.groups()).filter((group) => group.startsWith(harness.env.kafka.group('herald.log-reader.'))).length === 0),
+    await waitFor('no stream log-reader consumer group left', () =>
+      withLogAdmin(harness.env.kafka, async (admin) => (await admin.groups()).filter((group) => group.startsWith(harness.env.kafka.group('herald.log-reader.stream.'))).length === 0),
     30_000);
   }, 120_000);
 
@@ -200,8 +200,8 @@ describe('GET /api/v1/events', () => {
         for (const stream of streams) stream.close();
       }
     }, 15_000);
-    await waitFor('no log-reader consumer group left', () =>
-      withLogAdmin(harness.env.kafka, async (admin) => (await admin.groups()).filter((group) => group.startsWith(harness.env.kafka.group('herald.log-reader.'))).length === 0),
+    await waitFor('no stream log-reader consumer group left', () =>
+      withLogAdmin(harness.env.kafka, async (admin) => (await admin.groups()).filter((group) => group.startsWith(harness.env.kafka.group('herald.log-reader.stream.'))).length === 0),
     30_000);
   }, 120_000);
 

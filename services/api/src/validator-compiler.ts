@@ -1,6 +1,16 @@
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { Settings } from 'typebox/system';
+
+/**
+ * typebox buffers 8 errors by default, and reports a failed union after its
+ * branches' errors: a target matching none of its six forms would lose the
+ * one message that names it. Still a bound (a body of 10,000 bad targets
+ * costs at most this many), just one that fits a union's branches.
+ */
+export const MAX_VALIDATION_ERRORS = 100;
+Settings.Set({ maxErrors: MAX_VALIDATION_ERRORS });
 
 /**
  * Query strings and path parameters arrive as strings. Only exact integer

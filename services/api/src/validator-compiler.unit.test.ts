@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { validationMessages } from '@herald/errors';
 import { ListDevicesQuery } from './schemas/devices.ts';
+import { NotificationRequest } from './schemas/notifications.ts';
 import { convertStrings, validatorCompiler } from './validator-compiler.ts';
 
 describe('convertStrings', () => {
@@ -18,5 +20,22 @@ describe('validatorCompiler', () => {
 
   it('refuses a fractional page instead of truncating it', () => {
     expect(validate({ page: '1.5' }).error).toHaveLength(1);
+  });
+});
+
+describe('a target matching none of its forms', () => {
+  const validate = validatorCompiler({ schema: NotificationRequest, method: 'POST', url: '/', httpPart: 'body' }) as (value: unknown) => { error?: unknown[] };
+  const messages = (targets: unknown[]) => validationMessages(validate({ title: 't', body: 'b', targets }).error as never);
+
+  it('is named once, not by each of the six forms it failed', () => {
+    expect(messages([{ metadata: { plan: 1 } }])).toEqual(['targets[0] does not match any allowed form']);
+    expect(messages(['ok', { device_id: 'd', extra: 1 }])).toEqual(['targets[1] does not match any allowed form']);
+  });
+});
+
+describe('validationMessages with a union cut off by the error bound', () => {
+  it('names the value its branches were about', () => {
+    const branch = (schemaPath: string, instancePath: string) => ({ keyword: 'required', schemaPath, instancePath, params: { requiredProperties: ['topic'] } });
+    expect(validationMessages([branch('#/properties/targets/items/anyOf/1', '/targets/3'), branch('#/properties/targets/items/anyOf/2', '/targets/3/metadata')])).toEqual(['targets[3] does not match any allowed form']);
   });
 });

@@ -27,7 +27,7 @@ export const FERRETDB_INDEXES: Readonly<Record<string, readonly string[]>> = {
   devices: ['by_project_created', 'by_project_status_created', 'by_project_token'],
   notifications: ['by_project_newest', 'by_project_status_newest'],
   topics: ['by_project_created'],
-  delivery_ledger: ['by_notification_batch'],
+  delivery_ledger: ['by_notification_batch_v2'],
   devices_counts: ['by_project_key'],
   notifications_counts: ['by_project_key'],
   api_keys: ['by_project_created'],

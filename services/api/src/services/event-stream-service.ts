@@ -122,7 +122,7 @@ export class EventStreamService {
       else this.#byProject.set(projectId, left);
     };
     try {
-      const reader = await openLogReader({ kafka: this.#kafka, topics: STREAM_TOPICS, from, onRecord });
+      const reader = await openLogReader({ kafka: this.#kafka, topics: STREAM_TOPICS, from, onRecord, purpose: 'stream' });
       return {
         start: reader.start,
         reader,

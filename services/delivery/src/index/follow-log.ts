@@ -30,6 +30,7 @@ export async function followLog(deps: { kafka: HeraldKafka; index: AudienceIndex
     kafka,
     topics: [TOPICS.topicEvents, TOPICS.deliveryControl],
     from,
+    purpose: 'delivery',
     onRecord: async ({ topic, partition, offset, event }) => {
       if (topic === TOPICS.topicEvents) {
         index.applyTopics(partition, event === undefined ? [] : [{ event, topic, partition, offset }], offset + 1);
