@@ -72,6 +72,27 @@ export class PositionReader {
     return { total, byTopic };
   }
 
+  /**
+   * Records each stage of the send path has not committed yet: the
+   * coordinator (notification-events), the fan-out tasks, the four sender
+   * lanes, and the notifications and ledger projections. Where a backlog
+   * sits says which stage bounds the rate.
+   */
+  async stageLags(): Promise<Record<'coordinator' | 'tasks' | 'apns' | 'fcm' | 'apnsExpress' | 'fcmExpress' | 'notifications' | 'ledger', number>> {
+    const lagOf = (consumer: { group: string }, topic: string) => this.lag(consumer.group, topic);
+    const [coordinator, tasks, apns, fcm, apnsExpress, fcmExpress, notifications, ledger] = await Promise.all([
+      lagOf(DELIVERY_CONSUMERS.fanout, TOPICS.notificationEvents),
+      lagOf(DELIVERY_CONSUMERS.fanoutPartitions, TOPICS.fanoutTasks),
+      lagOf(DELIVERY_CONSUMERS.apns, TOPICS.deliveriesApns),
+      lagOf(DELIVERY_CONSUMERS.fcm, TOPICS.deliveriesFcm),
+      lagOf(DELIVERY_CONSUMERS.apnsExpress, TOPICS.deliveriesApnsExpress),
+      lagOf(DELIVERY_CONSUMERS.fcmExpress, TOPICS.deliveriesFcmExpress),
+      this.lag(readModelVersion('notifications', 1).group, TOPICS.notificationEvents),
+      this.lag(readModelVersion('delivery_ledger', 1).group, TOPICS.notificationEvents),
+    ]);
+    return { coordinator, tasks, apns, fcm, apnsExpress, fcmExpress, notifications, ledger };
+  }
+
   async read(): Promise<Positions> {
     const sum = (map: Map<number, number>) => [...map.values()].reduce((total, value) => total + value, 0);
     // Both lanes: a campaign that fits in the fan-out's first step goes by the express lane.

@@ -7,6 +7,27 @@ import type { LoadFigures } from './transactional-load.ts';
 
 type Phases = ReturnType<ProcessWatch['phases']>;
 
+/** One sample of the send phase: seconds since it began, POSTs answered, sends delivered, each stage's backlog (records not committed). */
+export interface StageSample {
+  t: number;
+  answered: number;
+  delivered: number;
+  lags?: Record<'coordinator' | 'tasks' | 'apns' | 'fcm' | 'apnsExpress' | 'fcmExpress' | 'notifications' | 'ledger', number>;
+}
+
+/** The send phase's samples, at most 30 lines: where the backlog sat says which stage bounded the rate. */
+export function formatStageTimeline(samples: readonly StageSample[]): string {
+  if (samples.length === 0) return '';
+  const step = Math.max(1, Math.ceil(samples.length / 30));
+  const lines = ['', '  send phase (t s: POSTs answered, delivered; backlog: coordinator, tasks, apns/fcm express, apns/fcm, notifications/ledger projections)'];
+  for (let i = 0; i < samples.length; i += step) {
+    const { t, answered, delivered, lags } = samples[i]!;
+    const backlog = lags === undefined ? '?' : `${lags.coordinator}, ${lags.tasks}, ${lags.apnsExpress}/${lags.fcmExpress}, ${lags.apns}/${lags.fcm}, ${lags.notifications}/${lags.ledger}`;
+    lines.push(`  ${t.toFixed(0).padStart(5)}: ${String(answered).padStart(7)} ${String(delivered).padStart(7)}   ${backlog}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 /** What `--json` prints as the last line of stdout. Times in ms, rates per second, CPU in ms per notification; null when not reached. */
 export interface TransactionalSummary {
   status: string;

@@ -18,7 +18,7 @@ import { startSystem, type BenchSystem } from './system.ts';
 import { parseTransactionalArgs, TRANSACTIONAL_USAGE } from './transactional-args.ts';
 import { judgeSends, type TransactionalJudgeFigures } from './transactional-judge.ts';
 import { emptyLoadFigures, sendAll, trackDeliveries } from './transactional-load.ts';
-import { buildTransactionalSummary, formatTransactional, type TransactionalSummary } from './transactional-report.ts';
+import { buildTransactionalSummary, formatStageTimeline, formatTransactional, type StageSample, type TransactionalSummary } from './transactional-report.ts';
 import { seedStored } from './transactional-seed.ts';
 import { iosCountOf } from './transactional-stats.ts';
 
@@ -54,6 +54,7 @@ const run = {
   indexBuildS: undefined as number | undefined,
   load: emptyLoadFigures(args.sends),
   judged: undefined as TransactionalJudgeFigures | undefined,
+  timeline: [] as StageSample[],
 };
 let infra: BenchInfra | undefined;
 let system: BenchSystem | undefined;
@@ -104,7 +105,10 @@ function finish(): Promise<void> {
       phases,
       cpus: machine.cpus,
     });
-    const out = [`\nHerald transactional benchmark\n${table}`, `BENCH_JSON ${JSON.stringify({ ...summary, machine, first_post_error: run.load.firstPostError ?? null, strays: run.load.strays, dead_letter_topics: judged?.deadLetterTopics ?? {}, mismatch_samples: judged?.mismatchSamples ?? [], phases })}`];
+    const out = [
+      `\nHerald transactional benchmark\n${table}${formatStageTimeline(run.timeline)}`,
+      `BENCH_JSON ${JSON.stringify({ ...summary, machine, first_post_error: run.load.firstPostError ?? null, strays: run.load.strays, dead_letter_topics: judged?.deadLetterTopics ?? {}, mismatch_samples: judged?.mismatchSamples ?? [], phases, timeline: run.timeline })}`,
+    ];
     out.push(`\nJudge: ${summary.passed ? 'PASSED' : `FAILED: ${summary.failures.join('; ')}`}`);
     if (run.load.firstPostError !== undefined) out.push(`  first POST error: ${run.load.firstPostError}`);
     for (const sample of judged?.mismatchSamples ?? []) out.push(`  counts ${JSON.stringify(sample.counts)} vs ledger ${JSON.stringify(sample.ledger)} for ${sample.id}`);
@@ -152,6 +156,25 @@ async function waitDelivered(all: Promise<void>, lastDeliveryAt: () => number, p
   }
 }
 
+/** Every 2 s while sending: POSTs answered, sends delivered, and the backlog of each stage of the send path. */
+function sampleStages(reader: PositionReader): () => Promise<void> {
+  let sampling = true;
+  const t0 = performance.now();
+  const loop = (async () => {
+    while (sampling) {
+      await new Promise((done) => setTimeout(done, 2_000));
+      if (!sampling) break;
+      const lags = await reader.stageLags().catch(() => undefined);
+      const answered = run.load.answered.reduce((count, at) => (Number.isNaN(at) ? count : count + 1), 0);
+      run.timeline.push({ t: Math.round((performance.now() - t0) / 100) / 10, answered, delivered: run.load.distinct, ...(lags === undefined ? {} : { lags }) });
+    }
+  })();
+  return async () => {
+    sampling = false;
+    await loop;
+  };
+}
+
 async function main(): Promise<void> {
   watch.mark('start-up');
   infra = await setUpInfra({ partitions: args.partitions, say });
@@ -194,8 +217,13 @@ async function main(): Promise<void> {
   const tracker = trackDeliveries(system, run.load);
   watch.mark((phase = 'sending'));
   say(`${args.sends} one-device sends, ${args.rate === undefined ? `${args.concurrency} in flight` : `${args.rate}/s offered`}`);
-  await sendAll({ baseUrl: system.baseUrl, apiKey: system.project.apiKey, concurrency: args.concurrency, rate: args.rate, deadline, figures: run.load, progress });
-  await waitDelivered(tracker.all, tracker.lastDeliveryAt, performance.now());
+  const stopSampling = sampleStages(positions);
+  try {
+    await sendAll({ baseUrl: system.baseUrl, apiKey: system.project.apiKey, concurrency: args.concurrency, rate: args.rate, deadline, figures: run.load, progress });
+    await waitDelivered(tracker.all, tracker.lastDeliveryAt, performance.now());
+  } finally {
+    await stopSampling();
+  }
   watch.mark((phase = 'completing'));
   tracker.stop();
 

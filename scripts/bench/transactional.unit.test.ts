@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTransactionalArgs } from './transactional-args.ts';
-import { buildTransactionalSummary, type TransactionalInput } from './transactional-report.ts';
+import { buildTransactionalSummary, formatStageTimeline, type TransactionalInput } from './transactional-report.ts';
 import { cpuPerNotification, deviceOfSend, percentile, sendFigures, sendOfDevice, transactionalVerdict } from './transactional-stats.ts';
 import { emptyLoadFigures } from './transactional-load.ts';
 
@@ -113,5 +113,15 @@ describe('buildTransactionalSummary', () => {
     });
     expect(summary.cpu_ms_per_notification).toMatchObject({ bench: 5, projector: null });
     expect(JSON.parse(JSON.stringify(summary))).toEqual(summary);
+  });
+});
+
+describe('formatStageTimeline', () => {
+  it('prints each stage’s backlog, at most 30 lines', () => {
+    const lags = { coordinator: 5, tasks: 4, apns: 0, fcm: 0, apnsExpress: 3, fcmExpress: 2, notifications: 10, ledger: 9 };
+    const text = formatStageTimeline(Array.from({ length: 90 }, (_, i) => ({ t: 2 * i, answered: i, delivered: i, lags })));
+    expect(text.trim().split('\n')).toHaveLength(31);
+    expect(text).toContain('5, 4, 3/2, 0/0, 10/9');
+    expect(formatStageTimeline([])).toBe('');
   });
 });
