@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, EventDecodeError } from '@herald/errors';
-import { deadLetterFor, redrivenForAnotherGroup } from '../dead-letter.ts';
+import { deadLetterFor, redrivenForAnotherGroup, type SourceRecord } from '../dead-letter.ts';
 import { headerStrings } from '../log-reader.ts';
 import { countDeadLetters, errorSummary, kindOf, parseDeadLetter, parseRef, safeText, type DeadLetterEntry } from './letters.ts';
 import { redriveCopy, selectForRedrive } from './redrive-copy.ts';
 
 const PREFIX = 't1.';
-const source = { topic: 't1.herald.device-events', partition: 2, offset: '41', key: Buffer.from('device-1'), value: Buffer.from('{"not":"an event"}'), headers: { type: 'DeviceRegistered', project_id: 'p1' }, timestamp: '1700000000000' };
+const source: SourceRecord & { headers: Record<string, string> } = { topic: 't1.herald.device-events', partition: 2, offset: '41', key: Buffer.from('device-1'), value: Buffer.from('{"not":"an event"}'), headers: { type: 'DeviceRegistered', project_id: 'p1' }, timestamp: '1700000000000' };
 
 /** A dead letter as a consumer writes it, read back as the DLQ reader sees it. */
 function letterAt(offset: number, error: unknown, at: string, from: typeof source = source): DeadLetterEntry {

@@ -47,6 +47,8 @@ export interface DeadLetterEntry {
   /** How many times it was redriven before this failure, and the failures before this one (oldest first). */
   redriveCount: number;
   history: Failure[];
+  /** The dead letter this record was last redriven from, if it was. */
+  redrivenFrom?: string;
 }
 
 export interface RawLetter {
@@ -102,6 +104,7 @@ export function parseDeadLetter(record: RawLetter, prefix: string): DeadLetterEn
     headers: original,
     redriveCount: Number(headers[REDRIVE_HEADERS.count] ?? 0) || 0,
     history: parseJson<Failure[]>(headers[REDRIVE_HEADERS.history], []),
+    ...(headers[REDRIVE_HEADERS.redrivenFrom] === undefined ? {} : { redrivenFrom: headers[REDRIVE_HEADERS.redrivenFrom] }),
   };
 }
 
