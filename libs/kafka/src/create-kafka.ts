@@ -20,6 +20,8 @@ export interface KafkaObserver {
   consumed?: (group: string, topic: string, type: string, count: number) => void;
   deadLettered?: (group: string, topic: string, count: number) => void;
   lag?: (group: string, topic: string, partition: number, lag: number) => void;
+  /** A consumer started that dead-letters into these topics (their depth is a metric). */
+  deadLetterTopics?: (topics: readonly string[]) => void;
 }
 
 /** A kafkajs client plus the naming rule: code uses logical names, Kafka sees prefixed ones. */

@@ -10,6 +10,32 @@ export interface SourceRecord {
   timestamp?: string;
 }
 
+/**
+ * Headers a redriven copy carries (dead-letters/redrive-copy.ts). The copy
+ * goes back to the source topic but is meant for the one consumer group that
+ * dead-lettered it: every other group passes it over (it already handled or
+ * dead-lettered the original itself).
+ */
+export const REDRIVE_HEADERS = {
+  /** The dead letter the copy was made from (`<dlq topic>:<partition>:<offset>`, logical): the redrive log's key. */
+  id: 'dlq.redrive.id',
+  /** The consumer group (broker name) the copy is for. */
+  group: 'dlq.redrive.group',
+  redrivenFrom: 'dlq.redriven_from',
+  redrivenAt: 'dlq.redriven_at',
+  count: 'dlq.redrive_count',
+  /** JSON array of the earlier failures of this record, oldest first. */
+  history: 'dlq.history',
+} as const;
+
+/** Whether a record is a redriven copy meant for another consumer group (broker name), which this group passes over. */
+export function redrivenForAnotherGroup(headers: SourceRecord['headers'], groupId: string): boolean {
+  const target = headers?.[REDRIVE_HEADERS.group];
+  if (target === undefined) return false;
+  const value = Array.isArray(target) ? target[0] : target;
+  return value !== undefined && value.toString() !== groupId;
+}
+
 export interface DeadLetter {
   topic: string;
   message: { key: Buffer | null; value: Buffer | null; headers: Record<string, string | Buffer> };

@@ -85,18 +85,18 @@ async function createMissingTopics(kafka: HeraldKafka, plan: TopicPlan): Promise
 }
 
 /** Creates plain topics (dead-letter topics) that do not exist yet; names are physical (already prefixed). */
-export function ensurePlainTopics(kafka: HeraldKafka, names: readonly string[]): Promise<void> {
-  return retryingCreation(() => createMissingPlainTopics(kafka, names));
+export function ensurePlainTopics(kafka: HeraldKafka, names: readonly string[], config: Readonly<Record<string, string>> = {}): Promise<void> {
+  return retryingCreation(() => createMissingPlainTopics(kafka, names, config));
 }
 
-async function createMissingPlainTopics(kafka: HeraldKafka, names: readonly string[]): Promise<void> {
+async function createMissingPlainTopics(kafka: HeraldKafka, names: readonly string[], config: Readonly<Record<string, string>>): Promise<void> {
   const admin = kafka.client.admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
     const missing = names.filter((name) => !existing.has(name));
     if (missing.length > 0) {
-      await admin.createTopics({ waitForLeaders: true, timeout: CREATE_TIMEOUT_MS, topics: missing.map((topic) => ({ topic, numPartitions: 1, replicationFactor: -1 })) });
+      await admin.createTopics({ waitForLeaders: true, timeout: CREATE_TIMEOUT_MS, topics: missing.map((topic) => ({ topic, numPartitions: 1, replicationFactor: -1, configEntries: Object.entries(config).map(([name, value]) => ({ name, value })) })) });
     }
   } finally {
     await admin.disconnect();

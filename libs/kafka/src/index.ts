@@ -13,3 +13,8 @@ export * from './co-partition.ts';
 export * from './run-positioned-consumer.ts';
 export * from './partition-for-key.ts';
 export * from './read-record-at.ts';
+export * from './read-log-to-end.ts';
+export * from './dead-letters/letters.ts';
+export * from './dead-letters/redrive-copy.ts';
+export * from './dead-letters/dead-letter-log.ts';
+export * from './dead-letters/redrive.ts';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { decodeEvent, type HeraldEvent } from '@herald/events';
 import type { HeraldKafka } from './create-kafka.ts';
 import { withLogAdmin } from './log-admin.ts';
+import { REDRIVE_HEADERS } from './dead-letter.ts';
 
 /** Next offset to read per partition, per topic (logical names). */
 export type LogPosition = Record<string, Record<number, number>>;
@@ -10,8 +11,18 @@ export interface LogRecord {
   topic: string;
   partition: number;
   offset: number;
-  /** Undefined when the record is not a Herald event this code can decode (it is skipped, not fatal). */
+  /**
+   * Undefined when the record is not a Herald event this code can decode (it
+   * is skipped, not fatal), and for a redriven copy of a dead letter: a
+   * delivery to one consumer group, not a new fact (its event is in the log
+   * at the original's position).
+   */
   event: HeraldEvent | undefined;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: Record<string, string>;
+  /** The record's timestamp (ms since the epoch, as text, as Kafka gives it). */
+  timestamp: string;
 }
 
 export interface LogReaderOptions {
@@ -24,6 +35,8 @@ export interface LogReaderOptions {
   onRecord(record: LogRecord): Promise<void>;
   /** Who reads (e.g. `stream`, `delivery`): part of the throwaway group's name, so an operator sees whose it is. */
   purpose: string;
+  /** Called after each fetched batch with the next offset of its partition, past transaction markers (which never reach onRecord). */
+  onProgress?(topic: string, partition: number, next: number): void;
 }
 
 export interface LogReader {
@@ -72,6 +85,10 @@ export async function openLogReader(options: LogReaderOptions): Promise<LogReade
     }
     joined();
   });
+  consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+    const logical = physical.get(payload.topic);
+    if (logical !== undefined) options.onProgress?.(logical, payload.partition, Number(payload.lastOffset) + 1);
+  });
   await consumer.connect();
   await consumer.subscribe({ topics: [...physical.keys()], fromBeginning: false });
   await consumer.run({
@@ -81,13 +98,14 @@ export async function openLogReader(options: LogReaderOptions): Promise<LogReade
       const offset = Number(message.offset);
       const key = `${topic}:${partition}`;
       if (offset < (next.get(key) ?? 0)) return;
+      const headers = headerStrings(message.headers);
       let event: HeraldEvent | undefined;
       try {
-        event = message.value === null ? undefined : decodeEvent(message.value);
+        event = message.value === null || headers[REDRIVE_HEADERS.group] !== undefined ? undefined : decodeEvent(message.value);
       } catch {
         event = undefined;
       }
-      await options.onRecord({ topic: logical, partition, offset, event });
+      await options.onRecord({ topic: logical, partition, offset, event, key: message.key, value: message.value, headers, timestamp: message.timestamp });
       next.set(key, offset + 1);
     },
   });
@@ -99,4 +117,14 @@ export async function openLogReader(options: LogReaderOptions): Promise<LogReade
       await withLogAdmin(kafka, (admin) => admin.deleteGroups([groupId])).catch(() => undefined);
     },
   };
+}
+
+/** Headers as text (Kafka gives Buffers; a repeated header keeps its first value). */
+export function headerStrings(headers: Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) out[name] = first.toString();
+  }
+  return out;
 }

@@ -5,7 +5,7 @@ import pRetry from 'p-retry';
 import { decodeEvent, deadLetterTopic } from '@herald/events';
 import { isRebalance, isRetriable } from '@herald/errors';
 import type { Logger } from '@herald/log';
-import { deadLetterFor, type SourceRecord } from './dead-letter.ts';
+import { deadLetterFor, redrivenForAnotherGroup, type SourceRecord } from './dead-letter.ts';
 import { classifyKafkaError } from './kafka-errors.ts';
 import { backoffDelay, DEFAULT_BACKOFF, processChunk, type BackoffPolicy, type ConsumedEvent, type Letter } from './process-chunk.ts';
 import { ensurePlainTopics, KAFKA_SETUP_RETRY } from './ensure-topics.ts';
@@ -80,6 +80,7 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
   const logicalTopic = new Map(spec.topics.map((topic) => [kafka.topic(topic), topic]));
   const deadLetterTopicOf = (physical: string) => kafka.topic(deadLetterTopic(logicalTopic.get(physical) ?? physical, spec.groupId));
   await ensurePlainTopics(kafka, [...logicalTopic.keys()].map(deadLetterTopicOf));
+  kafka.observer.deadLetterTopics?.(spec.topics.map((topic) => deadLetterTopic(topic, spec.groupId)));
 
   const consumer: Consumer = kafka.client.consumer({
     groupId,
@@ -150,7 +151,8 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
       for (let start = 0; start < batch.messages.length; start += maxChunk) {
         if (!payload.isRunning() || payload.isStale()) return;
         const all = batch.messages.slice(start, start + maxChunk);
-        const chunk = spec.types === undefined ? all : all.filter((message) => spec.types!.has(headerText(message.headers?.type)));
+        // Passed over (and committed): types this group does not handle, and redriven copies meant for another group.
+        const chunk = all.filter((message) => (spec.types === undefined || spec.types.has(headerText(message.headers?.type))) && !redrivenForAnotherGroup(message.headers, groupId));
         const produced: Outgoing[] = [];
         // A handler may wait a long time on one query or on retries: keep the group
         // membership alive meanwhile, and learn of a rebalance as soon as it starts.

@@ -4,7 +4,7 @@ import pRetry from 'p-retry';
 import { decodeEvent, deadLetterTopic } from '@herald/events';
 import type { Logger } from '@herald/log';
 import type { HeraldKafka } from './create-kafka.ts';
-import { deadLetterFor, type SourceRecord } from './dead-letter.ts';
+import { deadLetterFor, redrivenForAnotherGroup, type SourceRecord } from './dead-letter.ts';
 import { classifyKafkaError } from './kafka-errors.ts';
 import { processChunk, type ConsumedEvent, type Letter } from './process-chunk.ts';
 import { ensurePlainTopics, KAFKA_SETUP_RETRY } from './ensure-topics.ts';
@@ -49,6 +49,7 @@ export async function runPositionedConsumer(spec: PositionedConsumerSpec): Promi
   const logicalTopic = new Map(spec.topics.map((topic) => [kafka.topic(topic), topic]));
   const deadLetterTopicOf = (physical: string) => kafka.topic(deadLetterTopic(logicalTopic.get(physical) ?? physical, spec.groupId));
   await ensurePlainTopics(kafka, [...logicalTopic.keys()].map(deadLetterTopicOf));
+  kafka.observer.deadLetterTopics?.(spec.topics.map((topic) => deadLetterTopic(topic, spec.groupId)));
   const consumer: Consumer = kafka.client.consumer({
     groupId,
     sessionTimeout: spec.sessionTimeoutMs ?? 15_000,
@@ -124,7 +125,8 @@ export async function runPositionedConsumer(spec: PositionedConsumerSpec): Promi
         // the partition's end must see the checkpoint pass them too.
         const final = start + maxChunk >= messages.length;
         const last = final ? Math.max(Number(batch.lastOffset()), Number(chunk[chunk.length - 1]!.offset)) : Number(chunk[chunk.length - 1]!.offset);
-        const outcome = await processChunk(chunk.map((message) => sourceOf(topic, partition, message)), {
+        // Redriven copies meant for another group are passed over (the checkpoint still moves past them).
+        const outcome = await processChunk(chunk.filter((message) => !redrivenForAnotherGroup(message.headers, groupId)).map((message) => sourceOf(topic, partition, message)), {
           decode: (record) => ({ event: decodeEvent(record.value), topic: logical, partition, offset: Number(record.offset) }),
           handle: (records) => spec.apply(logical, partition, records, records[records.length - 1]!.offset + 1),
           deadLetter: async (letters: readonly Letter[]) => {

@@ -5,8 +5,14 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  * Herald's Prometheus metrics, one registry per process (no globals). Every
  * service exposes the same families; each fills the ones it has.
  */
-export function createMetrics(service: string) {
+export interface MetricsSources {
+  /** Records stored per dead-letter topic, asked at each scrape for the topics this process's consumers dead-letter into. */
+  deadLetterDepth?: (topics: readonly string[]) => Promise<ReadonlyMap<string, number>>;
+}
+
+export function createMetrics(service: string, sources: MetricsSources = {}) {
   const registry = new Registry();
+  const deadLetterTopics = new Set<string>();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry, prefix: 'herald_' });
   const registers = [registry];
@@ -23,6 +29,22 @@ export function createMetrics(service: string) {
     eventsProduced: new Counter({ name: 'herald_events_produced_total', help: 'Records acknowledged by Kafka', labelNames: ['topic', 'type'], registers }),
     eventsConsumed: new Counter({ name: 'herald_events_consumed_total', help: 'Records handled by a consumer group', labelNames: ['group', 'topic', 'type'], registers }),
     deadLetters: new Counter({ name: 'herald_dead_letters_total', help: 'Records a consumer group dead-lettered', labelNames: ['group', 'topic'], registers }),
+    deadLetterTopics,
+    dlqRecords: new Gauge({
+      name: 'herald_dlq_records',
+      help: "Records waiting in a dead-letter topic (stored records: end - start), for this process's consumer groups",
+      labelNames: ['topic'],
+      registers,
+      async collect() {
+        if (sources.deadLetterDepth === undefined || deadLetterTopics.size === 0) return;
+        try {
+          const depth = await sources.deadLetterDepth([...deadLetterTopics]);
+          for (const [topic, records] of depth) this.set({ topic }, records);
+        } catch {
+          // Kafka away: the last figures stay; lag and readiness say Kafka is away.
+        }
+      },
+    }),
     consumerLag: new Gauge({ name: 'herald_consumer_lag', help: 'Records behind the end of the partition, at the last batch', labelNames: ['group', 'topic', 'partition'], registers }),
     readinessChecks: new Counter({ name: 'herald_readiness_checks_total', help: 'Dependency checks /readyz ran (answers served from the last check not counted)', registers }),
     eventStreams: new Gauge({ name: 'herald_event_streams_open', help: 'Event streams this API process holds open (slots taken, readers included)', registers }),
@@ -68,5 +90,8 @@ export function kafkaObserver(metrics: Metrics) {
     consumed: (group: string, topic: string, type: string, count: number) => metrics.eventsConsumed.inc({ group, topic, type }, count),
     deadLettered: (group: string, topic: string, count: number) => metrics.deadLetters.inc({ group, topic }, count),
     lag: (group: string, topic: string, partition: number, lag: number) => metrics.consumerLag.set({ group, topic, partition: String(partition) }, lag),
+    deadLetterTopics: (topics: readonly string[]) => {
+      for (const topic of topics) metrics.deadLetterTopics.add(topic);
+    },
   };
 }

@@ -1,5 +1,5 @@
 import type { CommonConfig } from '@herald/config';
-import { createKafka, ensureTopics, EventProducer, type HeraldKafka } from '@herald/kafka';
+import { createKafka, deadLetterDepth, ensureTopics, EventProducer, type HeraldKafka } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import { createMetrics, kafkaObserver } from '@herald/metrics';
 import { connectMongo, type MongoHandle } from '@herald/mongo';
@@ -19,7 +19,8 @@ export async function connectBackbone(
   config: Pick<CommonConfig, 'KAFKA_BROKERS' | 'KAFKA_TOPIC_PREFIX' | 'MONGO_URL'> & { KAFKA_PARTITIONS: number },
   logger: Logger,
 ): Promise<Backbone> {
-  const metrics = createMetrics(service);
+  // Asked at scrape time, once Kafka below exists.
+  const metrics = createMetrics(service, { deadLetterDepth: (topics) => deadLetterDepth(kafka, topics) });
   const clientId = `herald-${service}`;
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, prefix: config.KAFKA_TOPIC_PREFIX, clientId, logger, observer: kafkaObserver(metrics) });
   await ensureTopics(kafka, { partitions: config.KAFKA_PARTITIONS });

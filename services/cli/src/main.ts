@@ -6,6 +6,7 @@ import { projectCommands } from './commands/projects.ts';
 import { keyCommands } from './commands/keys.ts';
 import { readModelCommands } from './commands/read-models.ts';
 import { providerCommands } from './commands/providers.ts';
+import { dlqCommands } from './commands/dlq.ts';
 
 const { env, local } = await resolveLocalMode(process.env);
 const program = new Command('herald').description('Herald admin CLI').showHelpAfterError();
@@ -14,6 +15,7 @@ projectCommands(program, run, { env, local });
 keyCommands(program, run);
 readModelCommands(program, run);
 providerCommands(program, run, env);
+dlqCommands(program, run);
 
 try {
   await program.parseAsync(process.argv);

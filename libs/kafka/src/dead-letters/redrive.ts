@@ -1,0 +1,70 @@
+import type { TopicMessages } from 'kafkajs';
+import { AppError } from '@herald/errors';
+import type { HeraldKafka } from '../create-kafka.ts';
+import { ensurePlainTopics } from '../ensure-topics.ts';
+import { splitByBytes } from '../event-producer.ts';
+import { TRANSACTION_TIMEOUT_MS } from '../transactional-producer.ts';
+import { readDeadLetters, readRedriveLog, REDRIVE_LOG_TOPIC } from './dead-letter-log.ts';
+import type { DeadLetterFilter } from './letters.ts';
+import { redriveCopy, selectForRedrive, type RedriveLogEntry, type RedriveSelection } from './redrive-copy.ts';
+
+/** One transactional id for every redrive of an installation: a redrive that starts fences any other still running. */
+const REDRIVE_TRANSACTIONAL_ID = 'herald.dlq-redrive';
+
+export interface RedriveOptions {
+  dryRun?: boolean;
+  now?: () => Date;
+}
+
+/**
+ * Writes the matching dead letters back to their source topics, each at
+ * most once in the life of the installation: the copies and their entries
+ * in the redrive log (REDRIVE_LOG_TOPIC) are committed in one Kafka
+ * transaction, and the log is read after this redrive's producer fenced
+ * every earlier one. So two redrives at once cannot both write a dead
+ * letter: the one fenced fails before committing anything and says so.
+ */
+export async function redriveDeadLetters(kafka: HeraldKafka, filter: DeadLetterFilter, options: RedriveOptions = {}): Promise<RedriveSelection> {
+  const now = options.now ?? (() => new Date());
+  if (options.dryRun === true) return selectForRedrive(await readDeadLetters(kafka), filter, await readRedriveLog(kafka));
+
+  await ensurePlainTopics(kafka, [kafka.topic(REDRIVE_LOG_TOPIC)], { 'cleanup.policy': 'compact' });
+  const producer = kafka.client.producer({
+    transactionalId: kafka.group(REDRIVE_TRANSACTIONAL_ID),
+    idempotent: true,
+    maxInFlightRequests: 1,
+    transactionTimeout: TRANSACTION_TIMEOUT_MS,
+  });
+  // Connecting registers the transactional id: from here on, an earlier redrive can no longer commit.
+  await producer.connect();
+  try {
+    const selection = selectForRedrive(await readDeadLetters(kafka), filter, await readRedriveLog(kafka));
+    if (selection.selected.length === 0) return selection;
+    const at = now();
+    const copies = selection.selected.map((entry) => ({ entry, copy: redriveCopy(entry, at) }));
+    const transaction = await producer.transaction();
+    try {
+      const topicMessages: TopicMessages[] = [
+        ...[...Map.groupBy(copies, ({ copy }) => copy.topic)].map(([topic, group]) => ({
+          topic: kafka.topic(topic),
+          messages: group.map(({ copy }) => ({ partition: copy.partition, key: copy.key, value: copy.value, headers: copy.headers })),
+        })),
+        {
+          topic: kafka.topic(REDRIVE_LOG_TOPIC),
+          messages: copies.map(({ entry, copy }) => ({
+            key: entry.ref,
+            value: JSON.stringify({ redriven_at: at.toISOString(), to: `${copy.topic}:${copy.partition}` } satisfies RedriveLogEntry),
+          })),
+        },
+      ];
+      for (const part of splitByBytes(topicMessages)) await transaction.sendBatch({ acks: -1, topicMessages: part.topicMessages });
+      await transaction.commit();
+    } catch (cause) {
+      await transaction.abort().catch(() => undefined);
+      throw new AppError('CONFLICT', 'the redrive was not committed (another redrive started meanwhile, or Kafka failed): nothing of it was written; run it again', { cause });
+    }
+    return selection;
+  } finally {
+    await producer.disconnect().catch(() => undefined);
+  }
+}
