@@ -95,6 +95,12 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
     spec.onAssigned?.(logicalAssignment(payload.memberAssignment, logicalTopic));
     joined();
   });
+  // A fetch that held only transaction markers (or aborted records) never reaches eachBatch: kafkajs moves
+  // past it on its own; say so to whoever follows progress.
+  consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+    if (payload.batchSize !== 0) return;
+    spec.onChunkDone?.({ topic: logicalTopic.get(payload.topic) ?? payload.topic, partition: payload.partition, lastOffset: Number(payload.lastOffset), count: 0 });
+  });
   consumer.on(consumer.events.CRASH, ({ payload }) => {
     logger.error({ err: payload.error, restart: payload.restart }, 'consumer crashed');
   });
@@ -191,7 +197,10 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
           if (outcome.reason === 'rebalance') throw outcome.error;
           return;
         }
-        const lastOffset = all[all.length - 1]!.offset;
+        // The batch's last offset may be a transaction marker after its last record: the final chunk
+        // moves past it, or a reader waiting for the partition's end (a rebuild, lag) waits on.
+        const final = start + maxChunk >= batch.messages.length;
+        const lastOffset = String(final ? Math.max(Number(batch.lastOffset()), Number(all[all.length - 1]!.offset)) : Number(all[all.length - 1]!.offset));
         if (transactions !== undefined) {
           const position = { topic: logical, partition, next: Number(lastOffset) + 1 };
           const committed = await untilCommitted(() => transactions.commit(produced, [position]), active, (error, attempt) => logger.warn({ err: error, attempt, topic, partition }, 'committing a chunk failed; retrying'));
