@@ -50,6 +50,14 @@ export class PositionReader {
     return this.#ends(logicalTopic);
   }
 
+  /** Records below `ends` (by partition) the group has not committed yet: 0 once it has taken everything written before `ends` were read. */
+  async lagBelow(logicalGroup: string, logicalTopic: string, ends: ReadonlyMap<number, number>): Promise<number> {
+    const committed = await this.#committed(logicalGroup, logicalTopic);
+    let lag = 0;
+    for (const [partition, end] of ends) lag += Math.max(0, end - (committed.get(partition) ?? 0));
+    return lag;
+  }
+
   /** Records of `logicalTopic` the group has not committed yet. */
   async lag(logicalGroup: string, logicalTopic: string): Promise<number> {
     const [ends, committed] = await Promise.all([this.#ends(logicalTopic), this.#committed(logicalGroup, logicalTopic)]);
