@@ -265,7 +265,18 @@ async function main(): Promise<void> {
       );
     },
   });
-  const faults = createFaultRunner(args.faults, args.devices, actions, logFault);
+  // Each fault's line says how many duplicates there were when it started and when its action ended.
+  const counted = Object.fromEntries(
+    Object.entries(actions).map(([name, act]) => [
+      name,
+      async () => {
+        const before = result.campaign.duplicates;
+        const line = await act();
+        return `${line} (duplicates so far: ${before} when it started, ${result.campaign.duplicates} when done)`;
+      },
+    ]),
+  ) as typeof actions;
+  const faults = createFaultRunner(args.faults, args.devices, counted, logFault);
   say('sending one notification to all of them');
   await runCampaign({
     baseUrl: system.baseUrl,

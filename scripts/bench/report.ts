@@ -138,10 +138,10 @@ export function formatTimeline(result: BenchResult): string {
   const { timeline } = result.campaign;
   if (timeline.length === 0) return '';
   const step = Math.max(1, Math.ceil(timeline.length / 30));
-  const lines = ['  campaign timeline (t s: delivered, batches done/queued, notification-events lag notifications/ledger, status)'];
+  const lines = ['  campaign timeline (t s: pushes accepted, distinct devices, duplicates, batches done/queued, notification-events lag notifications/ledger, status)'];
   for (let i = 0; i < timeline.length; i += step) {
     const p = timeline[i]!;
-    lines.push(`  ${p.t.toFixed(0).padStart(5)}: ${String(p.delivered).padStart(9)}  ${p.batchesDone}/${p.batchesQueued}  lag ${p.notificationsLag}/${p.ledgerLag}  ${p.status}`);
+    lines.push(`  ${p.t.toFixed(0).padStart(5)}: ${String(p.delivered).padStart(9)} ${String(p.distinct).padStart(9)} ${String(p.duplicates).padStart(7)}  ${p.batchesDone}/${p.batchesQueued}  lag ${p.notificationsLag}/${p.ledgerLag}  ${p.status}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -24,7 +24,8 @@ export interface CampaignFigures {
   positionsAtLast?: Positions;
   maxInFlight: { apns: number; fcm: number };
   expectedBatches: number;
-  timeline: Array<{ t: number; delivered: number; batchesQueued: number; batchesDone: number; notificationsLag: number; ledgerLag: number; status: string }>;
+  /** `delivered`: pushes the fakes accepted (duplicates included); `distinct` / `duplicates`: of the targeted devices, so far. */
+  timeline: Array<{ t: number; delivered: number; distinct: number; duplicates: number; batchesQueued: number; batchesDone: number; notificationsLag: number; ledgerLag: number; status: string }>;
 }
 
 interface Notification {
@@ -111,7 +112,7 @@ export async function runCampaign(options: {
       }
       if (positions !== undefined && positions.batchesQueued >= figures.expectedBatches) figures.fanoutDoneS ??= t;
       const delivered = apns.stats.delivered + fcm.stats.delivered;
-      figures.timeline.push({ t, delivered, status, ...(positions ?? { batchesQueued: -1, batchesDone: -1, notificationsLag: -1, ledgerLag: -1 }) });
+      figures.timeline.push({ t, delivered, distinct: figures.distinct, duplicates: figures.duplicates, status, ...(positions ?? { batchesQueued: -1, batchesDone: -1, notificationsLag: -1, ledgerLag: -1 }) });
       options.progress(`${figures.distinct}/${devices} delivered at t=${t.toFixed(0)} s, ${status}, batches done ${positions?.batchesDone ?? '?'}/${positions?.batchesQueued ?? '?'} of ${figures.expectedBatches}`);
       bar.update(figures.distinct, { rate: Math.round(figures.distinct / Math.max(t, 0.001)), status: `${status}, batches ${positions?.batchesDone ?? '?'}/${positions?.batchesQueued ?? '?'}` });
     }
