@@ -1,3 +1,4 @@
+import { IDLE_FETCH_WAIT_MS } from './offsets.ts';
 import { randomUUID } from 'node:crypto';
 import { decodeEvent, type HeraldEvent } from '@herald/events';
 import type { HeraldKafka } from './create-kafka.ts';
@@ -68,7 +69,7 @@ export async function openLogReader(options: LogReaderOptions): Promise<LogReade
     }
   });
   const groupId = kafka.group(`herald.log-reader.${options.purpose}.${randomUUID()}`);
-  const consumer = kafka.client.consumer({ groupId, maxWaitTimeInMs: 200, sessionTimeout: 10_000, heartbeatInterval: 1_000, allowAutoTopicCreation: false });
+  const consumer = kafka.client.consumer({ groupId, maxWaitTimeInMs: IDLE_FETCH_WAIT_MS, sessionTimeout: 10_000, heartbeatInterval: 1_000, allowAutoTopicCreation: false });
   /** Next offset to hand on, per physical topic and partition: where every (re)join seeks to. */
   const next = new Map<string, number>();
   for (const [topic, logical] of physical) for (const [partition, offset] of Object.entries(start[logical] ?? {})) next.set(`${topic}:${partition}`, offset);

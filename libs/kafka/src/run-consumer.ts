@@ -1,3 +1,4 @@
+import { IDLE_FETCH_WAIT_MS } from './offsets.ts';
 import type { Consumer, KafkaMessage, PartitionAssigner, TopicMessages } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HeraldKafka } from './create-kafka.ts';
@@ -86,7 +87,7 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
     groupId,
     sessionTimeout: spec.sessionTimeoutMs ?? 15_000,
     heartbeatInterval: 1_000,
-    maxWaitTimeInMs: 100,
+    maxWaitTimeInMs: IDLE_FETCH_WAIT_MS,
     ...(spec.assigner === undefined ? {} : { partitionAssigners: [spec.assigner] }),
   });
   let joined!: () => void;

@@ -1,3 +1,4 @@
+import { IDLE_FETCH_WAIT_MS } from './offsets.ts';
 import type { Consumer, KafkaMessage, PartitionAssigner } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pRetry from 'p-retry';
@@ -54,7 +55,7 @@ export async function runPositionedConsumer(spec: PositionedConsumerSpec): Promi
     groupId,
     sessionTimeout: spec.sessionTimeoutMs ?? 15_000,
     heartbeatInterval: 1_000,
-    maxWaitTimeInMs: 100,
+    maxWaitTimeInMs: IDLE_FETCH_WAIT_MS,
     ...(spec.assigner === undefined ? {} : { partitionAssigners: [spec.assigner] }),
   });
   /** Next offset to hand on, per `topic:partition` (physical), set at every assignment. */
