@@ -181,6 +181,8 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
     const policy = { deadlineMs: deps.retryDeadlineMs ?? 30_000, minMs: 200, maxMs: 10_000, maxAttempts: deps.maxAttempts ?? 5 };
     // The campaign lane and the express lane (small sends), each with its own group and send slots.
     for (const lane of [DELIVERY_CONSUMERS[provider], DELIVERY_CONSUMERS[`${provider}Express`]]) {
+      const [topic] = lane.topics;
+      const held = new Set<number>();
       consumers.push(
         await runConsumer({
           kafka,
@@ -188,6 +190,13 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           groupId: lane.group,
           topics: lane.topics,
           logger,
+          // Sticky: after a rejoin (a broker restart, an instance joining) an instance gets back the partitions it
+          // held, so a chunk whose commit was lost returns to the sender that remembers its batches (RecentReports).
+          assigner: coPartitionAssigner({ instance: instance.id, role: 'sender', roles: { sender: kafka.topic(topic) }, checkpoints: () => Object.fromEntries([...held].map((partition) => [String(partition), 1])) }),
+          onAssigned: (assignment) => {
+            held.clear();
+            for (const partition of assignment[topic] ?? []) held.add(partition);
+          },
           sessionTimeoutMs: 30_000,
           // A chunk is the batches sent at once, committed together: a crash re-sends at most the batches in flight.
           maxChunkSize: deps.concurrency ?? 8,

@@ -20,6 +20,8 @@ export interface SenderDeps {
   logger: Logger;
   /** Batches sent at once (each client also bounds its own requests in flight). */
   concurrency?: number;
+  /** Reports of the last this many batches are kept, to publish again (not send again) when a chunk's commit was lost. */
+  recentReports?: number;
   observer?: SenderObserver;
 }
 
@@ -87,7 +89,20 @@ async function batchSender(deps: SenderDeps, batch: DeliveryBatchV1, context: Ha
  */
 export function senderHandler(deps: SenderDeps) {
   const limiter = createLimiter(deps.concurrency ?? 8, 'sender concurrency');
+  const sentRecently = new RecentReports(deps.recentReports ?? 128);
   const handleBatch = async (batch: DeliveryBatchV1, context: HandlerContext): Promise<Outgoing[]> => {
+    // A chunk whose commit was lost (a broker restart aborted its transaction, a rebalance took it) comes
+    // back; the pushes went out already: its report is published again, nothing is sent twice.
+    const reported = sentRecently.get(batch.data.batch_id);
+    if (reported !== undefined) {
+      deps.logger.info({ batch_id: batch.data.batch_id }, 'batch sent before its commit was lost: reporting it again, not sending it');
+      return reported;
+    }
+    const outputs = await sendAndReport(batch, context);
+    sentRecently.set(batch.data.batch_id, outputs);
+    return outputs;
+  };
+  const sendAndReport = async (batch: DeliveryBatchV1, context: HandlerContext): Promise<Outgoing[]> => {
     if (deps.isCancelled(batch.data.notification_id)) {
       deps.observer?.outcome(deps.provider, 'cancelled', batch.data.devices.length);
       return [{ event: cancelledReport(batch) }];
@@ -116,4 +131,28 @@ export function senderHandler(deps: SenderDeps) {
     if (failed !== undefined) throw failed.reason;
     return settled.flatMap((item) => (item.status === 'fulfilled' ? item.value : []));
   };
+}
+
+/**
+ * The reports of the batches this sender sent most recently, by batch id
+ * (least recently set dropped first). A batch is reported once it commits;
+ * until then, a chunk taken again after a lost commit finds its batches here.
+ */
+export class RecentReports {
+  readonly #reports = new Map<string, Outgoing[]>();
+  readonly #capacity: number;
+
+  constructor(capacity: number) {
+    this.#capacity = capacity;
+  }
+
+  get(batchId: string): Outgoing[] | undefined {
+    return this.#reports.get(batchId);
+  }
+
+  set(batchId: string, outputs: Outgoing[]): void {
+    this.#reports.delete(batchId);
+    this.#reports.set(batchId, outputs);
+    if (this.#reports.size > this.#capacity) this.#reports.delete(this.#reports.keys().next().value!);
+  }
 }

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { createEvent } from '@herald/events';
+import type { ConsumedEvent } from '@herald/kafka';
+import { createLogger } from '@herald/log';
+import type { DeviceTarget } from '../providers/push-message.ts';
+import type { ProviderClients } from './provider-clients.ts';
+import { RecentReports, senderHandler } from './sender.ts';
+
+const batch = (id: string): ConsumedEvent => ({
+  event: createEvent<'DeliveryBatch'>(
+    'DeliveryBatch',
+    { batch_id: id, notification_id: 'n-1', provider: 'apns', sequence: 0, message: { title: 't', body: 'b' }, devices: [{ device_id: 'd-1', token: 'tok-1' }, { device_id: 'd-2', token: 'tok-2' }] },
+    { project_id: 'p-1' },
+  ),
+  topic: 'herald.deliveries.apns',
+  partition: 0,
+  offset: 0,
+});
+
+describe('senderHandler', () => {
+  it('reports a batch taken again after a lost commit without sending it again', async () => {
+    const sent: string[] = [];
+    const clients = {
+      apns: async () => ({
+        send: async (devices: readonly DeviceTarget[]) => {
+          sent.push(...devices.map((device) => device.token));
+          return devices.map((device) => ({ device_id: device.device_id, outcome: 'delivered' as const }));
+        },
+      }),
+    } as unknown as ProviderClients;
+    const handle = senderHandler({
+      provider: 'apns',
+      clients,
+      isCancelled: () => false,
+      policy: { deadlineMs: 1_000, minMs: 1, maxMs: 1, maxAttempts: 1 },
+      clock: { now: () => 0, sleep: async () => undefined, random: () => 0 },
+      logger: createLogger({ name: 'test', level: 'silent' }),
+    });
+    const context = { heartbeat: async () => undefined };
+    const first = await handle([batch('n-1:apns:0:0')], context);
+    const again = await handle([batch('n-1:apns:0:0')], context);
+    expect(sent).toEqual(['tok-1', 'tok-2']);
+    expect(again).toEqual(first);
+    expect(first[0]!.event.type).toBe('DeliveryReported');
+
+    await handle([batch('n-1:apns:0:1')], context);
+    expect(sent).toHaveLength(4);
+  });
+});
+
+describe('RecentReports', () => {
+  it('keeps the most recently set, up to its capacity', () => {
+    const recent = new RecentReports(2);
+    recent.set('a', []);
+    recent.set('b', []);
+    recent.set('a', []);
+    recent.set('c', []);
+    expect(recent.get('b')).toBeUndefined();
+    expect(recent.get('a')).toEqual([]);
+    expect(recent.get('c')).toEqual([]);
+  });
+});
