@@ -21,7 +21,7 @@ export type RoleTopics = Readonly<Record<string, string>>;
 /**
  * Which partitions each member gets (pure). Instances that have a member of
  * the first role (the one whose state the others read: the index) share the
- * partitions evenly (at most ⌈P/n⌉ each), and each of an instance's members
+ * partitions evenly (⌊P/n⌋ or ⌈P/n⌉ each), and each of an instance's members
  * gets them on its role's topic; a partition goes to the instance with the
  * highest checkpoint for it when that one has room, so a restarted instance
  * gets its partitions back and a moved one is rebuilt where most of it
@@ -36,8 +36,13 @@ export function assignCoPartitioned(members: readonly CoPartitionMember[], roles
   const assignment = new Map<string, Record<string, number[]>>(members.map((member) => [member.memberId, {}]));
   if (complete.length === 0) return assignment;
 
-  const capacity = Math.ceil(partitionCount / complete.length);
+  // Every instance gets ⌊P/n⌋ or ⌈P/n⌉, and only P mod n of them the larger share: an instance that joins takes
+  // partitions from the others (sticky, but never so sticky that a new instance stays idle).
+  const floor = Math.floor(partitionCount / complete.length);
+  const extra = partitionCount % complete.length;
+  let aboveFloor = 0;
   const load = new Map(complete.map((instance) => [instance, 0]));
+  const hasRoom = (instance: string) => load.get(instance)! < floor || (load.get(instance)! === floor && aboveFloor < extra);
   const checkpoint = (instance: string, partition: number) =>
     Math.max(-1, ...byInstance.get(instance)!.map((member) => member.checkpoints[String(partition)] ?? -1));
   const owner = new Map<number, string>();
@@ -46,10 +51,11 @@ export function assignCoPartitioned(members: readonly CoPartitionMember[], roles
     (a, b) => Math.max(...complete.map((instance) => checkpoint(instance, b))) - Math.max(...complete.map((instance) => checkpoint(instance, a))) || a - b,
   );
   for (const partition of order) {
-    const candidates = complete.filter((instance) => load.get(instance)! < capacity);
+    const candidates = complete.filter(hasRoom);
     candidates.sort((a, b) => checkpoint(b, partition) - checkpoint(a, partition) || load.get(a)! - load.get(b)! || (a < b ? -1 : 1));
     const chosen = candidates[0]!;
     owner.set(partition, chosen);
+    if (load.get(chosen)! === floor) aboveFloor += 1;
     load.set(chosen, load.get(chosen)! + 1);
   }
   for (const instance of complete) {

@@ -37,6 +37,17 @@ describe('assignCoPartitioned', () => {
     expect(assignment.get('d-i')!.devices).toHaveLength(2);
   });
 
+  it('gives an instance that joins its share, taking the fewest partitions from the others', () => {
+    const held = { a: [0, 1], b: [2, 3], c: [4, 5] };
+    const checkpoints = (partitions: number[]) => Object.fromEntries(partitions.map((partition) => [String(partition), 100]));
+    const assignment = assignCoPartitioned([...pair('a', checkpoints(held.a)), ...pair('b', checkpoints(held.b)), ...pair('c', checkpoints(held.c)), ...pair('d')], roles, 6);
+    const owned = Object.fromEntries(['a', 'b', 'c', 'd'].map((instance) => [instance, assignment.get(`${instance}-i`)!.devices!]));
+    expect(Object.values(owned).map((partitions) => partitions.length).sort()).toEqual([1, 1, 2, 2]);
+    expect(owned.d).toHaveLength(1);
+    // Two of the three keep both of theirs; every partition kept stays where it was.
+    for (const instance of ['a', 'b', 'c'] as const) for (const partition of owned[instance]!) expect(held[instance]).toContain(partition);
+  });
+
   it('is the same whatever order the members come in', () => {
     const members = [...pair('b', { 2: 4 }), ...pair('a', { 0: 1 }), ...pair('c')];
     const once = assignCoPartitioned(members, roles, 6);
