@@ -5,7 +5,7 @@
 // fake. Figures only: nothing here asserts on time. See README.md beside it.
 import { parseBenchArgs } from './args.ts';
 import { measureCeiling, startBareH2 } from './ceiling.ts';
-import { Deadline, DeadlineExceeded } from './deadline.ts';
+import { Deadline, DeadlineExceeded, endRunOnTimeoutOrSignal } from './deadline.ts';
 import { ensureH2load } from './h2load.ts';
 import { watchIndexMemory, waitForIndex } from './index-watch.ts';
 import { setUpInfra, type BenchInfra } from './infra.ts';
@@ -163,22 +163,7 @@ const progress = (text: string) => {
 
 // A phase that hangs without reaching a deadline check (a stuck connection) still ends the run.
 let phase = 'start-up';
-const watchdog = setTimeout(() => {
-  if (finishing !== undefined) return;
-  result.status = 'timeout';
-  result.error = `timed out after ${args.timeoutS} s while ${phase} (watchdog)`;
-  say(result.error);
-  void finish().then(() => process.exit(1));
-}, args.timeoutS * 1000 + 15_000);
-watchdog.unref();
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    result.status = 'interrupted';
-    result.error = `${signal} received`;
-    void finish().then(() => process.exit(130));
-  });
-}
+endRunOnTimeoutOrSignal({ run: result, timeoutS: args.timeoutS, phase: () => phase, finished: () => finishing !== undefined, finish, say });
 
 async function main(): Promise<void> {
   // Before anything is measured: an apt-get install must not land in a phase's CPU.

@@ -27,3 +27,34 @@ export class Deadline {
     if (Date.now() >= this.#at) throw new DeadlineExceeded(phase, reached, this.#limitS);
   }
 }
+
+/** What a bench run records when it ends early. */
+export interface EndedRun {
+  status: string;
+  error?: string | undefined;
+}
+
+/**
+ * Ends the run however it hangs or is stopped: a watchdog past the time
+ * bound (a phase stuck where no deadline check runs, e.g. a connection)
+ * and SIGINT/SIGTERM both record why on `run`, then `finish` (which stops
+ * everything the run started) and exit (1 for a timeout, 130 for a signal).
+ */
+export function endRunOnTimeoutOrSignal(options: { run: EndedRun; timeoutS: number; phase: () => string; finished: () => boolean; finish: () => Promise<void>; say: (line: string) => void }): void {
+  const { run } = options;
+  const watchdog = setTimeout(() => {
+    if (options.finished()) return;
+    run.status = 'timeout';
+    run.error = `timed out after ${options.timeoutS} s while ${options.phase()} (watchdog)`;
+    options.say(run.error);
+    void options.finish().then(() => process.exit(1));
+  }, options.timeoutS * 1000 + 15_000);
+  watchdog.unref();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      run.status = 'interrupted';
+      run.error = `${signal} received`;
+      void options.finish().then(() => process.exit(130));
+    });
+  }
+}

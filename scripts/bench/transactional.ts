@@ -7,7 +7,7 @@
 // delivered once, every notification's counts equal the ledger, nothing
 // dead-lettered. Figures only: nothing here asserts on time. See README.md.
 import { TOPICS } from '@herald/events';
-import { Deadline, DeadlineExceeded } from './deadline.ts';
+import { Deadline, DeadlineExceeded, endRunOnTimeoutOrSignal } from './deadline.ts';
 import { waitForIndex, watchIndexMemory } from './index-watch.ts';
 import { setUpInfra, type BenchInfra } from './infra.ts';
 import { PositionReader } from './offsets.ts';
@@ -124,21 +124,7 @@ function finish(): Promise<void> {
   return finishing;
 }
 
-const watchdog = setTimeout(() => {
-  if (finishing !== undefined) return;
-  run.status = 'timeout';
-  run.error = `timed out after ${args.timeoutS} s while ${phase} (watchdog)`;
-  say(run.error);
-  void finish().then(() => process.exit(1));
-}, args.timeoutS * 1000 + 15_000);
-watchdog.unref();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    run.status = 'interrupted';
-    run.error = `${signal} received`;
-    void finish().then(() => process.exit(130));
-  });
-}
+endRunOnTimeoutOrSignal({ run: run, timeoutS: args.timeoutS, phase: () => phase, finished: () => finishing !== undefined, finish, say });
 
 /** Until every send was delivered, or no delivery came for STALL_MS after the last POST was answered, or the deadline. */
 async function waitDelivered(all: Promise<void>, lastDeliveryAt: () => number, postsDoneAt: number): Promise<void> {
