@@ -50,6 +50,10 @@ export interface FakeFcm {
   onDelivery(listener: (delivery: FcmDelivery) => void): () => void;
   /** Forgets deliveries, counters and rule use counts; accounts, issued tokens, rules and latency stay. */
   reset(): void;
+  /** TLS connections accepted since start (a client that reuses its connection adds none per request). */
+  readonly connections: number;
+  /** Ends every open connection, as a server restarting or shedding load would. */
+  dropConnections(): Promise<void>;
   close(): Promise<void>;
 }
 

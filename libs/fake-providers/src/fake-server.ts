@@ -15,7 +15,9 @@ export async function fakeServerBase<D, R extends TokenRuleBase>(
   parts: { ca: string; recorder: Recorder<D>; rules: RuleBook<R>; setLatency: (ms: number) => void },
 ) {
   const sockets = new Set<Socket>();
+  let connections = 0;
   server.on('secureConnection', (socket: Socket) => {
+    connections += 1;
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
@@ -31,6 +33,10 @@ export async function fakeServerBase<D, R extends TokenRuleBase>(
     get stats() {
       return recorder.stats;
     },
+    /** TLS connections accepted since the fake started (a client that reuses its connection adds none per request). */
+    get connections() {
+      return connections;
+    },
     setRules(next: readonly R[]) {
       rules.replace(next);
     },
@@ -40,6 +46,12 @@ export async function fakeServerBase<D, R extends TokenRuleBase>(
     reset() {
       recorder.reset();
       rules.resetCounts();
+    },
+    /** Ends every open connection, as a server restarting or shedding load would; resolves once they are closed. */
+    async dropConnections() {
+      const open = [...sockets].map((socket) => new Promise<void>((resolve) => socket.once('close', () => resolve())));
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(open);
     },
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

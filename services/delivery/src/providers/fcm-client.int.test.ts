@@ -1,6 +1,6 @@
 import type * as Http2 from 'node:http2';
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '@herald/errors';
 import { createFakeTls, createTestServiceAccount, startFakeFcm, type FakeFcm, type FakeTls, type TestServiceAccount } from '@herald/fake-providers';
 import { createFcmClient, type FcmClient, type FcmClientOptions } from './fcm-client.ts';
@@ -63,6 +63,24 @@ describe('FCM client against the fake FCM', () => {
     await client.send(devices('token-1'), buildFcmMessage(message));
     await client.send(devices('token-2'), buildFcmMessage(message));
     expect(fcm.oauth.issued).toBe(issued);
+  });
+
+  it('sends over one HTTP/2 connection, not one per sendEach', async () => {
+    await client.send(devices('token-1'), buildFcmMessage(message));
+    const before = fcm.connections;
+    for (let index = 0; index < 5; index += 1) await client.send(devices(`token-${index}`), buildFcmMessage(message));
+    await Promise.all([client.send(devices('token-a'), buildFcmMessage(message)), client.send(devices('token-b'), buildFcmMessage(message))]);
+    expect(fcm.stats.delivered).toBe(8);
+    expect(fcm.connections).toBe(before);
+  });
+
+  it('opens a fresh session after the server closed the last one', async () => {
+    await client.send(devices('token-1'), buildFcmMessage(message));
+    const before = fcm.connections;
+    await fcm.dropConnections();
+    // A send racing the client's notice of the drop may come back retryable (the sender retries it); the next ones use a new session.
+    await vi.waitFor(async () => expect((await client.send(devices('token-2'), buildFcmMessage(message)))[0]).toMatchObject({ outcome: 'delivered' }), { timeout: 5_000, interval: 50 });
+    expect(fcm.connections).toBeGreaterThan(before);
   });
 
   it('reports per device, in order: UNREGISTERED, INVALID_ARGUMENT on the token, QUOTA_EXCEEDED with Retry-After', async () => {

@@ -7,7 +7,8 @@ import { parseEndpoint } from './endpoint.ts';
 import { serviceAccountCredential } from './fcm-credential.ts';
 import { fcmOutcome, fcmRawFromError, fcmRawFromResponse, type FcmRawResult } from './fcm-outcome.ts';
 import type { FcmMessage } from '@herald/push-payloads';
-import { createRedirectAgent, withFcmHttp2Redirect, type RedirectTarget } from './fcm-redirect.ts';
+import { createRedirectAgent, redirectedSession, type RedirectTarget } from './fcm-redirect.ts';
+import { FcmSessions, withFcmSessions } from './fcm-sessions.ts';
 import type { DeviceResult, DeviceTarget } from './push-message.ts';
 
 /** A Google service-account key file, as uploaded for the project. */
@@ -24,7 +25,7 @@ export interface FcmClientOptions {
   endpoint?: string | undefined;
   /** Extra trusted CAs (tests). Processes use NODE_EXTRA_CA_CERTS instead; TLS is always verified. */
   ca?: string | readonly string[] | undefined;
-  /** `sendEach` calls in flight at once (default 2; each opens one HTTP/2 session of up to 100 streams). */
+  /** `sendEach` calls in flight at once (default 2; they share the client's HTTP/2 session, up to 100 streams each). */
   maxConcurrentChunks?: number;
   /** Messages per `sendEach` (default and maximum 500, firebase-admin's limit). */
   chunkSize?: number;
@@ -76,13 +77,15 @@ export function createFcmClient(options: FcmClientOptions): FcmClient {
     `herald-fcm-${account.project_id}-${randomUUID()}`,
   );
   const messaging = getMessaging(app);
+  // One HTTP/2 session for every sendEach of this client (firebase-admin would open one per call).
+  const sessions = new FcmSessions(target === undefined ? undefined : redirectedSession(target));
   const limiter = createLimiter(options.maxConcurrentChunks ?? 2, 'FCM maxConcurrentChunks');
 
   async function sendChunk(devices: readonly DeviceTarget[], message: FcmMessage): Promise<DeviceResult[]> {
     const messages = devices.map((device) => ({ ...message, token: device.token }));
     let batch: BatchResponse;
     try {
-      batch = await (target === undefined ? messaging.sendEach(messages) : withFcmHttp2Redirect(target, () => messaging.sendEach(messages)));
+      batch = await withFcmSessions(sessions, () => messaging.sendEach(messages), { mustSee: target !== undefined });
     } catch (error) {
       // The whole call failed (no project id, bad input): every device shares the one outcome.
       const outcome = fcmOutcome(fcmRawFromError(error));
@@ -102,6 +105,7 @@ export function createFcmClient(options: FcmClientOptions): FcmClient {
       return results.flat();
     },
     async close() {
+      sessions.close();
       await deleteApp(app);
       agent?.destroy();
     },
