@@ -260,6 +260,7 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
     await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in as operator' }).click();
     await page.getByRole('heading', { name: 'Dead letters' }).waitFor();
+    await page.getByTestId('dead-letters').waitFor();
     const rows = await tableRows('[data-testid=dead-letters]');
     expect(rows).toHaveLength(1);
     expect(rows[0]!.slice(0, 5)).toEqual(['herald.device-events.dlq.herald.projector.devices.v1', 'herald.projector.devices.v1', 'handler-error', expect.stringMatching(/^TypeError: Cannot read properties of undefined/), '1']);
