@@ -20,7 +20,7 @@ export function metricsSettings(defaultPort: number) {
 }
 
 /** Names of settings that hold secrets: never printed, even at start-up. */
-export const SECRET_SETTINGS = new Set(['HERALD_SECRET_KEY', 'MONGO_URL']);
+export const SECRET_SETTINGS = new Set(['HERALD_SECRET_KEY', 'MONGO_URL', 'HERALD_ADMIN_TOKEN']);
 
 /**
  * Reads a service's settings from an environment object: converts strings to

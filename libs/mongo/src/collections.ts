@@ -40,9 +40,9 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDescription[]>> = {
   ],
   [ADMIN_COLLECTIONS.apiKeys]: [{ key: { project_id: 1, created_at: 1 }, name: 'by_project_created' }],
   [ADMIN_COLLECTIONS.idempotencyKeys]: [{ key: { project_id: 1, key: 1 }, name: 'by_project_key' }],
-  // The scheduler's poll: pending schedules due by now, earliest first.
+  // The scheduler's look: the earliest pending schedules (due_key is due_at as text: the local store pages through strings).
   [ADMIN_COLLECTIONS.deliverySchedules]: [
-    { key: { state: 1, due_at: 1 }, name: 'by_state_due' },
+    { key: { state: 1, due_key: 1, _id: 1 }, name: 'by_state_due_key' },
     { key: { notification_id: 1 }, name: 'by_notification' },
   ],
   // Pruning what can no longer fire.

@@ -11,6 +11,7 @@ import type { ApiKeyCache } from './services/api-key-cache.ts';
 import type { DevicePolicy } from './domain/device-policy.ts';
 import type { OverviewService } from './services/overview-service.ts';
 import type { NotificationReportService } from './services/notification-report-service.ts';
+import type { OperatorOptions } from './operator-token.ts';
 
 /** Everything the HTTP app needs, created by its owner (server.ts or a test) and passed in. */
 export interface AppDeps {
@@ -32,6 +33,8 @@ export interface AppDeps {
   apiKeyCacheMs?: number;
   /** Where the console's built assets are (services/console/dist); without them /console/ answers 503. */
   consoleDir?: string;
+  /** The operator API (/admin/v1: dead letters); without it those routes do not exist. */
+  operator?: OperatorOptions;
 }
 
 export interface AppServices {

@@ -27,6 +27,15 @@ export const ApiConfig = Type.Object({
     default: 60,
     description: 'bearer-route requests without a valid API key (missing, malformed, unknown, revoked) per client address per window',
   }),
+  HERALD_ADMIN_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 32,
+      maxLength: 512,
+      pattern: '^[\\x21-\\x7e]+$',
+      description: "the operator's token for /admin/v1 (dead letters of every project: docs/operator-api.md); unset: those endpoints do not exist (404). At least 32 printable characters, e.g. `openssl rand -base64 32`",
+    }),
+  ),
+  RATE_LIMIT_ADMIN_PER_ADDRESS: Type.Integer({ minimum: 1, default: 30, description: '/admin/v1 requests per client address per window, whether the token is right or not (always on)' }),
   CONNECTIONS_PER_ADDRESS: Type.Integer({ minimum: 0, default: 128, description: 'open connections one client address (IPv6: its /64) may hold; 0: unbounded' }),
   API_KEY_CACHE_MS: Type.Integer({ minimum: 0, maximum: 10_000, default: 2_000, description: 'how long a checked API key is believed: a revoked key (and its open event streams) stops within it' }),
   PROJECT_DEVICE_QUOTA: Type.Integer({ minimum: 1, default: 1_000_000, description: 'devices (active and inactive) a project may hold unless it has its own quota (herald projects device-quota)' }),

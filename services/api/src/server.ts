@@ -34,6 +34,7 @@ await runProcess('api', async () => {
       eventStreams: { perProcess: config.EVENT_STREAMS_PER_PROCESS, perProject: config.EVENT_STREAMS_PER_PROJECT, maxDurationMs: config.EVENT_STREAM_MAX_MS },
       devicePolicy: { projectDeviceQuota: config.PROJECT_DEVICE_QUOTA, maxDeviceBytes: config.DEVICE_MAX_BYTES, quotaRecountMs: config.DEVICE_QUOTA_RECOUNT_MS },
       apiKeyCacheMs: config.API_KEY_CACHE_MS,
+      ...(config.HERALD_ADMIN_TOKEN === undefined ? {} : { operator: { token: config.HERALD_ADMIN_TOKEN, perAddress: config.RATE_LIMIT_ADMIN_PER_ADDRESS, windowMs: config.RATE_LIMIT_WINDOW_MS } }),
     },
     logger,
     httpOptions(config),

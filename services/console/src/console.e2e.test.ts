@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { deviceIdFor } from '@herald/events';
+import { createEvent, deviceIdFor } from '@herald/events';
 import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 import { buildConsole, DIST_DIR } from './build/build.ts';
 import { launchChromium, screenshot, seriousViolations, watchPage } from './browser.ts';
@@ -30,6 +30,7 @@ interface Receipt {
 }
 
 const HOSTILE = '<img src=x onerror="window.__xss=1">';
+const ADMIN_TOKEN = 'console-e2e-admin-token-0123456789abcdef';
 const DEVICES = [
   { token: 'ios-ok-1', platform: 'ios', topics: ['news'] },
   { token: 'ios-ok-2', platform: 'ios', topics: ['news'] },
@@ -71,7 +72,7 @@ const expectAccessible = async (screen: string) => expect(await seriousViolation
 
 beforeAll(async () => {
   await buildConsole({ quiet: true });
-  harness = await startApiHarness('console', { delivery: true, apiEnv: { CONSOLE_DIR: DIST_DIR }, apnsRules: [{ prefix: 'ios-bad-', status: 400, reason: 'BadDeviceToken' }] });
+  harness = await startApiHarness('console', { delivery: true, apiEnv: { CONSOLE_DIR: DIST_DIR, HERALD_ADMIN_TOKEN: ADMIN_TOKEN }, apnsRules: [{ prefix: 'ios-bad-', status: 400, reason: 'BadDeviceToken' }] });
   project = await harness.createProject('console');
   await harness.fakes!.configure(project.id);
   await createTopics(harness, project.api_key, ['news', 'sport', HOSTILE]);
@@ -240,6 +241,47 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
     expect(await page.evaluate(() => (globalThis as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
     expect(await page.locator('main img, main script, main b').count()).toBe(0);
     await screenshot(page, 'hostile-data');
+  });
+
+  it("lets the operator sign in with the admin token (not a project key) and redrive a dead letter after a dry run", async () => {
+    // A registration the devices projector fails for good: a hand-edited document without a position (see dlq.e2e.test.ts).
+    const devices = harness.env.mongo.db.collection<{ _id: string; token?: string }>('devices_v1');
+    const deviceId = deviceIdFor(project.id, 'operator-poison');
+    await devices.insertOne({ _id: deviceId, token: 'edited by hand' });
+    await harness.env.producer.publish([createEvent('DeviceRegistered', { device_id: deviceId, token: 'operator-poison', platform: 'android' }, { project_id: project.id })]);
+    const operator = (method: string, path: string, body?: unknown) => harness.request(method, path, { key: ADMIN_TOKEN, ...(body === undefined ? {} : { body }) });
+    await waitFor('the registration dead-lettered', async () => ((await operator('GET', '/admin/v1/dead-letters')).body?.data as unknown[] | undefined)?.length === 1, 60_000);
+
+    await page.goto(url('/console/operator'));
+    await page.getByLabel('Admin token').fill(project.api_key);
+    await page.getByRole('button', { name: 'Sign in as operator' }).click();
+    await page.getByText('This admin token is not valid.').waitFor();
+    await expectAccessible('operator sign-in');
+    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in as operator' }).click();
+    await page.getByRole('heading', { name: 'Dead letters' }).waitFor();
+    await page.getByTestId('dead-letters').waitFor();
+    const rows = await tableRows('[data-testid=dead-letters]');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.slice(0, 5)).toEqual(['herald.device-events.dlq.herald.projector.devices.v1', 'herald.projector.devices.v1', 'handler-error', expect.stringMatching(/^TypeError: Cannot read properties of undefined/), '1']);
+    // The admin token sits beside the project key in this tab's session, nowhere else.
+    expect(await page.evaluate(() => ({ admin: sessionStorage.getItem('herald.adminToken'), local: localStorage.length }))).toEqual({ admin: ADMIN_TOKEN, local: 0 });
+
+    await page.getByRole('button', { name: /^Redrive/ }).click();
+    await page.getByText('Redrive 1 dead letter to herald.projector.devices.v1?').waitFor();
+    await expectAccessible('operator redrive confirmation');
+    await screenshot(page, 'operator-redrive');
+    // The dry run wrote nothing; the fix, then the redrive.
+    expect((await operator('POST', '/admin/v1/dead-letters/redrive', { dry_run: true })).body?.data).toMatchObject({ redriven: [expect.anything()], already_redriven: [] });
+    await devices.deleteOne({ _id: deviceId });
+    await page.getByRole('button', { name: 'Yes, redrive 1' }).click();
+    await page.getByTestId('redrive-done').getByText('Redrove 1 dead letter.').waitFor();
+    expect((await operator('POST', '/admin/v1/dead-letters/redrive', { dry_run: true })).body?.data).toMatchObject({ redriven: [], already_redriven: [expect.anything()] });
+    await waitFor('the redriven registration projected', async () => (await devices.findOne({ _id: deviceId }))?.token === 'operator-poison', 30_000);
+
+    await page.getByRole('button', { name: 'Operator sign out' }).click();
+    await page.getByLabel('Admin token').waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('herald.adminToken'))).toBeNull();
   });
 
   it('passes axe on every screen, at desktop and phone width, with nothing blocked by its Content-Security-Policy', async () => {

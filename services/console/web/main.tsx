@@ -12,10 +12,13 @@ import { Devices } from './screens/devices.tsx';
 import { DevicePage } from './screens/device-page.tsx';
 import { Topics } from './screens/topics.tsx';
 import { NotFound } from './screens/not-found.tsx';
+import { Operator } from './screens/operator.tsx';
 
 function App() {
   const [signedIn, setSignedIn] = useState(apiKey() !== undefined);
   useEffect(() => onSessionChange(() => setSignedIn(apiKey() !== undefined)), []);
+  // The operator's page has a sign-in of its own (the admin token), apart from the project key's.
+  if (/^\/console\/operator\/?$/.test(window.location.pathname)) return <Operator />;
   // Signed out: the sign-in form at whatever URL was asked, which shows once signed in.
   if (!signedIn) return <SignIn />;
   return (

@@ -18,7 +18,8 @@ export const DeliveryConfig = Type.Object({
   APNS_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 100, description: 'APNs requests in flight per project credential' }),
   APNS_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5_000, description: 'an APNs request unanswered this long is retried (the push may have arrived: a timeout can repeat it)' }),
   FCM_MAX_CONCURRENT_CHUNKS: Type.Integer({ minimum: 1, default: 2, description: 'FCM sendEach calls (of ≤500) in flight per project credential' }),
-  DELIVERY_SCHEDULER_POLL_MS: Type.Integer({ minimum: 10, default: 200, description: 'how often the scheduler looks for due scheduled sends (a send leaves within about this after its time)' }),
+  DELIVERY_SCHEDULER_POLL_MS: Type.Integer({ minimum: 10, default: 200, description: 'how soon the scheduler looks again while due sends are leased by a scheduler' }),
+  DELIVERY_SCHEDULER_IDLE_MS: Type.Integer({ minimum: 10, default: 5_000, description: 'the longest the scheduler sleeps with nothing due (it wakes at the next due time and for sends this process schedules): bounds how late a send leaves whose scheduling instance died before its time' }),
   HERALD_CLOCK_FILE: Type.Optional(Type.String({ minLength: 1, description: 'tests: a file holding milliseconds added to the clock schedule decisions use' })),
   KAFKA_PARTITIONS: Type.Integer({ minimum: 1, default: 6, description: 'partitions for topics Herald creates' }),
 });

@@ -42,6 +42,7 @@ await runProcess('delivery', async () => {
     fcmMaxConcurrentChunks: config.FCM_MAX_CONCURRENT_CHUNKS,
     scheduleClock: fileClock(config.HERALD_CLOCK_FILE),
     schedulerPollMs: config.DELIVERY_SCHEDULER_POLL_MS,
+    schedulerIdleMs: config.DELIVERY_SCHEDULER_IDLE_MS,
     onIndexApplied: (partition, next, records) => {
       metrics.indexApplied.inc({ partition: String(partition) }, records);
       metrics.indexPosition.set({ partition: String(partition) }, next);

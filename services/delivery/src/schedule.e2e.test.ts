@@ -33,7 +33,7 @@ beforeAll(async () => {
   clockFile = join(clockDir, 'offset');
   await writeFile(clockFile, '0');
   const clockEnv = { HERALD_CLOCK_FILE: clockFile };
-  harness = await startApiHarness('schedule', { delivery: true, apiEnv: clockEnv, deliveryEnv: { ...clockEnv, DELIVERY_SCHEDULER_POLL_MS: '100' } });
+  harness = await startApiHarness('schedule', { delivery: true, apiEnv: clockEnv, deliveryEnv: { ...clockEnv, DELIVERY_SCHEDULER_POLL_MS: '100', DELIVERY_SCHEDULER_IDLE_MS: '100' } });
   project = await harness.createProject('schedule');
   await harness.fakes!.configure(project.id);
   await createTopics(harness, project.api_key, ['world']);

@@ -61,8 +61,10 @@ export interface DeliveryDeps {
   onIndexApplied?: (partition: number, next: number, records: number) => void;
   /** Schedule decisions; tests move it (HERALD_CLOCK_FILE). Default: the system clock. */
   scheduleClock?: Clock;
-  /** How often the scheduler looks for due sends. */
+  /** How soon the scheduler looks again while due sends are leased. */
   schedulerPollMs?: number;
+  /** The longest the scheduler sleeps with nothing due (scheduler.ts). */
+  schedulerIdleMs?: number;
 }
 
 export interface RunningDelivery {
@@ -172,8 +174,16 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
         }),
       }),
     );
-    // Every fan-out instance polls; a lease on each schedule makes one of them announce it.
-    scheduler = startScheduler({ schedules, producer: deps.producer, clock: deps.scheduleClock ?? systemClock, logger: logger.child({ component: 'scheduler' }), maxAgeMs, ...(deps.schedulerPollMs === undefined ? {} : { pollMs: deps.schedulerPollMs }) });
+    // Every fan-out instance looks (at the next due time, when it holds a send, and every schedulerIdleMs); a lease on each schedule makes one of them announce it.
+    scheduler = startScheduler({
+      schedules,
+      producer: deps.producer,
+      clock: deps.scheduleClock ?? systemClock,
+      logger: logger.child({ component: 'scheduler' }),
+      maxAgeMs,
+      ...(deps.schedulerPollMs === undefined ? {} : { pollMs: deps.schedulerPollMs }),
+      ...(deps.schedulerIdleMs === undefined ? {} : { idleMs: deps.schedulerIdleMs }),
+    });
   }
   for (const provider of ['apns', 'fcm'] as const) {
     if (!deps.roles.includes(provider)) continue;

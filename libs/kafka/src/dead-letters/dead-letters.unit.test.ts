@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError, EventDecodeError } from '@herald/errors';
 import { deadLetterFor, redrivenForAnotherGroup, type SourceRecord } from '../dead-letter.ts';
 import { headerStrings } from '../log-reader.ts';
-import { countDeadLetters, errorSummary, kindOf, parseDeadLetter, parseRef, safeText, type DeadLetterEntry } from './letters.ts';
+import { countDeadLetters, errorSummary, kindOf, matches, parseDeadLetter, parseRef, safeText, type DeadLetterEntry } from './letters.ts';
 import { redriveCopy, selectForRedrive } from './redrive-copy.ts';
 
 const PREFIX = 't1.';
@@ -63,9 +63,15 @@ describe('countDeadLetters', () => {
       letterAt(3, invalid(), '2025-01-03T00:00:00.000Z'),
     ];
     expect(countDeadLetters(entries)).toEqual([
-      { topic: 'herald.device-events.dlq.herald.projector.devices.v1', group: 'herald.projector.devices.v1', kind: 'schema-invalid', error: 'EVENT_DECODE_FAILED: invalid DeviceRegistered v1: /data/token required', count: 3, oldest: '2025-01-01T00:00:00.000Z', newest: '2025-01-03T00:00:00.000Z' },
-      { topic: 'herald.device-events.dlq.herald.projector.devices.v1', group: 'herald.projector.devices.v1', kind: 'handler-error', error: 'Error: E11000 duplicate key', count: 1, oldest: '2025-01-01T00:00:00.000Z', newest: '2025-01-01T00:00:00.000Z' },
+      { topic: 'herald.device-events.dlq.herald.projector.devices.v1', group: 'herald.projector.devices.v1', kind: 'schema-invalid', error: 'EVENT_DECODE_FAILED: invalid DeviceRegistered v1: /data/token required', match: 'invalid DeviceRegistered v1: /data/token required', count: 3, oldest: '2025-01-01T00:00:00.000Z', newest: '2025-01-03T00:00:00.000Z' },
+      { topic: 'herald.device-events.dlq.herald.projector.devices.v1', group: 'herald.projector.devices.v1', kind: 'handler-error', error: 'Error: E11000 duplicate key', match: 'E11000 duplicate key', count: 1, oldest: '2025-01-01T00:00:00.000Z', newest: '2025-01-01T00:00:00.000Z' },
     ]);
+  });
+  it("gives each row an error filter that selects that row's dead letters", () => {
+    const entries = [letterAt(0, new EventDecodeError('invalid DeviceRegistered v1: /data/token required\nmore'), '2025-01-02T00:00:00.000Z'), letterAt(1, new Error('E11000 duplicate key'), '2025-01-01T00:00:00.000Z')];
+    for (const row of countDeadLetters(entries)) {
+      expect(entries.filter((entry) => matches(entry, { group: row.group, topic: row.topic, error: row.match })).map((entry) => errorSummary(entry.error))).toEqual([row.error]);
+    }
   });
   it('bounds a long error', () => {
     expect(errorSummary([{ name: 'Error', message: 'x'.repeat(500) }])).toHaveLength(160);

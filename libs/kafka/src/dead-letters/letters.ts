@@ -132,6 +132,12 @@ export function errorSummary(chain: readonly ErrorLink[]): string {
   return text.length > 160 ? `${text.slice(0, 157)}...` : text;
 }
 
+/** An `error` filter that selects the dead letters counted under this chain's summary: the outermost message's first line, bounded (a filter matches it anywhere in the chain). */
+export function errorMatch(chain: readonly ErrorLink[]): string {
+  const line = chain[0]?.message.split('\n', 1)[0] ?? '';
+  return line.slice(0, 200);
+}
+
 export interface DeadLetterFilter {
   /** A dead-letter topic or a source topic (logical). */
   topic?: string;
@@ -159,6 +165,8 @@ export interface DeadLetterCount {
   group: string;
   kind: DeadLetterKind;
   error: string;
+  /** An `error` filter for this row's dead letters (errorMatch). */
+  match: string;
   count: number;
   oldest: string;
   newest: string;
@@ -172,7 +180,7 @@ export function countDeadLetters(entries: readonly DeadLetterEntry[]): DeadLette
     const key = JSON.stringify([entry.topic, entry.group, error]);
     const row = rows.get(key);
     if (row === undefined) {
-      rows.set(key, { topic: entry.topic, group: entry.group, kind: entry.kind, error, count: 1, oldest: entry.failedAt, newest: entry.failedAt });
+      rows.set(key, { topic: entry.topic, group: entry.group, kind: entry.kind, error, match: errorMatch(entry.error), count: 1, oldest: entry.failedAt, newest: entry.failedAt });
       continue;
     }
     row.count += 1;

@@ -31,7 +31,7 @@ export const FERRETDB_INDEXES: Readonly<Record<string, readonly string[]>> = {
   devices_counts: ['by_project_key'],
   notifications_counts: ['by_project_key'],
   api_keys: ['by_project_created'],
-  delivery_schedules: ['by_state_due'],
+  delivery_schedules: ['by_state_due_key'],
 };
 
 export const ferretdbStore: StoreAdapter = {

@@ -32,6 +32,9 @@ export function SignIn() {
           Sign in
         </button>
       </form>
+      <p>
+        <a href="/console/operator">Operator sign in (dead letters)</a>
+      </p>
     </main>
   );
 }

@@ -1,6 +1,6 @@
 import type { NotificationRequestedV1 } from '@herald/events';
 import type { Logger } from '@herald/log';
-import type { Schedule, ScheduleStore } from './schedule-store.ts';
+import { dueKey, type Schedule, type ScheduleStore } from './schedule-store.ts';
 import { planLocalSlots } from './slots.ts';
 
 export interface HoldDeps {
@@ -22,12 +22,13 @@ export async function holdSchedules(deps: HoldDeps, event: NotificationRequested
   const base = { notification_id: data.notification_id, project_id: event.project_id, state: 'pending' as const, created_at: new Date() };
   let schedules: Schedule[];
   if (data.send_at_local === undefined) {
-    schedules = [{ ...base, _id: data.notification_id, due_at: new Date(data.send_at!) }];
+    const dueAt = new Date(data.send_at!);
+    schedules = [{ ...base, _id: data.notification_id, due_at: dueAt, due_key: dueKey(dueAt) }];
   } else {
     const registered = await deps.registeredZones(event.project_id);
     const defaultZone = (await deps.defaultTimezone(event.project_id)) ?? 'UTC';
     const slots = planLocalSlots(data.send_at_local, [...Intl.supportedValuesOf('timeZone'), ...registered], defaultZone);
-    schedules = slots.map((slot) => ({ ...base, _id: `${data.notification_id}@${slot.index}`, due_at: new Date(slot.at), slot }));
+    schedules = slots.map((slot) => ({ ...base, _id: `${data.notification_id}@${slot.index}`, due_at: new Date(slot.at), due_key: dueKey(new Date(slot.at)), slot }));
   }
   const last = Math.max(...schedules.map((schedule) => schedule.due_at.getTime()));
   const request = {

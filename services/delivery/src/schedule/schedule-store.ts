@@ -8,6 +8,8 @@ export interface Schedule {
   notification_id: string;
   project_id: string;
   due_at: Date;
+  /** `due_at` as text (dueKey): the scheduler's order. The local store pages through strings in SQL, not through dates. */
+  due_key: string;
   slot?: FanoutSlot;
   state: 'pending' | 'fired' | 'cancelled';
   /** A scheduler that claimed it owns it until then (a crashed one's claim runs out). */
@@ -27,6 +29,11 @@ export interface HeldRequest {
   expires_at: Date;
 }
 
+/** The sort key of a due time: ISO 8601 in UTC, fixed width for years 0-9999 (sends are at most 30 days ahead), so text order is time order. */
+export function dueKey(at: Date): string {
+  return at.toISOString();
+}
+
 /**
  * `delivery_schedules` and `delivery_requests`: what makes a scheduled send
  * durable. The fan-out writes them before committing the request's offset;
@@ -39,6 +46,7 @@ export interface HeldRequest {
 export class ScheduleStore {
   readonly #schedules: Collection<Schedule>;
   readonly #requests: Collection<HeldRequest>;
+  readonly #held = new Set<(firstDue: Date) => void>();
 
   constructor(db: Db) {
     this.#schedules = db.collection<Schedule>(ADMIN_COLLECTIONS.deliverySchedules);
@@ -51,13 +59,34 @@ export class ScheduleStore {
       await this.#requests.updateOne({ _id: request._id }, { $setOnInsert: request }, { upsert: true });
       for (const schedule of schedules) await this.#schedules.updateOne({ _id: schedule._id }, { $setOnInsert: schedule }, { upsert: true });
     });
+    const first = Math.min(...schedules.map((schedule) => schedule.due_at.getTime()));
+    if (Number.isFinite(first)) for (const listener of this.#held) listener(new Date(first));
   }
 
-  /** Ids of pending schedules due by `now` (the movable clock), earliest first: never a request body. */
-  async due(now: Date, limit: number): Promise<Array<Pick<Schedule, '_id' | 'due_at'>>> {
-    return this.#guard(() =>
-      this.#schedules.find({ state: 'pending', due_at: { $lte: now } }, { projection: { _id: 1, due_at: 1 } }).sort({ due_at: 1 }).limit(limit).toArray(),
-    );
+  /** Calls `listener` with the earliest due time of each hold this process makes (the scheduler wakes for it); answers the unsubscribe. */
+  onHeld(listener: (firstDue: Date) => void): () => void {
+    this.#held.add(listener);
+    return () => this.#held.delete(listener);
+  }
+
+  /**
+   * The `limit` earliest pending schedules, due or not (ids and due times
+   * only, never a request body): the caller fires the due ones and sleeps
+   * until the next. An equality and a sort ending with `_id`, through
+   * `by_state_due_key`: the local store answers it from its index, reading
+   * only the rows it returns, however many schedules are stored.
+   */
+  async earliest(limit: number): Promise<Array<Pick<Schedule, '_id' | 'due_at'>>> {
+    return this.#guard(() => this.#schedules.find({ state: 'pending' }, { projection: { _id: 1, due_at: 1 } }).sort({ due_key: 1, _id: 1 }).limit(limit).toArray());
+  }
+
+  /** Gives pending schedules stored before `due_key` existed their key (once, at start); answers how many. */
+  async addMissingDueKeys(): Promise<number> {
+    return this.#guard(async () => {
+      const missing = await this.#schedules.find({ state: 'pending', due_key: { $exists: false } }, { projection: { _id: 1, due_at: 1 } }).toArray();
+      for (const { _id, due_at } of missing) await this.#schedules.updateOne({ _id, due_key: { $exists: false } }, { $set: { due_key: dueKey(due_at) } });
+      return missing.length;
+    });
   }
 
   /** Takes a due schedule for `leaseMs` (real time); null when another scheduler holds it or it is no longer pending. */
