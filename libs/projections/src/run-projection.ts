@@ -3,6 +3,7 @@ import { runConsumer, type ConsumerSpec, type EventProducer, type HeraldKafka, t
 import type { Logger } from '@herald/log';
 import { applyProjection } from './apply-projection.ts';
 import { applyCounted } from './apply-counted.ts';
+import { applyTogether } from './apply-together.ts';
 import { COUNTER_INDEXES, type CounterDocument } from './counts.ts';
 import type { AnyProjection } from './projection.ts';
 
@@ -21,11 +22,11 @@ export interface ProjectionDeps {
 export const PROJECTION_CHUNK = 2_000;
 
 /**
- * Partitions applied at once. Each document's events share a key, so one
- * partition: concurrent chunks never touch the same document, and while one
- * waits on the store another is folded.
+ * Partitions handled at once. Each document's events share a key, so one
+ * partition: their chunks never touch the same document, and those that
+ * arrive while the store is busy are applied together (applyTogether).
  */
-export const PROJECTION_PARTITIONS_AT_ONCE = 3;
+export const PROJECTION_PARTITIONS_AT_ONCE = 6;
 
 /** Runs one projection into one read-model version, with that version's consumer group. */
 export async function runProjection(
@@ -48,10 +49,10 @@ export async function runProjection(
     logger,
     maxChunkSize: PROJECTION_CHUNK,
     partitionsConsumedConcurrently: PROJECTION_PARTITIONS_AT_ONCE,
-    handle: async (records) => {
+    handle: applyTogether(async (records) => {
       if (counted) await applyCounted(projection, collection as never, counters, records);
       else await applyProjection(projection, collection as never, records, logger);
-    },
+    }),
     ...(options.onChunkDone === undefined ? {} : { onChunkDone: options.onChunkDone }),
   });
 }
