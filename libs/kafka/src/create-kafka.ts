@@ -2,6 +2,7 @@ import { Kafka, logLevel, type logCreator } from 'kafkajs';
 import type { Logger } from '@herald/log';
 import { kafkajsLogLevel } from './kafkajs-log-level.ts';
 import { fixKafkajsIdleLoop } from './request-queue-fix.ts';
+import { cacheCoordinators, kafkajsCluster } from './coordinator-cache.ts';
 
 export type { Kafka } from 'kafkajs';
 
@@ -56,6 +57,8 @@ function pinoLogCreator(logger: Logger): logCreator {
 export function createKafka(settings: KafkaSettings): HeraldKafka {
   // kafkajs 2.2.4 spins a 1 ms timer per idle broker connection (request-queue-fix.ts).
   fixKafkajsIdleLoop();
+  // kafkajs asks for a coordinator before every transactional request (coordinator-cache.ts).
+  cacheCoordinators(kafkajsCluster());
   const prefix = settings.prefix ?? '';
   const client = new Kafka({
     clientId: settings.clientId,
