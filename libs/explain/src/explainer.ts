@@ -1,0 +1,150 @@
+import { AppError, NotFoundError } from '@herald/errors';
+import { deviceIdFor, TOPICS, type FanoutTaskV1, type NotificationRequestedV1 } from '@herald/events';
+import type { HeraldKafka, LogRecord } from '@herald/kafka';
+import type { ReadModelRegistry } from '@herald/mongo';
+import type { DeliveryLedgerDocument, DeviceDocument } from '@herald/projections';
+import { deviceAt, deviceTimeline } from './device-timeline.ts';
+import { explainReach } from './explain-reach.ts';
+import { devicePartition, readFacts, uuidV7Time, type FactQuery } from './log-facts.ts';
+import { notificationFacts } from './notification-facts.ts';
+import type { ExplainLimits, NotificationFacts, ReachExplanation, TimelineEntry } from './types.ts';
+
+/** Bounds for the API (docs/explain.md): what one bearer-key request may cost. */
+export const API_EXPLAIN_LIMITS: ExplainLimits = { maxRecords: 200_000, timeoutMs: 15_000, perProject: 1, total: 4, notifications: 20 };
+
+export interface DeviceExplanation {
+  device_id: string;
+  project_id: string;
+  partition: number;
+  status: 'active' | 'inactive';
+  token: string;
+  timeline: TimelineEntry[];
+  /** The notifications whose events were read for receipts and opens (the device's most recent, from the delivery ledger). */
+  notifications: string[];
+  scanned_records: number;
+}
+
+export interface NotificationExplanation {
+  notification: NotificationFacts;
+  device: ReachExplanation | null;
+  scanned_records: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const keyOf = (record: LogRecord) => record.key?.toString() ?? '';
+
+/**
+ * Explain answers from the log (the one log reader, bounded by `limits`):
+ * a device's timeline and why a device was or was not reached. The read
+ * models are used only to know where to look: the device's first
+ * registration time (where in its partition to start) and the delivery
+ * ledger's list of its notifications. `projectId` undefined: the operator,
+ * any project (the CLI).
+ */
+export class Explainer {
+  readonly #kafka: HeraldKafka;
+  readonly #readModels: ReadModelRegistry;
+  readonly #limits: ExplainLimits;
+  readonly #running = new Map<string, number>();
+  #total = 0;
+
+  constructor(deps: { kafka: HeraldKafka; readModels: ReadModelRegistry; limits: ExplainLimits }) {
+    this.#kafka = deps.kafka;
+    this.#readModels = deps.readModels;
+    this.#limits = deps.limits;
+  }
+
+  async device(projectId: string | undefined, idOrToken: string): Promise<DeviceExplanation> {
+    return this.#bounded(projectId, async () => {
+      const devices = await this.#readModels.collection<DeviceDocument>('devices');
+      const projectFilter = projectId === undefined ? {} : { project_id: projectId };
+      const stored = UUID.test(idOrToken) ? await devices.findOne({ _id: idOrToken, ...projectFilter }) : await devices.findOne({ token: idOrToken, ...projectFilter });
+      const deviceId = stored?._id ?? (UUID.test(idOrToken) || projectId === undefined ? idOrToken : deviceIdFor(projectId, idOrToken));
+      const ledger = await this.#readModels.collection<DeliveryLedgerDocument>('delivery_ledger');
+      const batches = await ledger
+        .find({ ...projectFilter, 'devices.device_id': deviceId }, { projection: { notification_id: 1, reported_at: 1 } })
+        .sort({ reported_at: -1 })
+        .limit(this.#limits.notifications * 4)
+        .toArray();
+      const notifications = [...new Set(batches.map((batch) => batch.notification_id))].slice(0, this.#limits.notifications);
+      const read = await readFacts(
+        this.#kafka,
+        [
+          { topic: TOPICS.deviceEvents, key: deviceId, sinceMs: stored === null ? undefined : Date.parse(stored.created_at) },
+          ...notifications.map((id) => ({ topic: TOPICS.notificationEvents, key: id, sinceMs: uuidV7Time(id) })),
+        ],
+        this.#limits,
+      );
+      const [deviceRecords = [], ...notificationRecords] = read.records;
+      const state = deviceAt(deviceRecords, deviceId);
+      if (state === undefined || (projectId !== undefined && state.project_id !== projectId)) throw new NotFoundError(`device ${idOrToken} does not exist${projectId === undefined ? '' : ` in project ${projectId}`}`);
+      const own = notificationRecords.flat().filter((record) => record.event.project_id === state.project_id);
+      return {
+        device_id: deviceId,
+        project_id: state.project_id,
+        partition: devicePartition(deviceId, read.deviceEventsPartitions),
+        status: state.status,
+        token: state.token,
+        timeline: deviceTimeline(deviceRecords, own, deviceId),
+        notifications,
+        scanned_records: read.scanned,
+      };
+    });
+  }
+
+  async notification(projectId: string | undefined, notificationId: string, deviceId?: string): Promise<NotificationExplanation> {
+    return this.#bounded(projectId, async () => {
+      const since = uuidV7Time(notificationId);
+      const queries: FactQuery[] = [{ topic: TOPICS.notificationEvents, key: notificationId, sinceMs: since }];
+      if (deviceId !== undefined) {
+        const devices = await this.#readModels.collection<DeviceDocument>('devices');
+        const stored = await devices.findOne({ _id: deviceId }, { projection: { created_at: 1 } });
+        queries.push(
+          { topic: TOPICS.deviceEvents, key: deviceId, sinceMs: stored === null ? undefined : Date.parse(stored.created_at) },
+          // Step 0 of each of its fan-out tasks on the device's partition (keyed by fan-out id: the id, or `<id>@<slot>`).
+          { topic: TOPICS.fanoutTasks, key: notificationId, sinceMs: since, partitionKey: deviceId, keep: (record) => isTaskOf(record, notificationId) },
+        );
+      }
+      const read = await readFacts(this.#kafka, queries, this.#limits);
+      const [notificationRecords = [], deviceRecords = [], taskRecords = []] = read.records;
+      const requested = notificationRecords.find((record) => record.event.type === 'NotificationRequested')?.event as NotificationRequestedV1 | undefined;
+      if (requested === undefined || (projectId !== undefined && requested.project_id !== projectId)) {
+        throw new NotFoundError(`notification ${notificationId} does not exist${projectId === undefined ? '' : ` in project ${projectId}`}`);
+      }
+      const notification = notificationFacts(requested, notificationRecords);
+      if (deviceId === undefined) return { notification, device: null, scanned_records: read.scanned };
+      const state = deviceAt(deviceRecords, deviceId);
+      if (state === undefined || state.project_id !== requested.project_id) throw new NotFoundError(`device ${deviceId} does not exist in project ${requested.project_id}`);
+      const partition = devicePartition(deviceId, read.deviceEventsPartitions);
+      const tasks = taskRecords
+        .map((record) => record.event as FanoutTaskV1)
+        .filter((task) => task.data.step === 0 && task.data.partition === partition && task.data.forwarded !== true);
+      const device = explainReach({ projectId: requested.project_id, deviceId, partition, request: requested, notificationRecords, tasks, deviceRecords });
+      return { notification, device, scanned_records: read.scanned };
+    });
+  }
+
+  /** Runs one explain within the concurrency bounds: 429 past them (each explain reads the log; a caller must not pile them up). */
+  async #bounded<T>(projectId: string | undefined, work: () => Promise<T>): Promise<T> {
+    const key = projectId ?? '';
+    const mine = this.#running.get(key) ?? 0;
+    if (mine >= this.#limits.perProject || this.#total >= this.#limits.total) {
+      throw new AppError('RATE_LIMITED', `explain: ${mine >= this.#limits.perProject ? `${mine} already running for this project` : `${this.#total} already running`}; try again when it is done`);
+    }
+    this.#running.set(key, mine + 1);
+    this.#total += 1;
+    try {
+      return await work();
+    } finally {
+      this.#total -= 1;
+      const left = (this.#running.get(key) ?? 1) - 1;
+      if (left === 0) this.#running.delete(key);
+      else this.#running.set(key, left);
+    }
+  }
+}
+
+function isTaskOf(record: LogRecord, notificationId: string): boolean {
+  const key = keyOf(record);
+  return record.event?.type === 'FanoutTask' && (key === notificationId || key.startsWith(`${notificationId}@`));
+}
