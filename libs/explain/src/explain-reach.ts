@@ -58,7 +58,9 @@ export function explainReach(facts: ReachFacts): ReachExplanation {
 
   const last = receipts.at(-1);
   if (last !== undefined && last.outcome !== 'cancelled') {
-    return answer('reached', `${last.provider} ${last.outcome}${last.reason === null ? '' : ` (${last.reason})`} at ${last.at}${opened === null ? '' : `; opened at ${opened}`}`);
+    // Sent: the provider's answer decides (delivered: reached; the token refused, or retries exhausted: not).
+    const reason = last.outcome === 'delivered' ? 'reached' : last.outcome === 'invalid' ? 'provider_rejected' : 'send_failed';
+    return answer(reason, `${last.provider} ${last.outcome}${last.reason === null ? '' : ` (${last.reason})`} at ${last.at}${opened === null ? '' : `; opened at ${opened}`}`);
   }
   if (cancelled !== undefined) return answer('cancelled', `the notification was cancelled at ${cancelled.event.occurred_at} before it was sent to this device`);
   if (expired?.event.type === 'NotificationExpired') return answer('expired', `the notification expired at ${expired.event.occurred_at}: ${expired.event.data.reason}`);

@@ -31,6 +31,11 @@ describe('explainReach', () => {
     expect(explainReach(facts({ notificationRecords: [reported] }))).toMatchObject({ reached: true, reason: 'reached', receipts: [{ outcome: 'delivered' }] });
   });
 
+  it('the token refused by the provider: not reached, with the receipt', () => {
+    const reported = record(TOPICS.notificationEvents, 3, 'DeliveryReported', { notification_id: 'n1', batch_id: 'b', provider: 'apns', results: [{ device_id: D, outcome: 'invalid', reason: 'BadDeviceToken' }] });
+    expect(explainReach(facts({ notificationRecords: [reported] }))).toMatchObject({ reached: false, reason: 'provider_rejected', summary: expect.stringContaining('BadDeviceToken') });
+  });
+
   it('not matched: which metadata pair failed, judged at the audience position', () => {
     const answer = explainReach(facts({ tasks: [task(5, { ...none, metadata: [{ plan: 'pro' }] })] }));
     expect(answer.reason).toBe('not_matched');

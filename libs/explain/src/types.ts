@@ -47,6 +47,8 @@ export interface TimelineEntry {
 
 export type ReachReason =
   | 'reached'
+  | 'provider_rejected'
+  | 'send_failed'
   | 'not_matched'
   | 'inactive'
   | 'unregistered'

@@ -12,6 +12,7 @@ import { Devices } from './screens/devices.tsx';
 import { DevicePage } from './screens/device-page.tsx';
 import { Topics } from './screens/topics.tsx';
 import { NotFound } from './screens/not-found.tsx';
+import { ExplainReach } from './screens/explain.tsx';
 
 function App() {
   const [signedIn, setSignedIn] = useState(apiKey() !== undefined);
@@ -25,6 +26,7 @@ function App() {
           <Route path="/console" component={Overview} />
           <Route path="/console/notifications" component={Notifications} />
           <Route path="/console/notifications/:id" component={Report} />
+          <Route path="/console/notifications/:id/explain" component={ExplainReach} />
           <Route path="/console/compose" component={Composer} />
           <Route path="/console/devices" component={Devices} />
           <Route path="/console/devices/:id" component={DevicePage} />
