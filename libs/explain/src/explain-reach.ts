@@ -5,6 +5,11 @@ import type { DeviceDocument } from '@herald/projections';
 import { deviceAt, evidenceOf, opensOf, receiptsOf } from './device-timeline.ts';
 import type { ReachExplanation } from './types.ts';
 
+/** Whether the targets can only name devices by id or token (typed targets): then the fan-out had tasks on their partitions only. */
+function namesDevicesOnly(targets: NotificationRequestedV1['data']['targets']): boolean {
+  return targets.every((target) => typeof target !== 'string' && ('device_id' in target || 'token' in target));
+}
+
 /** What the log says about one notification and one device: the input of `explainReach`. */
 export interface ReachFacts {
   projectId: string;
@@ -56,39 +61,46 @@ export function explainReach(facts: ReachFacts): ReachExplanation {
     ...more,
   });
 
+  // The device at the send's audience position, judged by the audience predicate (when a task recorded it).
+  const judged = facts.tasks.map((task) => {
+    const device = deviceAt(facts.deviceRecords, deviceId, task.data.wait_for);
+    return { task, device, verdict: device === undefined ? undefined : explainAudience(device, facts.projectId, task.data.audience, zonesOf(task)) };
+  });
+  const chosen = judged.find((item) => item.verdict?.matches === true) ?? judged[0];
+  const position = chosen === undefined ? null : { partition: facts.partition, offset: chosen.task.data.wait_for };
+  const judgement: Partial<ReachExplanation> =
+    chosen?.device === undefined ? { audience_position: position } : { audience_position: position, device_at_send: deviceView(chosen.device), clauses: chosen.verdict?.clauses ?? [] };
+
   const last = receipts.at(-1);
   if (last !== undefined && last.outcome !== 'cancelled') {
     // Sent: the provider's answer decides (delivered: reached; the token refused, or retries exhausted: not).
     const reason = last.outcome === 'delivered' ? 'reached' : last.outcome === 'invalid' ? 'provider_rejected' : 'send_failed';
-    return answer(reason, `${last.provider} ${last.outcome}${last.reason === null ? '' : ` (${last.reason})`} at ${last.at}${opened === null ? '' : `; opened at ${opened}`}`);
+    return answer(reason, `${last.provider} ${last.outcome}${last.reason === null ? '' : ` (${last.reason})`} at ${last.at}${opened === null ? '' : `; opened at ${opened}`}`, judgement);
   }
-  if (cancelled !== undefined) return answer('cancelled', `the notification was cancelled at ${cancelled.event.occurred_at} before it was sent to this device`);
-  if (expired?.event.type === 'NotificationExpired') return answer('expired', `the notification expired at ${expired.event.occurred_at}: ${expired.event.data.reason}`);
+  if (cancelled !== undefined) return answer('cancelled', `the notification was cancelled at ${cancelled.event.occurred_at} before it was sent to this device`, judgement);
+  if (expired?.event.type === 'NotificationExpired') return answer('expired', `the notification expired at ${expired.event.occurred_at}: ${expired.event.data.reason}`, judgement);
 
-  if (facts.tasks.length === 0) {
+  if (chosen === undefined) {
     if (!dispatched) return answer('not_dispatched_yet', 'the notification has not been fanned out yet (scheduled, or in the fan-out queue)');
-    // Fanned out, but with no task on this device's partition: its targets name only devices that live elsewhere (or nothing).
+    if (!namesDevicesOnly(facts.request.data.targets)) {
+      return answer('audience_unknown', "dispatched, with no receipt and no fan-out task on this device's partition: its plain-string targets named no device there, or its fan-out records (a work topic, kept 7 days) are gone, and with them where its audience was taken");
+    }
+    // Fanned out, with no task on this device's partition: its targets name only devices that live elsewhere.
     const audience = resolveAudience(facts.projectId, facts.request.data.targets, () => undefined);
     const device = deviceAt(facts.deviceRecords, deviceId);
     const verdict = device === undefined ? undefined : explainAudience(device, facts.projectId, audience);
     return answer('not_matched', "not matched by any target: the send's targets name no device on this device's partition", { clauses: verdict?.clauses ?? [] });
   }
 
-  const judged = facts.tasks.map((task) => {
-    const device = deviceAt(facts.deviceRecords, deviceId, task.data.wait_for);
-    return { task, device, verdict: device === undefined ? undefined : explainAudience(device, facts.projectId, task.data.audience, zonesOf(task)) };
-  });
-  const chosen = judged.find((item) => item.verdict?.matches === true) ?? judged[0]!;
-  const position = { partition: facts.partition, offset: chosen.task.data.wait_for };
   const { device, verdict } = chosen;
   if (device === undefined || verdict === undefined) {
     const first = facts.deviceRecords.find((record) => record.event.type === 'DeviceRegistered' && record.offset >= chosen.task.data.wait_for);
     return answer('registered_after_send', `registered after the send's audience position (device-events[${facts.partition}] offset ${first?.offset ?? '?'} ≥ ${chosen.task.data.wait_for})`, {
-      audience_position: position,
+      ...judgement,
       registered_at: first === undefined ? null : { topic: first.topic, partition: first.partition, offset: first.offset },
     });
   }
-  const more = { audience_position: position, device_at_send: deviceView(device), clauses: verdict.clauses };
+  const more = judgement;
   if (device.status === 'inactive') {
     const since = device.deactivation?.at ?? null;
     const deactivatedBy = facts.deviceRecords.filter((record) => record.offset < chosen.task.data.wait_for && record.event.type === 'DeviceDeactivated').at(-1);

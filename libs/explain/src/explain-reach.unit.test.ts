@@ -28,7 +28,13 @@ const facts = (more: Partial<ReachFacts>): ReachFacts => ({ projectId: P, device
 describe('explainReach', () => {
   it('reached: the receipt', () => {
     const reported = record(TOPICS.notificationEvents, 3, 'DeliveryReported', { notification_id: 'n1', batch_id: 'b', provider: 'apns', results: [{ device_id: D, outcome: 'delivered' }] });
-    expect(explainReach(facts({ notificationRecords: [reported] }))).toMatchObject({ reached: true, reason: 'reached', receipts: [{ outcome: 'delivered' }] });
+    expect(explainReach(facts({ notificationRecords: [reported] }))).toMatchObject({
+      reached: true,
+      reason: 'reached',
+      receipts: [{ outcome: 'delivered' }],
+      clauses: [{ clause: 'topic', matched: true }],
+      audience_position: { partition: 0, offset: 5 },
+    });
   });
 
   it('the token refused by the provider: not reached, with the receipt', () => {
@@ -68,7 +74,10 @@ describe('explainReach', () => {
   it('no task on the partition: not fanned out yet, or named no device here', () => {
     expect(explainReach(facts({ tasks: [] })).reason).toBe('not_dispatched_yet');
     const dispatched = record(TOPICS.notificationEvents, 2, 'NotificationDispatched', { notification_id: 'n1', targeted: { apns: 0, fcm: 0 }, batches: { apns: 0, fcm: 0 } });
-    expect(explainReach(facts({ tasks: [], notificationRecords: [dispatched] })).reason).toBe('not_matched');
+    expect(explainReach(facts({ tasks: [], notificationRecords: [dispatched] })).reason).toBe('audience_unknown');
+    const byId = { ...request, data: { ...request.data, targets: [{ device_id: 'elsewhere' }] } };
+    const answer = explainReach(facts({ request: byId, tasks: [], notificationRecords: [dispatched] }));
+    expect(answer).toMatchObject({ reason: 'not_matched', clauses: [{ clause: 'device_id', matched: false }] });
   });
 });
 

@@ -56,6 +56,7 @@ export type ReachReason =
   | 'cancelled'
   | 'expired'
   | 'not_dispatched_yet'
+  | 'audience_unknown'
   | 'awaiting_report';
 
 export interface ClauseExplanation {

@@ -111,6 +111,7 @@ describe('explain a notification for a device (API)', () => {
 
   it('cancelled: a scheduled send cancelled before it was due', async () => {
     const scheduled = await send({ targets: [{ device_id: ids.reached }], send_at: new Date(Date.now() + 3_600_000).toISOString() });
+    await waitFor('the send listed as scheduled', async () => (await status(scheduled)) === 'scheduled');
     expect((await harness.request('POST', `/api/v1/notifications/${scheduled}/cancel`, { key: project.api_key })).status).toBe(202);
     await waitFor('the cancel in the log', async () => (await status(scheduled)) === 'cancelled');
     expect(await reach(scheduled, ids.reached!)).toMatchObject({ reached: false, reason: 'cancelled' });
@@ -142,7 +143,7 @@ describe('a device timeline', () => {
   it("tells registration, deactivation with the provider's evidence, receipts, reactivation, metadata and opens from the log (API)", async () => {
     // Back from inactive, then a metadata change and an open of a delivered notification.
     await register('bad-token', { topics: ['news'] });
-    const patched = await harness.request('PATCH', `/api/v1/metadata?identifier=${ids.inactive}`, { key: project.api_key, body: { metadata: { plan: 'gold' } } });
+    const patched = await harness.request('PATCH', `/api/v1/metadata?project_id=${project.id}&identifier=${ids.inactive}`, { body: { metadata: { plan: 'gold' } } });
     expect(patched.status).toBe(200);
     expect((await harness.request('PUT', `/api/v1/notifications/${campaign}/open`, { body: { project_id: project.id, token: 'ios-reached' } })).status).toBe(204);
 

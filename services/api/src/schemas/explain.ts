@@ -62,7 +62,7 @@ const DeviceAtSend = Type.Object({
   timezone: NullableString,
 });
 
-export const REACH_REASONS = ['reached', 'provider_rejected', 'send_failed', 'not_matched', 'inactive', 'unregistered', 'registered_after_send', 'cancelled', 'expired', 'not_dispatched_yet', 'awaiting_report'] as const;
+export const REACH_REASONS = ['reached', 'provider_rejected', 'send_failed', 'not_matched', 'inactive', 'unregistered', 'registered_after_send', 'cancelled', 'expired', 'not_dispatched_yet', 'audience_unknown', 'awaiting_report'] as const;
 
 const ReachExplanation = Type.Object({
   device_id: Type.String(),
@@ -112,7 +112,7 @@ export const explainNotificationSchema = {
   description:
     'From the log: the notification\'s events, the fan-out task of the device\'s partition (its recorded audience position `wait_for` and resolved audience) and the ' +
     'device\'s events up to that position, judged by the audience predicate. `reason`: reached, provider_rejected (the token refused), send_failed (retries exhausted or no credentials), not_matched (which clause failed), inactive (since, evidence), ' +
-    'unregistered, registered_after_send, cancelled, expired, not_dispatched_yet, awaiting_report. Without `device_id`, only the notification\'s facts. ' +
+    'unregistered, registered_after_send, cancelled, expired, not_dispatched_yet, audience_unknown (its fan-out records, kept 7 days, are gone), awaiting_report. Without `device_id`, only the notification\'s facts. ' +
     '404 for a notification or device that is not the project\'s. ' +
     COST,
   tags: ['notifications'],

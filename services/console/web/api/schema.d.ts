@@ -1903,7 +1903,7 @@ export interface paths {
         };
         /**
          * Why a device was or was not reached by a notification
-         * @description From the log: the notification's events, the fan-out task of the device's partition (its recorded audience position `wait_for` and resolved audience) and the device's events up to that position, judged by the audience predicate. `reason`: reached, provider_rejected (the token refused), send_failed (retries exhausted or no credentials), not_matched (which clause failed), inactive (since, evidence), unregistered, registered_after_send, cancelled, expired, not_dispatched_yet, awaiting_report. Without `device_id`, only the notification's facts. 404 for a notification or device that is not the project's. Read from the event log, bounded: a request reads at most 200,000 log records (422 past it, naming the span) within 15 s (503), one explain at a time per project (429). The CLI (`herald explain`) has no such bound.
+         * @description From the log: the notification's events, the fan-out task of the device's partition (its recorded audience position `wait_for` and resolved audience) and the device's events up to that position, judged by the audience predicate. `reason`: reached, provider_rejected (the token refused), send_failed (retries exhausted or no credentials), not_matched (which clause failed), inactive (since, evidence), unregistered, registered_after_send, cancelled, expired, not_dispatched_yet, audience_unknown (its fan-out records, kept 7 days, are gone), awaiting_report. Without `device_id`, only the notification's facts. 404 for a notification or device that is not the project's. Read from the event log, bounded: a request reads at most 200,000 log records (422 past it, naming the span) within 15 s (503), one explain at a time per project (429). The CLI (`herald explain`) has no such bound.
          */
         get: {
             parameters: {
@@ -1947,7 +1947,7 @@ export interface paths {
                                     device_id: string;
                                     reached: boolean;
                                     /** @enum {unknown} */
-                                    reason: "reached" | "provider_rejected" | "send_failed" | "not_matched" | "inactive" | "unregistered" | "registered_after_send" | "cancelled" | "expired" | "not_dispatched_yet" | "awaiting_report";
+                                    reason: "reached" | "provider_rejected" | "send_failed" | "not_matched" | "inactive" | "unregistered" | "registered_after_send" | "cancelled" | "expired" | "not_dispatched_yet" | "audience_unknown" | "awaiting_report";
                                     summary: string;
                                     /** @description The device-events end offset the send's audience was taken at on the device's partition (the fan-out task's wait_for) */
                                     audience_position: {

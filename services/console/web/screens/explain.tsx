@@ -18,6 +18,7 @@ const REASONS: Record<string, string> = {
   cancelled: 'The notification was cancelled before it was sent to this device.',
   expired: 'The notification expired before it was sent.',
   not_dispatched_yet: 'Not fanned out yet.',
+  audience_unknown: 'Its fan-out records (kept 7 days) are gone: where its audience was taken is not known any more.',
   awaiting_report: 'In the audience; no outcome reported yet.',
 };
 
