@@ -1,4 +1,5 @@
-import { AppError, NotFoundError } from '@herald/errors';
+import { NotFoundError } from '@herald/errors';
+import { ConcurrencyLimit } from './concurrency-limit.ts';
 import { deviceIdFor, TOPICS, type FanoutTaskV1, type NotificationRequestedV1 } from '@herald/events';
 import type { HeraldKafka, LogRecord } from '@herald/kafka';
 import type { ReadModelRegistry } from '@herald/mongo';
@@ -45,13 +46,13 @@ export class Explainer {
   readonly #kafka: HeraldKafka;
   readonly #readModels: ReadModelRegistry;
   readonly #limits: ExplainLimits;
-  readonly #running = new Map<string, number>();
-  #total = 0;
+  readonly #limit: ConcurrencyLimit;
 
   constructor(deps: { kafka: HeraldKafka; readModels: ReadModelRegistry; limits: ExplainLimits }) {
     this.#kafka = deps.kafka;
     this.#readModels = deps.readModels;
     this.#limits = deps.limits;
+    this.#limit = new ConcurrencyLimit({ perKey: deps.limits.perProject, total: deps.limits.total });
   }
 
   async device(projectId: string | undefined, idOrToken: string): Promise<DeviceExplanation> {
@@ -124,23 +125,9 @@ export class Explainer {
     });
   }
 
-  /** Runs one explain within the concurrency bounds: 429 past them (each explain reads the log; a caller must not pile them up). */
-  async #bounded<T>(projectId: string | undefined, work: () => Promise<T>): Promise<T> {
-    const key = projectId ?? '';
-    const mine = this.#running.get(key) ?? 0;
-    if (mine >= this.#limits.perProject || this.#total >= this.#limits.total) {
-      throw new AppError('RATE_LIMITED', `explain: ${mine >= this.#limits.perProject ? `${mine} already running for this project` : `${this.#total} already running`}; try again when it is done`);
-    }
-    this.#running.set(key, mine + 1);
-    this.#total += 1;
-    try {
-      return await work();
-    } finally {
-      this.#total -= 1;
-      const left = (this.#running.get(key) ?? 1) - 1;
-      if (left === 0) this.#running.delete(key);
-      else this.#running.set(key, left);
-    }
+  /** Each explain reads the log: a caller must not pile them up (429 past the bounds). */
+  #bounded<T>(projectId: string | undefined, work: () => Promise<T>): Promise<T> {
+    return this.#limit.run(projectId ?? '', 'explain', work);
   }
 }
 
