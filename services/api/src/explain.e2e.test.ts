@@ -14,6 +14,7 @@ let harness: ApiHarness;
 let project: { id: string; api_key: string };
 let other: { id: string; api_key: string };
 const ids: Record<string, string> = {};
+const SPAN_LIMIT = 300;
 
 interface Reach { reached: boolean; reason: string; summary: string; clauses: Array<{ clause: string; matched: boolean; detail: string }>; inactive_since: string | null; evidence: { provider: string; reason: string; notification_id: string | null } | null; audience_position: { partition: number; offset: number } | null; registered_at: { offset: number } | null; receipts: Array<{ outcome: string }> }
 interface Timeline { device_id: string; status: string; timeline: Array<{ kind: string; summary: string; notification_id?: string; evidence?: { reason: string; notification_id: string | null }; receipt?: { outcome: string; reason: string | null } }> }
@@ -40,7 +41,8 @@ let campaign: string;
 let firstSend: string;
 
 beforeAll(async () => {
-  harness = await startApiHarness('explain', { delivery: true });
+  // A span bound far above what these tests read, and below what the last one makes a device's partition hold.
+  harness = await startApiHarness('explain', { delivery: true, apiEnv: { EXPLAIN_MAX_RECORDS: String(SPAN_LIMIT) } });
   project = await harness.createProject('explain');
   other = await harness.createProject('explain-other');
   await harness.fakes!.configure(project.id);
@@ -179,5 +181,16 @@ describe('a device timeline', () => {
     const timeline = await harness.herald('explain', 'device', 'bad-token', '--project', project.id);
     expect(timeline).toMatch(/deactivated\s+deactivated: apns answered BadDeviceToken/);
     await expect(harness.herald('explain', 'device', ids.reached!, '--max-records', '1')).rejects.toThrow(/over the limit of 1/);
+  });
+
+  it('refuses over the API a read that would span more log records than EXPLAIN_MAX_RECORDS, reading nothing', async () => {
+    const before = ((await harness.request('GET', `/api/v1/devices/${ids.topic}/explain`, { key: project.api_key })).body!.data as { scanned_records: number }).scanned_records;
+    expect(before).toBeLessThan(SPAN_LIMIT);
+    // A device whose partition then holds more than the bound: its history spans it.
+    const filler = Array.from({ length: SPAN_LIMIT }, (_, n) => createEvent('MetadataUpdated', { device_id: ids.topic!, set: { n: String(n) }, unset: [] }, { project_id: project.id }));
+    await harness.env.producer.publish(filler);
+    const refused = await harness.request('GET', `/api/v1/devices/${ids.topic}/explain`, { key: project.api_key });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({ errors: [expect.stringMatching(new RegExp(`^reading \\d+ log records \\(herald\\.device-events\\[\\d\\] \\d+\\.\\.\\d+.*\\) is over the limit of ${SPAN_LIMIT}$`))] });
   });
 });
