@@ -3,7 +3,7 @@ import { ConcurrencyLimit } from './concurrency-limit.ts';
 import { deviceIdFor, TOPICS, type FanoutTaskV1, type NotificationRequestedV1 } from '@herald/events';
 import type { HeraldKafka, LogRecord } from '@herald/kafka';
 import type { ReadModelRegistry } from '@herald/mongo';
-import type { DeliveryLedgerDocument, DeviceDocument } from '@herald/projections';
+import type { DeliveryLedgerDocument, DeviceDocument, NotificationDocument } from '@herald/projections';
 import { deviceAt, deviceTimeline } from './device-timeline.ts';
 import { explainReach } from './explain-reach.ts';
 import { devicePartition, readFacts, uuidV7Time, type FactQuery } from './log-facts.ts';
@@ -47,11 +47,17 @@ export class Explainer {
   readonly #readModels: ReadModelRegistry;
   readonly #limits: ExplainLimits;
   readonly #limit: ConcurrencyLimit;
+  readonly #knownOnly: boolean;
 
-  constructor(deps: { kafka: HeraldKafka; readModels: ReadModelRegistry; limits: ExplainLimits }) {
+  /**
+   * `knownOnly` (the API): an id the read models do not hold for the project answers 404 before the log is
+   * read, so a caller cannot make the server scan a partition for a device or notification that is not theirs.
+   */
+  constructor(deps: { kafka: HeraldKafka; readModels: ReadModelRegistry; limits: ExplainLimits; knownOnly?: boolean }) {
     this.#kafka = deps.kafka;
     this.#readModels = deps.readModels;
     this.#limits = deps.limits;
+    this.#knownOnly = deps.knownOnly ?? false;
     this.#limit = new ConcurrencyLimit({ perKey: deps.limits.perProject, total: deps.limits.total });
   }
 
@@ -60,6 +66,7 @@ export class Explainer {
       const devices = await this.#readModels.collection<DeviceDocument>('devices');
       const projectFilter = projectId === undefined ? {} : { project_id: projectId };
       const stored = UUID.test(idOrToken) ? await devices.findOne({ _id: idOrToken, ...projectFilter }) : await devices.findOne({ token: idOrToken, ...projectFilter });
+      if (stored === null && this.#knownOnly) throw notFound('device', idOrToken, projectId);
       const deviceId = stored?._id ?? (UUID.test(idOrToken) || projectId === undefined ? idOrToken : deviceIdFor(projectId, idOrToken));
       const ledger = await this.#readModels.collection<DeliveryLedgerDocument>('delivery_ledger');
       const batches = await ledger
@@ -78,7 +85,7 @@ export class Explainer {
       );
       const [deviceRecords = [], ...notificationRecords] = read.records;
       const state = deviceAt(deviceRecords, deviceId);
-      if (state === undefined || (projectId !== undefined && state.project_id !== projectId)) throw new NotFoundError(`device ${idOrToken} does not exist${projectId === undefined ? '' : ` in project ${projectId}`}`);
+      if (state === undefined || (projectId !== undefined && state.project_id !== projectId)) throw notFound('device', idOrToken, projectId);
       const own = notificationRecords.flat().filter((record) => record.event.project_id === state.project_id);
       return {
         device_id: deviceId,
@@ -95,6 +102,7 @@ export class Explainer {
 
   async notification(projectId: string | undefined, notificationId: string, deviceId?: string): Promise<NotificationExplanation> {
     return this.#bounded(projectId, async () => {
+      if (this.#knownOnly) await this.#requireKnown(projectId, notificationId, deviceId);
       const since = uuidV7Time(notificationId);
       const queries: FactQuery[] = [{ topic: TOPICS.notificationEvents, key: notificationId, sinceMs: since }];
       if (deviceId !== undefined) {
@@ -110,12 +118,12 @@ export class Explainer {
       const [notificationRecords = [], deviceRecords = [], taskRecords = []] = read.records;
       const requested = notificationRecords.find((record) => record.event.type === 'NotificationRequested')?.event as NotificationRequestedV1 | undefined;
       if (requested === undefined || (projectId !== undefined && requested.project_id !== projectId)) {
-        throw new NotFoundError(`notification ${notificationId} does not exist${projectId === undefined ? '' : ` in project ${projectId}`}`);
+        throw notFound('notification', notificationId, projectId);
       }
       const notification = notificationFacts(requested, notificationRecords);
       if (deviceId === undefined) return { notification, device: null, scanned_records: read.scanned };
       const state = deviceAt(deviceRecords, deviceId);
-      if (state === undefined || state.project_id !== requested.project_id) throw new NotFoundError(`device ${deviceId} does not exist in project ${requested.project_id}`);
+      if (state === undefined || state.project_id !== requested.project_id) throw notFound('device', deviceId, requested.project_id);
       const partition = devicePartition(deviceId, read.deviceEventsPartitions);
       const tasks = taskRecords
         .map((record) => record.event as FanoutTaskV1)
@@ -125,10 +133,23 @@ export class Explainer {
     });
   }
 
+  async #requireKnown(projectId: string | undefined, notificationId: string, deviceId: string | undefined): Promise<void> {
+    const scope = projectId === undefined ? {} : { project_id: projectId };
+    const notifications = await this.#readModels.collection<NotificationDocument>('notifications');
+    if ((await notifications.findOne({ _id: notificationId, ...scope }, { projection: { _id: 1 } })) === null) throw notFound('notification', notificationId, projectId);
+    if (deviceId === undefined) return;
+    const devices = await this.#readModels.collection<DeviceDocument>('devices');
+    if ((await devices.findOne({ _id: deviceId, ...scope }, { projection: { _id: 1 } })) === null) throw notFound('device', deviceId, projectId);
+  }
+
   /** Each explain reads the log: a caller must not pile them up (429 past the bounds). */
   #bounded<T>(projectId: string | undefined, work: () => Promise<T>): Promise<T> {
     return this.#limit.run(projectId ?? '', 'explain', work);
   }
+}
+
+function notFound(kind: 'device' | 'notification', id: string, projectId: string | undefined): NotFoundError {
+  return new NotFoundError(`${kind} ${id} does not exist${projectId === undefined ? '' : ` in project ${projectId}`}`);
 }
 
 function isTaskOf(record: LogRecord, notificationId: string): boolean {

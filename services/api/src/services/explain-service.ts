@@ -13,7 +13,7 @@ export class ExplainService {
   readonly deadlineMs: number;
 
   constructor(deps: { kafka?: HeraldKafka | undefined; readModels: ReadModelRegistry; limits: ExplainLimits }) {
-    this.#explainer = deps.kafka === undefined ? undefined : new Explainer({ kafka: deps.kafka, readModels: deps.readModels, limits: deps.limits });
+    this.#explainer = deps.kafka === undefined ? undefined : new Explainer({ kafka: deps.kafka, readModels: deps.readModels, limits: deps.limits, knownOnly: true });
     this.deadlineMs = deps.limits.timeoutMs + DEADLINE_MARGIN_MS;
   }
 
