@@ -31,7 +31,7 @@ function metadataDetail(device: AudienceDevice, filter: Readonly<Record<string, 
 }
 
 /** What a clause asked of this device, whether or not it named it (only called for a clause present in the audience). */
-function detailOf(kind: AudienceClauseKind, device: AudienceDevice, audience: ResolvedAudience, matched: boolean): string {
+function detailOf(kind: AudienceClauseKind, device: AudienceDevice, audience: ResolvedAudience, matched: boolean, topicName: (id: string) => string): string {
   switch (kind) {
     case 'held_token': {
       const held = audience.held_tokens?.[device._id];
@@ -44,8 +44,8 @@ function detailOf(kind: AudienceClauseKind, device: AudienceDevice, audience: Re
       return matched ? 'token: the device holds a targeted token' : `token: the device's token is not among the ${audience.tokens.length} targeted`;
     case 'topic': {
       const shared = device.topics.filter((topic) => audience.topic_ids.includes(topic));
-      if (matched) return `topic: subscribed to ${list(shared)}`;
-      return `topic: not subscribed to ${list(audience.topic_ids)} (subscribed to ${device.topics.length === 0 ? 'no topic' : list(device.topics)})`;
+      if (matched) return `topic: subscribed to ${list(shared.map(topicName))}`;
+      return `topic: not subscribed to ${list(audience.topic_ids.map(topicName))} (subscribed to ${device.topics.length === 0 ? 'no topic' : list(device.topics.map(topicName))})`;
     }
     case 'external_id':
       if (matched) return `external_id: linked to user ${JSON.stringify(device.external_id)}`;
@@ -59,15 +59,16 @@ function detailOf(kind: AudienceClauseKind, device: AudienceDevice, audience: Re
  * `matchesAudience` with its reasons: the same clauses (AUDIENCE_CLAUSES)
  * decide, and each clause present in the audience says what it asked and
  * what the device had. Explain answers "not matched by any target" with it.
+ * `topicName` names a topic id for a person (default: the id).
  */
-export function explainAudience(device: AudienceDevice, projectId: string, audience: ResolvedAudience, zones?: ZoneFilter): AudienceVerdict {
+export function explainAudience(device: AudienceDevice, projectId: string, audience: ResolvedAudience, zones?: ZoneFilter, topicName: (id: string) => string = (id) => id): AudienceVerdict {
   const failed: AudienceVerdict['failed'] = [];
   if (device.project_id !== projectId) failed.push('project');
   if (device.status !== 'active') failed.push('status');
   if (!inZones(device, zones)) failed.push('zone');
   const clauses = AUDIENCE_CLAUSES.filter((clause) => clause.present(audience)).map((clause): ClauseVerdict => {
     const matched = clause.test(device, audience);
-    return { clause: clause.kind, matched, detail: detailOf(clause.kind, device, audience, matched) };
+    return { clause: clause.kind, matched, detail: detailOf(clause.kind, device, audience, matched, topicName) };
   });
   return { matches: matchesAudience(device, projectId, audience, zones), failed, clauses };
 }

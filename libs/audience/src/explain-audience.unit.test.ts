@@ -12,6 +12,8 @@ describe('explainAudience', () => {
     expect(verdict.matches).toBe(false);
     expect(verdict.failed).toEqual([]);
     expect(verdict.clauses).toEqual([{ clause: 'topic', matched: false, detail: 'topic: not subscribed to "sports" (subscribed to "news")' }]);
+    const named = explainAudience(device, 'p1', { ...none, topic_ids: ['sports'] }, undefined, (id) => `#${id}`);
+    expect(named.clauses[0]?.detail).toBe('topic: not subscribed to "#sports" (subscribed to "#news")');
   });
 
   it('names the metadata key whose value differs, and a key that is not set', () => {

@@ -23,6 +23,8 @@ export interface ReachFacts {
   tasks: readonly FanoutTaskV1[];
   /** The device's events (device-events, its key), in log order. */
   deviceRecords: readonly ConsumedEvent[];
+  /** A topic's name for a person (default: its id). */
+  topicName?: (id: string) => string;
 }
 
 function deviceView(device: DeviceDocument): NonNullable<ReachExplanation['device_at_send']> {
@@ -64,7 +66,7 @@ export function explainReach(facts: ReachFacts): ReachExplanation {
   // The device at the send's audience position, judged by the audience predicate (when a task recorded it).
   const judged = facts.tasks.map((task) => {
     const device = deviceAt(facts.deviceRecords, deviceId, task.data.wait_for);
-    return { task, device, verdict: device === undefined ? undefined : explainAudience(device, facts.projectId, task.data.audience, zonesOf(task)) };
+    return { task, device, verdict: device === undefined ? undefined : explainAudience(device, facts.projectId, task.data.audience, zonesOf(task), facts.topicName) };
   });
   const chosen = judged.find((item) => item.verdict?.matches === true) ?? judged[0];
   const position = chosen === undefined ? null : { partition: facts.partition, offset: chosen.task.data.wait_for };
@@ -88,7 +90,7 @@ export function explainReach(facts: ReachFacts): ReachExplanation {
     // Fanned out, with no task on this device's partition: its targets name only devices that live elsewhere.
     const audience = resolveAudience(facts.projectId, facts.request.data.targets, () => undefined);
     const device = deviceAt(facts.deviceRecords, deviceId);
-    const verdict = device === undefined ? undefined : explainAudience(device, facts.projectId, audience);
+    const verdict = device === undefined ? undefined : explainAudience(device, facts.projectId, audience, undefined, facts.topicName);
     return answer('not_matched', "not matched by any target: the send's targets name no device on this device's partition", { clauses: verdict?.clauses ?? [] });
   }
 

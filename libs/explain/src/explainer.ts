@@ -3,7 +3,7 @@ import { ConcurrencyLimit } from './concurrency-limit.ts';
 import { deviceIdFor, TOPICS, type FanoutTaskV1, type NotificationRequestedV1 } from '@herald/events';
 import type { HeraldKafka, LogRecord } from '@herald/kafka';
 import type { ReadModelRegistry } from '@herald/mongo';
-import type { DeliveryLedgerDocument, DeviceDocument, NotificationDocument } from '@herald/projections';
+import type { DeliveryLedgerDocument, DeviceDocument, NotificationDocument, TopicDocument } from '@herald/projections';
 import { deviceAt, deviceTimeline } from './device-timeline.ts';
 import { explainReach } from './explain-reach.ts';
 import { devicePartition, readFacts, uuidV7Time, type FactQuery } from './log-facts.ts';
@@ -128,9 +128,22 @@ export class Explainer {
       const tasks = taskRecords
         .map((record) => record.event as FanoutTaskV1)
         .filter((task) => task.data.step === 0 && task.data.partition === partition && task.data.forwarded !== true);
-      const device = explainReach({ projectId: requested.project_id, deviceId, partition, request: requested, notificationRecords, tasks, deviceRecords });
+      const topicName = await this.#topicNames(requested.project_id, [
+        ...tasks.flatMap((task) => task.data.audience.topic_ids),
+        ...deviceRecords.flatMap((record) => (record.event.type === 'DeviceRegistered' ? (record.event.data.topic_ids ?? []) : [])),
+      ]);
+      const device = explainReach({ projectId: requested.project_id, deviceId, partition, request: requested, notificationRecords, tasks, deviceRecords, topicName });
       return { notification, device, scanned_records: read.scanned };
     });
+  }
+
+  /** Topic names for the ids an answer mentions (the topics read model; an id it does not know stays an id). */
+  async #topicNames(projectId: string, ids: readonly string[]): Promise<(id: string) => string> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return (id) => id;
+    const topics = await this.#readModels.collection<TopicDocument>('topics');
+    const names = new Map((await topics.find({ _id: { $in: unique }, project_id: projectId }, { projection: { name: 1 } }).toArray()).map((topic) => [topic._id, topic.name]));
+    return (id) => names.get(id) ?? id;
   }
 
   async #requireKnown(projectId: string | undefined, notificationId: string, deviceId: string | undefined): Promise<void> {
