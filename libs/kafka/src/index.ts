@@ -18,3 +18,4 @@ export * from './dead-letters/letters.ts';
 export * from './dead-letters/redrive-copy.ts';
 export * from './dead-letters/dead-letter-log.ts';
 export * from './dead-letters/redrive.ts';
+export * from './read-log-range.ts';

@@ -38,6 +38,8 @@ export interface LogReaderOptions {
   purpose: string;
   /** Called after each fetched batch with the next offset of its partition, past transaction markers (which never reach onRecord). */
   onProgress?(topic: string, partition: number, next: number): void;
+  /** Only these partitions (per logical topic; a topic not named: all): the others are paused at every join and never handed on. */
+  partitions?: Readonly<Record<string, readonly number[]>>;
 }
 
 export interface LogReader {
@@ -77,9 +79,16 @@ export async function openLogReader(options: LogReaderOptions): Promise<LogReade
   const ready = new Promise<void>((resolve) => (joined = resolve));
   // Seek at every join, not once after run(): a consumer that crashed (a coordinator still loading) rejoins and
   // would otherwise read from the end; at a join the consumer is ready to take a seek before it fetches.
+  const chosen = (topic: string, partition: number) => {
+    const only = options.partitions?.[physical.get(topic) ?? ''];
+    return only === undefined || only.includes(partition);
+  };
   consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
     for (const [topic, partitions] of Object.entries(payload.memberAssignment)) {
+      const skipped = partitions.filter((partition) => !chosen(topic, partition));
+      if (skipped.length > 0) consumer.pause([{ topic, partitions: skipped }]);
       for (const partition of partitions) {
+        if (!chosen(topic, partition)) continue;
         const offset = next.get(`${topic}:${partition}`);
         if (offset !== undefined) consumer.seek({ topic, partition, offset: String(offset) });
       }
@@ -98,7 +107,7 @@ export async function openLogReader(options: LogReaderOptions): Promise<LogReade
       const logical = physical.get(topic)!;
       const offset = Number(message.offset);
       const key = `${topic}:${partition}`;
-      if (offset < (next.get(key) ?? 0)) return;
+      if (offset < (next.get(key) ?? 0) || !chosen(topic, partition)) return;
       const headers = headerStrings(message.headers);
       let event: HeraldEvent | undefined;
       try {

@@ -1,7 +1,7 @@
 import type { HeraldKafka } from './create-kafka.ts';
 import { withLogAdmin } from './log-admin.ts';
-import { openLogReader, type LogRecord } from './log-reader.ts';
-import type { PartitionEnd } from './offsets.ts';
+import type { LogRecord } from './log-reader.ts';
+import { readLogRanges, type LogRange } from './read-log-range.ts';
 
 /**
  * Reads topics (logical names) from their first stored record up to where
@@ -12,49 +12,13 @@ import type { PartitionEnd } from './offsets.ts';
  * transactions ends too.
  */
 export async function readLogToEnd(kafka: HeraldKafka, topics: readonly string[], timeoutMs = 60_000): Promise<LogRecord[]> {
-  const existing = new Set(await withLogAdmin(kafka, (admin) => admin.topics()));
-  const present = topics.filter((topic) => existing.has(kafka.topic(topic)));
-  if (present.length === 0) return [];
-  const ends = new Map<string, PartitionEnd[]>();
-  await withLogAdmin(kafka, async (admin) => {
-    for (const topic of present) ends.set(topic, await admin.ends(kafka.topic(topic)));
+  const ranges = await withLogAdmin(kafka, async (admin) => {
+    const existing = new Set(await admin.topics());
+    const out: LogRange[] = [];
+    for (const topic of topics.filter((name) => existing.has(kafka.topic(name)))) {
+      for (const end of await admin.ends(kafka.topic(topic))) out.push({ topic, partition: end.partition, from: end.low, to: end.high });
+    }
+    return out;
   });
-  const remaining = new Map<string, number>();
-  for (const [topic, partitions] of ends) for (const end of partitions) if (end.high > end.low) remaining.set(`${topic}:${end.partition}`, end.high);
-  if (remaining.size === 0) return [];
-
-  const records: LogRecord[] = [];
-  let done!: () => void;
-  const finished = new Promise<void>((resolve) => (done = resolve));
-  const moved = (topic: string, partition: number, next: number) => {
-    const key = `${topic}:${partition}`;
-    const high = remaining.get(key);
-    if (high !== undefined && next >= high) remaining.delete(key);
-    if (remaining.size === 0) done();
-  };
-  const reader = await openLogReader({
-    kafka,
-    topics: present,
-    from: {},
-    onRecord: async (record) => {
-      const high = remaining.get(`${record.topic}:${record.partition}`);
-      if (high !== undefined && record.offset < high) records.push(record);
-      moved(record.topic, record.partition, record.offset + 1);
-    },
-    onProgress: moved,
-    purpose: 'to-end',
-  });
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      finished,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`reading ${present.join(', ')} to their ends took over ${timeoutMs} ms (${[...remaining.keys()].join(', ')} not reached)`)), timeoutMs);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-    await reader.close();
-  }
-  return records;
+  return readLogRanges(kafka, ranges, { keep: () => true, maxRecords: Number.POSITIVE_INFINITY, timeoutMs, purpose: 'to-end' });
 }

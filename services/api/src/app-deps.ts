@@ -12,6 +12,8 @@ import type { DevicePolicy } from './domain/device-policy.ts';
 import type { OverviewService } from './services/overview-service.ts';
 import type { NotificationReportService } from './services/notification-report-service.ts';
 import type { OperatorOptions } from './operator-token.ts';
+import type { ExplainService } from './services/explain-service.ts';
+import type { ExplainLimits } from '@herald/explain';
 
 /** Everything the HTTP app needs, created by its owner (server.ts or a test) and passed in. */
 export interface AppDeps {
@@ -27,6 +29,8 @@ export interface AppDeps {
   /** Where event streams read the log; without it GET /api/v1/events answers 503. */
   kafka?: HeraldKafka;
   eventStreams?: StreamLimits;
+  /** What one explain request may cost (docs/explain.md); default API_EXPLAIN_LIMITS. Needs `kafka` (else 503). */
+  explainLimits?: ExplainLimits;
   /** What devices may store (quota, bytes); default DEFAULT_DEVICE_POLICY. */
   devicePolicy?: DevicePolicy;
   /** How long a checked API key is believed (revocation takes effect within it); default 2 s. */
@@ -44,6 +48,7 @@ export interface AppServices {
   notifications: NotificationService;
   reports: NotificationReportService;
   overview: OverviewService;
+  explain: ExplainService;
   admin: AdminStore;
   keys: ApiKeyCache;
   checkReady: () => Promise<string[]>;

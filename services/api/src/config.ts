@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { CommonConfig, metricsSettings } from '@herald/config';
+import { API_EXPLAIN_LIMITS } from '@herald/explain';
 
 export const ApiConfig = Type.Object({
   ...CommonConfig.properties,
@@ -7,6 +8,8 @@ export const ApiConfig = Type.Object({
   HOST: Type.String({ default: '127.0.0.1' }),
   EVENT_STREAMS_PER_PROCESS: Type.Integer({ minimum: 0, default: 100, description: 'GET /api/v1/events streams one API process serves at once (each reads the whole log)' }),
   EVENT_STREAMS_PER_PROJECT: Type.Integer({ minimum: 0, default: 5, description: 'event streams one project may hold open at once, per API process' }),
+  EXPLAIN_MAX_RECORDS: Type.Integer({ minimum: 1, default: API_EXPLAIN_LIMITS.maxRecords, description: 'log records one explain request may span (422 past it; docs/explain.md)' }),
+  EXPLAIN_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: API_EXPLAIN_LIMITS.timeoutMs, description: 'how long one explain request may read the log (503 past it)' }),
   EVENT_STREAM_MAX_MS: Type.Integer({ minimum: 1000, default: 3_600_000, description: 'an event stream ends after this; clients resume with Last-Event-ID' }),
   HERALD_CLOCK_FILE: Type.Optional(Type.String({ minLength: 1, description: 'tests: a file holding milliseconds added to the clock schedule checks use' })),
   CONSOLE_DIR: Type.Optional(Type.String({ minLength: 1, description: "the console's built assets, served at /console/ (default: services/console/dist)" })),

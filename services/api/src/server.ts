@@ -8,6 +8,7 @@ import { ApiConfig } from './config.ts';
 import { buildApp } from './build-app.ts';
 import { httpOptions } from './http-options.ts';
 import { readinessCheck } from './readiness.ts';
+import { API_EXPLAIN_LIMITS } from '@herald/explain';
 
 await runProcess('api', async () => {
   const config = loadConfig(ApiConfig, process.env);
@@ -31,6 +32,7 @@ await runProcess('api', async () => {
       clock: fileClock(config.HERALD_CLOCK_FILE),
       kafka,
       ...(config.CONSOLE_DIR === undefined ? {} : { consoleDir: config.CONSOLE_DIR }),
+      explainLimits: { ...API_EXPLAIN_LIMITS, maxRecords: config.EXPLAIN_MAX_RECORDS, timeoutMs: config.EXPLAIN_TIMEOUT_MS },
       eventStreams: { perProcess: config.EVENT_STREAMS_PER_PROCESS, perProject: config.EVENT_STREAMS_PER_PROJECT, maxDurationMs: config.EVENT_STREAM_MAX_MS },
       devicePolicy: { projectDeviceQuota: config.PROJECT_DEVICE_QUOTA, maxDeviceBytes: config.DEVICE_MAX_BYTES, quotaRecountMs: config.DEVICE_QUOTA_RECOUNT_MS },
       apiKeyCacheMs: config.API_KEY_CACHE_MS,

@@ -190,6 +190,26 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
     );
   });
 
+  it('explains why a device was not reached, and shows a device timeline from the log', async () => {
+    const spare = deviceIdFor(project.id, 'android-spare-1');
+    await page.goto(url(`/console/notifications/${sentId}`));
+    await page.getByRole('link', { name: 'Why was a device not reached?' }).click();
+    await page.getByLabel('Device id').fill(spare);
+    await page.getByRole('button', { name: 'Explain' }).click();
+    await page.getByTestId('explain-reason').getByText('not_matched').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('explain-clauses').textContent()).toContain('✗ topic: not subscribed to "news" (subscribed to "sport")');
+    await expectAccessible('explain a device');
+    await screenshot(page, 'explain');
+
+    await page.goto(url(`/console/devices/${deviceIdFor(project.id, 'ios-ok-1')}`));
+    await page.getByRole('button', { name: 'Show the timeline from the log' }).click();
+    await page.getByTestId('timeline').waitFor({ timeout: 30_000 });
+    const rows = await tableRows('[data-testid="timeline"]');
+    expect(rows.map((row) => row[1])).toEqual(['registered', 'receipt']);
+    expect(rows[1]![2]).toContain('delivered');
+    expect(rows[1]![3]).toBe(sentId);
+  });
+
   it('cancels a scheduled send after confirmation', async () => {
     const sendAt = new Date(Date.now() + 24 * 3600_000).toISOString();
     const created = await api<{ data: { id: string } }>('POST', '/api/v1/notifications', { notification: { title: 'Tomorrow', body: 'later', targets: ['sport'], send_at: sendAt } });
@@ -285,7 +305,7 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
   });
 
   it('passes axe on every screen, at desktop and phone width, with nothing blocked by its Content-Security-Policy', async () => {
-    const screens = ['/console/', '/console/notifications', `/console/notifications/${sentId}`, '/console/compose', '/console/devices', `/console/devices/${deviceIdFor(project.id, 'ios-ok-1')}`, '/console/topics', '/console/nowhere'];
+    const screens = ['/console/', '/console/notifications', `/console/notifications/${sentId}`, `/console/notifications/${sentId}/explain`, '/console/compose', '/console/devices', `/console/devices/${deviceIdFor(project.id, 'ios-ok-1')}`, '/console/topics', '/console/nowhere'];
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       for (const screen of screens) {

@@ -13,6 +13,7 @@ import { DevicePage } from './screens/device-page.tsx';
 import { Topics } from './screens/topics.tsx';
 import { NotFound } from './screens/not-found.tsx';
 import { Operator } from './screens/operator.tsx';
+import { ExplainReach } from './screens/explain.tsx';
 
 function App() {
   const [signedIn, setSignedIn] = useState(apiKey() !== undefined);
@@ -28,6 +29,7 @@ function App() {
           <Route path="/console" component={Overview} />
           <Route path="/console/notifications" component={Notifications} />
           <Route path="/console/notifications/:id" component={Report} />
+          <Route path="/console/notifications/:id/explain" component={ExplainReach} />
           <Route path="/console/compose" component={Composer} />
           <Route path="/console/devices" component={Devices} />
           <Route path="/console/devices/:id" component={DevicePage} />

@@ -298,6 +298,196 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/devices/{id}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device's timeline from the log
+         * @description Registrations, token refreshes, metadata changes, deactivations with the provider's evidence, unregistrations and unlinks from `herald.device-events`; receipts and opens of its most recent notifications (found in the delivery ledger) from `herald.notification-events`. 404 for a device that is not the project's. Read from the event log, bounded: a request reads at most 200,000 log records (422 past it, naming the span) within 15 s (503), one explain at a time per project (429). The CLI (`herald explain`) has no such bound.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The device id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                device_id: string;
+                                project_id: string;
+                                /** @description The herald.device-events partition its events are on */
+                                partition: number;
+                                /** @enum {unknown} */
+                                status: "active" | "inactive";
+                                token: string;
+                                /** @description Oldest first */
+                                timeline: {
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @enum {unknown} */
+                                    kind: "registered" | "reactivated" | "token_refreshed" | "metadata_changed" | "deactivated" | "deactivation_ignored" | "unregistered" | "unlinked" | "receipt" | "opened";
+                                    summary: string;
+                                    /** @description Where the fact is in the log (logical topic name) */
+                                    log: {
+                                        topic: string;
+                                        partition: number;
+                                        offset: number;
+                                    };
+                                    notification_id?: string;
+                                    receipt?: {
+                                        notification_id: string;
+                                        batch_id: string;
+                                        /** @enum {unknown} */
+                                        provider: "apns" | "fcm";
+                                        /** @enum {unknown} */
+                                        outcome: "delivered" | "failed" | "invalid" | "cancelled";
+                                        reason: string | null;
+                                        attempts: number | null;
+                                        /** Format: date-time */
+                                        at: string;
+                                    };
+                                    /** @description The provider's answer that deactivated the device (DeviceDeactivated) */
+                                    evidence?: {
+                                        /** @enum {unknown} */
+                                        provider: "apns" | "fcm";
+                                        /** @description The provider's reason code (BadDeviceToken, Unregistered, UNREGISTERED, …) */
+                                        reason: string;
+                                        /** @description APNs 410: when Apple says the token stopped being valid */
+                                        provider_timestamp: string | null;
+                                        /** @description The send whose answer it was */
+                                        notification_id: string | null;
+                                    };
+                                }[];
+                                /** @description The notifications whose events were read for receipts and opens: the device's most recent ones (at most 20) */
+                                notifications: string[];
+                                /** @description Log records read to answer */
+                                scanned_records: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/devices": {
         parameters: {
             query?: never;
@@ -1648,6 +1838,225 @@ export interface paths {
                 };
                 /** @description Error */
                 408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Why a device was or was not reached by a notification
+         * @description From the log: the notification's events, the fan-out task of the device's partition (its recorded audience position `wait_for` and resolved audience) and the device's events up to that position, judged by the audience predicate. `reason`: reached, provider_rejected (the token refused), send_failed (retries exhausted or no credentials), not_matched (which clause failed), inactive (since, evidence), unregistered, registered_after_send, cancelled, expired, not_dispatched_yet, audience_unknown (its fan-out records, kept 7 days, are gone), awaiting_report. Without `device_id`, only the notification's facts. 404 for a notification or device that is not the project's. Read from the event log, bounded: a request reads at most 200,000 log records (422 past it, naming the span) within 15 s (503), one explain at a time per project (429). The CLI (`herald explain`) has no such bound.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The device to explain */
+                    device_id?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The notification id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                notification: {
+                                    id: string;
+                                    project_id: string;
+                                    /** Format: date-time */
+                                    requested_at: string;
+                                    targets: unknown[];
+                                    cancelled_at: string | null;
+                                    expired: {
+                                        /** Format: date-time */
+                                        at: string;
+                                        reason: string;
+                                    } | null;
+                                    /** @description Partition dispatches announced (NotificationDispatched) */
+                                    dispatches: number;
+                                };
+                                device: {
+                                    device_id: string;
+                                    reached: boolean;
+                                    /** @enum {unknown} */
+                                    reason: "reached" | "provider_rejected" | "send_failed" | "not_matched" | "inactive" | "unregistered" | "registered_after_send" | "cancelled" | "expired" | "not_dispatched_yet" | "audience_unknown" | "awaiting_report";
+                                    summary: string;
+                                    /** @description The device-events end offset the send's audience was taken at on the device's partition (the fan-out task's wait_for) */
+                                    audience_position: {
+                                        partition: number;
+                                        offset: number;
+                                    } | null;
+                                    /** @description The device as its events left it at that position */
+                                    device_at_send: {
+                                        /** @enum {unknown} */
+                                        status: "active" | "inactive";
+                                        token: string;
+                                        topics: string[];
+                                        metadata: {
+                                            [key: string]: string;
+                                        };
+                                        external_id: string | null;
+                                        timezone: string | null;
+                                    } | null;
+                                    /** @description Each target clause of the send's audience and whether it named the device */
+                                    clauses: {
+                                        clause: string;
+                                        matched: boolean;
+                                        detail: string;
+                                    }[];
+                                    inactive_since: string | null;
+                                    evidence: {
+                                        /** @enum {unknown} */
+                                        provider: "apns" | "fcm";
+                                        /** @description The provider's reason code (BadDeviceToken, Unregistered, UNREGISTERED, …) */
+                                        reason: string;
+                                        /** @description APNs 410: when Apple says the token stopped being valid */
+                                        provider_timestamp: string | null;
+                                        /** @description The send whose answer it was */
+                                        notification_id: string | null;
+                                    } | null;
+                                    registered_at: {
+                                        topic: string;
+                                        partition: number;
+                                        offset: number;
+                                    } | null;
+                                    receipts: {
+                                        notification_id: string;
+                                        batch_id: string;
+                                        /** @enum {unknown} */
+                                        provider: "apns" | "fcm";
+                                        /** @enum {unknown} */
+                                        outcome: "delivered" | "failed" | "invalid" | "cancelled";
+                                        reason: string | null;
+                                        attempts: number | null;
+                                        /** Format: date-time */
+                                        at: string;
+                                    }[];
+                                    opened_at: string | null;
+                                } | null;
+                                scanned_records: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -6,6 +6,7 @@ import { ConfirmButton, Errors, Loading, Pager, queryString, StatusBadge, TableS
 import { useLoad } from '../components/use-load.ts';
 import { formatTime } from '../lib/format.ts';
 import { ReceiptTable } from './receipts.tsx';
+import { DeviceTimeline } from './explain.tsx';
 
 /** Key/value pairs (metadata, identifiers) as a table of text. */
 function Pairs({ label, values }: { label: string; values: Record<string, string> }) {
@@ -108,6 +109,8 @@ export function DevicePage() {
           <Pairs label="Identifiers" values={data.identifiers} />
         </>
       )}
+      <h2>Timeline</h2>
+      <DeviceTimeline id={id} />
       <h2>Receipts</h2>
       <Errors errors={receipts.errors} />
       {receipts.data === undefined ? <Loading when={receipts.loading} /> : (

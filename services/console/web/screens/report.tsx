@@ -74,6 +74,7 @@ export function Report() {
           <StatusBadge status={data.status} />
         </span>
         {live ? <span class="live" aria-live="polite">● Live</span> : null}
+        <a href={`/console/notifications/${id}/explain`}>Why was a device not reached?</a>
         {CANCELLABLE.includes(data.status) ? <ConfirmButton label="Cancel notification" question="Cancel this notification? Devices not yet sent to will not get it." confirmLabel="Yes, cancel it" onConfirm={cancel} /> : null}
       </div>
       <Errors errors={cancelErrors} />

@@ -12,6 +12,8 @@ import { NotificationReportService } from '../../services/notification-report-se
 import { OverviewService } from '../../services/overview-service.ts';
 import { DEFAULT_STREAM_LIMITS, EventStreamService } from '../../services/event-stream-service.ts';
 import { ApiKeyCache } from '../../services/api-key-cache.ts';
+import { ExplainService } from '../../services/explain-service.ts';
+import { API_EXPLAIN_LIMITS } from '@herald/explain';
 import { singleFlightCache } from '../../single-flight-cache.ts';
 
 const DEFAULT_API_KEY_CACHE_MS = 2_000;
@@ -34,6 +36,7 @@ export default fp<AppDeps & { http?: HttpOptions }>(
       notifications: new NotificationService({ ...deps, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger, clock: deps.clock ?? systemClock }),
       reports: new NotificationReportService(deps),
       overview: new OverviewService({ readModels: deps.readModels, devices }),
+      explain: new ExplainService({ kafka: deps.kafka, readModels: deps.readModels, limits: deps.explainLimits ?? API_EXPLAIN_LIMITS }),
       admin: deps.admin,
       keys,
       // One answer per second at most, however often /readyz is asked: each check opens a Kafka admin connection.

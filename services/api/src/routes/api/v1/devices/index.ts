@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { deleteDeviceSchema, getDeviceSchema, listDevicesSchema, registerDeviceSchema, updateDeviceSchema } from '../../../../schemas/devices.ts';
 import deviceReceipts from './receipts.ts';
+import explainDevice from './explain.ts';
 
 export default async function devices(app: FastifyInstance): Promise<void> {
   const fastify = app.withTypeProvider<TypeBoxTypeProvider>();
   // @fastify/autoload loads only index.ts of a directory that has one: the receipts routes are registered here.
   await app.register(deviceReceipts);
+  await app.register(explainDevice);
 
   fastify.post('', { schema: registerDeviceSchema }, async (request, reply) => {
     const bearerProjectId = await fastify.optionalBearerProject(request);

@@ -5,6 +5,7 @@ import { cancelNotificationSchema, getNotificationSchema, listNotificationsSchem
 import type { NotificationInput } from '../../../../domain/notification-request.ts';
 import notificationReceipts from './receipts.ts';
 import notificationReport from './report.ts';
+import explainNotification from './explain.ts';
 import { dryRunSchema } from '../../../../schemas/console-reads.ts';
 
 export default async function notifications(app: FastifyInstance): Promise<void> {
@@ -12,6 +13,7 @@ export default async function notifications(app: FastifyInstance): Promise<void>
   // @fastify/autoload loads only index.ts of a directory that has one: the receipts routes are registered here.
   await app.register(notificationReceipts);
   await app.register(notificationReport);
+  await app.register(explainNotification);
 
   // Validation is attached, not thrown, so the schema's problems and the
   // payload-size check are reported together in one 422.

@@ -1,0 +1,4 @@
+export * from './types.ts';
+export * from './device-timeline.ts';
+export * from './explain-reach.ts';
+export * from './explainer.ts';
