@@ -11,6 +11,7 @@ import type { ApiKeyCache } from './services/api-key-cache.ts';
 import type { DevicePolicy } from './domain/device-policy.ts';
 import type { OverviewService } from './services/overview-service.ts';
 import type { NotificationReportService } from './services/notification-report-service.ts';
+import type { WebhookService, WebhookSettings } from './services/webhook-service.ts';
 
 /** Everything the HTTP app needs, created by its owner (server.ts or a test) and passed in. */
 export interface AppDeps {
@@ -30,6 +31,8 @@ export interface AppDeps {
   devicePolicy?: DevicePolicy;
   /** How long a checked API key is believed (revocation takes effect within it); default 2 s. */
   apiKeyCacheMs?: number;
+  /** Webhook limits and whether local mode's http-to-loopback URLs are accepted; default: 10 per project, not local. */
+  webhooks?: WebhookSettings;
   /** Where the console's built assets are (services/console/dist); without them /console/ answers 503. */
   consoleDir?: string;
 }
@@ -41,6 +44,7 @@ export interface AppServices {
   notifications: NotificationService;
   reports: NotificationReportService;
   overview: OverviewService;
+  webhooks: WebhookService;
   admin: AdminStore;
   keys: ApiKeyCache;
   checkReady: () => Promise<string[]>;

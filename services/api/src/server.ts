@@ -34,6 +34,7 @@ await runProcess('api', async () => {
       eventStreams: { perProcess: config.EVENT_STREAMS_PER_PROCESS, perProject: config.EVENT_STREAMS_PER_PROJECT, maxDurationMs: config.EVENT_STREAM_MAX_MS },
       devicePolicy: { projectDeviceQuota: config.PROJECT_DEVICE_QUOTA, maxDeviceBytes: config.DEVICE_MAX_BYTES, quotaRecountMs: config.DEVICE_QUOTA_RECOUNT_MS },
       apiKeyCacheMs: config.API_KEY_CACHE_MS,
+      webhooks: { perProject: config.WEBHOOKS_PER_PROJECT, local: config.WEBHOOKS_LOCAL === 'on' },
     },
     logger,
     httpOptions(config),

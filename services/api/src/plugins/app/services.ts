@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../../app-deps.ts';
-import { IdempotencyStore } from '@herald/admin';
+import { IdempotencyStore, WebhookStore } from '@herald/admin';
 import type { Logger } from '@herald/log';
 import { systemClock } from '@herald/runtime';
 import { DEFAULT_HTTP_OPTIONS, type HttpOptions } from '../../http-options.ts';
@@ -13,6 +13,8 @@ import { OverviewService } from '../../services/overview-service.ts';
 import { DEFAULT_STREAM_LIMITS, EventStreamService } from '../../services/event-stream-service.ts';
 import { ApiKeyCache } from '../../services/api-key-cache.ts';
 import { singleFlightCache } from '../../single-flight-cache.ts';
+import { WebhookService } from '../../services/webhook-service.ts';
+import { WEBHOOK_LIMITS } from '../../domain/webhook-request.ts';
 
 const DEFAULT_API_KEY_CACHE_MS = 2_000;
 const READY_CACHE_MS = 1_000;
@@ -34,6 +36,7 @@ export default fp<AppDeps & { http?: HttpOptions }>(
       notifications: new NotificationService({ ...deps, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger, clock: deps.clock ?? systemClock }),
       reports: new NotificationReportService(deps),
       overview: new OverviewService({ readModels: deps.readModels, devices }),
+      webhooks: new WebhookService({ store: new WebhookStore(deps.db), settings: deps.webhooks ?? { perProject: WEBHOOK_LIMITS.defaultPerProject, local: false } }),
       admin: deps.admin,
       keys,
       // One answer per second at most, however often /readyz is asked: each check opens a Kafka admin connection.
