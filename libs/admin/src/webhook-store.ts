@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Collection, Db } from '@herald/mongo';
-import { ADMIN_COLLECTIONS } from '@herald/mongo';
+import { ADMIN_COLLECTIONS, countMatching } from '@herald/mongo';
 
 /** Next offset per partition of a topic, as stored (field names without dots: topic names have them). */
 export interface StoredOffset {
@@ -93,7 +93,7 @@ export class WebhookStore {
   }
 
   async count(projectId: string): Promise<number> {
-    return this.webhooks.countDocuments({ project_id: projectId });
+    return countMatching(this.webhooks, { project_id: projectId });
   }
 
   async insert(document: WebhookDocument): Promise<void> {

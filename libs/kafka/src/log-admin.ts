@@ -17,6 +17,8 @@ export interface LogAdmin {
   clusterId(): Promise<string>;
   /** Partition ends of a topic (broker name). */
   ends(topic: string): Promise<PartitionEnd[]>;
+  /** Per partition of a topic (broker name): the first offset written at or after `timestampMs` (the end where none is). */
+  offsetsAt(topic: string, timestampMs: number): Promise<Array<{ partition: number; offset: number }>>;
   /** Last committed offset per partition of `topic` for `group` (broker names); -1 where nothing is committed. */
   committed(group: string, topic: string): Promise<Map<number, number>>;
   topics(): Promise<string[]>;
@@ -42,6 +44,10 @@ export async function openLogAdmin(kafka: HeraldKafka): Promise<LogAdmin> {
       // A topic created a moment ago may have no leader yet ("not the leader for that topic-partition").
       const offsets = await pRetry(() => admin.fetchTopicOffsets(topic), KAFKA_SETUP_RETRY);
       return offsets.map((item) => ({ partition: item.partition, low: Number(item.low), high: Number(item.high) }));
+    },
+    async offsetsAt(topic, timestampMs) {
+      const offsets = await pRetry(() => admin.fetchTopicOffsetsByTimestamp(topic, timestampMs), KAFKA_SETUP_RETRY);
+      return offsets.map((item) => ({ partition: item.partition, offset: Number(item.offset) }));
     },
     async committed(group, topic) {
       const [found] = await admin.fetchOffsets({ groupId: group, topics: [topic] });

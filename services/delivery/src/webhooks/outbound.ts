@@ -84,7 +84,7 @@ export async function postWebhook(target: string, body: string, headers: Record<
         path: `${url.pathname}${url.search}`,
         headers: { ...headers, host: url.host, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
         // No agent: node then takes the connection from createConnection (no pooling, nothing resolved again).
-        createConnection: () => options.connector({ address, port, tls, servername: url.hostname }) as never,
+        createConnection: () => options.connector({ address, port, tls, servername: url.hostname }),
       },
       (response) => {
         const status = response.statusCode ?? 0;
