@@ -132,8 +132,15 @@ export class WebhookStore {
   }
 
   /** The dispatcher's progress: only while the generation it runs is current (a replay asked meanwhile wins). */
-  async progress(id: string, generation: number, set: { position?: StoredOffset[]; status?: WebhookStatus; replay?: null }): Promise<boolean> {
-    return (await this.webhooks.updateOne({ _id: id, generation }, { $set: set })).matchedCount === 1;
+  async progress(id: string, generation: number, set: { position?: StoredOffset[]; status?: Omit<WebhookStatus, 'lag'>; replay?: null }): Promise<boolean> {
+    const { status, ...rest } = set;
+    // Status field by field: lag is the role's to write (setLag), not the endpoint's.
+    const fields = Object.fromEntries(Object.entries(status ?? {}).map(([name, value]) => [`status.${name}`, value as unknown]));
+    return (await this.webhooks.updateOne({ _id: id, generation }, { $set: { ...rest, ...fields } })).matchedCount === 1;
+  }
+
+  async setLag(id: string, lag: number): Promise<void> {
+    await this.webhooks.updateOne({ _id: id }, { $set: { 'status.lag': lag } });
   }
 
   async addDeadLetter(deadLetter: WebhookDeadLetter): Promise<void> {

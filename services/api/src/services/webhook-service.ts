@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EMPTY_WEBHOOK_STATUS, generateWebhookSecret, storedOffsets, type WebhookDocument, type WebhookStore } from '@herald/admin';
+import { EMPTY_WEBHOOK_STATUS, generateWebhookSecret, positionOf, storedOffsets, type WebhookDocument, type WebhookStore } from '@herald/admin';
 import { AppError, NotFoundError, ValidationError } from '@herald/errors';
 import { STREAM_EVENT_TYPES } from '../domain/event-stream.ts';
 import { positionProblems, WEBHOOK_LIMITS, webhookUrlProblems, webhookView } from '../domain/webhook-request.ts';
@@ -109,8 +109,10 @@ export class WebhookService {
       if (current.position === null) throw new AppError('CONFLICT', 'the webhook has not started yet: it has no earlier position (replay from a time instead)');
       const problems = positionProblems(body.position ?? {}, current.position);
       if (problems.length > 0) throw new ValidationError(problems);
-      const asked = Object.fromEntries(Object.entries(body.position ?? {}).map(([topic, partitions]) => [topic, Object.fromEntries(Object.entries(partitions).map(([partition, offset]) => [Number(partition), offset]))]));
-      replay = { position: storedOffsets(asked) };
+      // Partitions the body leaves out keep their current position.
+      const position = positionOf(current.position);
+      for (const [topic, partitions] of Object.entries(body.position ?? {})) for (const [partition, offset] of Object.entries(partitions)) (position[topic] ??= {})[Number(partition)] = offset;
+      replay = { position: storedOffsets(position) };
     }
     const updated = await this.#store.update(projectId, id, { replay, updated_at: now }, { generation: 1 });
     if (updated === null) throw this.#notFound(id);

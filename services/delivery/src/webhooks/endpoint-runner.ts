@@ -66,7 +66,7 @@ export async function runEndpoint(deps: EndpointDeps, from: LogPosition, generat
   const save = async () => {
     if (!dirty) return;
     dirty = false;
-    await deps.store.progress(id, generation, { position: storedOffsets(delivered), status: { ...status, updated_at: new Date(clock.now()) } }).catch((error: unknown) => {
+    await deps.store.progress(id, generation, { position: storedOffsets(delivered), status: { ...withoutLag(status), updated_at: new Date(clock.now()) } }).catch((error: unknown) => {
       dirty = true;
       logger.warn({ err: error, webhook_id: id }, 'could not save webhook progress (retried with the next)');
     });
@@ -193,4 +193,8 @@ export async function runEndpoint(deps: EndpointDeps, from: LogPosition, generat
       await save();
     },
   };
+}
+
+function withoutLag({ lag: _lag, ...rest }: WebhookStatus): Omit<WebhookStatus, 'lag'> {
+  return rest;
 }

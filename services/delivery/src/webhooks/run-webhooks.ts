@@ -117,7 +117,7 @@ export async function runWebhooks(deps: WebhooksDeps): Promise<RunningWebhooks> 
         let lag = 0;
         for (const [topic, partitions] of Object.entries(ends)) for (const [partition, high] of Object.entries(partitions)) lag += Math.max(0, high - (position[topic]?.[Number(partition)] ?? 0));
         deps.metrics.webhookLag.set({ webhook_id: id }, lag);
-        await store.webhooks.updateOne({ _id: id }, { $set: { 'status.lag': lag } });
+        await store.setLag(id, lag);
       }
     } finally {
       await admin.close().catch(() => undefined);
