@@ -131,6 +131,11 @@ export class WebhookStore {
     return result.matchedCount === 1;
   }
 
+  /** Gives a lease up (a stopping instance), so another instance takes the webhook at its next refresh. */
+  async release(id: string, owner: string): Promise<void> {
+    await this.webhooks.updateOne({ _id: id, 'lease.owner': owner }, { $unset: { lease: '' } });
+  }
+
   /** The dispatcher's progress: only while the generation it runs is current (a replay asked meanwhile wins). */
   async progress(id: string, generation: number, set: { position?: StoredOffset[]; status?: Omit<WebhookStatus, 'lag'>; replay?: null }): Promise<boolean> {
     const { status, ...rest } = set;

@@ -3,7 +3,7 @@ import { signingSecrets, storedOffsets, type WebhookDocument, type WebhookStatus
 import type { HeraldEvent } from '@herald/events';
 import type { Logger } from '@herald/log';
 import { retryDecision, type RetryPolicy } from './backoff.ts';
-import { flushDelay } from './batching.ts';
+import { flushDelay, WEBHOOK_BATCH_MAX_BYTES } from './batching.ts';
 import { signatureHeader, WEBHOOK_HEADERS } from './signature.ts';
 import { WEBHOOK_TOPICS, webhookRequest, webhookWants } from './select-events.ts';
 import type { PostResult } from './outbound.ts';
@@ -56,6 +56,7 @@ export async function runEndpoint(deps: EndpointDeps, from: LogPosition, generat
   const read: LogPosition = structuredClone(from);
   let delivered: LogPosition = structuredClone(from);
   let waiting: HeraldEvent[] = [];
+  let waitingBytes = 0;
   let oldestAt: number | undefined;
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<void> = Promise.resolve();
@@ -131,8 +132,9 @@ export async function runEndpoint(deps: EndpointDeps, from: LogPosition, generat
     const events = waiting;
     const upTo = structuredClone(read);
     if ((await deliver(events)) === 'stopped') return;
-    waiting = waiting.slice(events.length);
-    oldestAt = waiting.length === 0 ? undefined : oldestAt;
+    waiting = [];
+    waitingBytes = 0;
+    oldestAt = undefined;
     delivered = upTo;
     dirty = true;
     await save();
@@ -140,7 +142,7 @@ export async function runEndpoint(deps: EndpointDeps, from: LogPosition, generat
 
   const schedule = () => {
     const { batch } = deps.current();
-    const delay = flushDelay(waiting.length, oldestAt, clock.now(), { maxEvents: batch.max_events, maxWaitMs: batch.max_wait_ms });
+    const delay = flushDelay(waiting.length, oldestAt, clock.now(), { maxEvents: batch.max_events, maxWaitMs: batch.max_wait_ms, maxBytes: WEBHOOK_BATCH_MAX_BYTES }, waitingBytes);
     if (delay === undefined || delay === 0 || timer !== undefined) return delay;
     timer = setTimeout(() => void serial(flush), delay);
     return delay;
@@ -153,6 +155,7 @@ export async function runEndpoint(deps: EndpointDeps, from: LogPosition, generat
       if (webhookWants(deps.current(), record.event)) {
         if (waiting.length === 0) oldestAt = clock.now();
         waiting.push(record.event);
+        waitingBytes += record.value?.length ?? 0;
         if (schedule() === 0) await flush();
       } else if (waiting.length === 0) {
         delivered = structuredClone(read);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openLogAdmin, type HeraldKafka, type LogPosition } from '@herald/kafka';
+import { openLogAdmin, type HeraldKafka, type LogAdmin, type LogPosition } from '@herald/kafka';
 import { positionOf, storedOffsets, WebhookStore, type WebhookDocument } from '@herald/admin';
 import type { Db } from '@herald/mongo';
 import type { Logger } from '@herald/log';
@@ -106,9 +106,15 @@ export async function runWebhooks(deps: WebhooksDeps): Promise<RunningWebhooks> 
     logger.info({ webhook_id: webhook._id, generation: webhook.generation }, 'webhook started');
   };
 
+  // One admin connection while webhooks run (lag every refresh), none while there are none.
+  let lagAdmin: LogAdmin | undefined;
+  const closeLagAdmin = async () => {
+    await lagAdmin?.close().catch(() => undefined);
+    lagAdmin = undefined;
+  };
   const measureLag = async () => {
-    if (running.size === 0) return;
-    const admin = await openLogAdmin(deps.kafka);
+    if (running.size === 0) return closeLagAdmin();
+    const admin = (lagAdmin ??= await openLogAdmin(deps.kafka));
     try {
       const ends: LogPosition = {};
       for (const topic of WEBHOOK_TOPICS) ends[topic] = Object.fromEntries((await admin.ends(deps.kafka.topic(topic))).map((end) => [end.partition, end.high]));
@@ -119,8 +125,9 @@ export async function runWebhooks(deps: WebhooksDeps): Promise<RunningWebhooks> 
         deps.metrics.webhookLag.set({ webhook_id: id }, lag);
         await store.setLag(id, lag);
       }
-    } finally {
-      await admin.close().catch(() => undefined);
+    } catch (error) {
+      await closeLagAdmin();
+      throw error;
     }
   };
 
@@ -166,7 +173,13 @@ export async function runWebhooks(deps: WebhooksDeps): Promise<RunningWebhooks> 
     async stop() {
       stopped = true;
       await loop;
-      await Promise.all([...running.keys()].map(stopOne));
+      await Promise.all(
+        [...running.keys()].map(async (id) => {
+          await stopOne(id);
+          await store.release(id, owner).catch(() => undefined);
+        }),
+      );
+      await closeLagAdmin();
     },
   };
 }

@@ -44,11 +44,13 @@ describe('back-off', () => {
 
 describe('batching', () => {
   it('sends at N events or once the oldest has waited T ms', () => {
-    const policy = { maxEvents: 10, maxWaitMs: 1_000 };
+    const policy = { maxEvents: 10, maxWaitMs: 1_000, maxBytes: 1_000 };
     expect(flushDelay(0, undefined, 5_000, policy)).toBeUndefined();
     expect(flushDelay(10, 4_900, 5_000, policy)).toBe(0);
     expect(flushDelay(3, 4_900, 5_000, policy)).toBe(900);
     expect(flushDelay(3, 3_000, 5_000, policy)).toBe(0);
-    expect(flushDelay(1, 5_000, 5_000, { maxEvents: 1, maxWaitMs: 0 })).toBe(0);
+    expect(flushDelay(1, 5_000, 5_000, { maxEvents: 1, maxWaitMs: 0, maxBytes: 1_000 })).toBe(0);
+    expect(flushDelay(3, 4_900, 5_000, policy, 999)).toBe(900);
+    expect(flushDelay(3, 4_900, 5_000, policy, 1_000)).toBe(0);
   });
 });
