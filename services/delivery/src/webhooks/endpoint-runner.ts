@@ -88,7 +88,7 @@ export async function runEndpoint(deps: EndpointDeps, from: LogPosition, generat
         [WEBHOOK_HEADERS.webhook]: id,
         'user-agent': 'Herald-Webhooks/1',
       };
-      const result = await deps.post(webhook.url, body, headers);
+      const result: PostResult = await deps.post(webhook.url, body, headers).catch((error: unknown) => ({ ok: false, error: (error as Error).message }));
       if (result.ok) {
         status = { ...status, delivered_events: status.delivered_events + events.length, last_success_at: new Date(clock.now()) };
         deps.observer.delivered(id, events.length);
