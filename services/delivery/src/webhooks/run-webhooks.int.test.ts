@@ -126,7 +126,7 @@ describe('the webhooks role', () => {
     expect(new Set(receivedIds('batched').slice(10))).toEqual(new Set([...waiting, ...whileStopped].map((event) => event.id)));
 
     expect(await metrics.registry.getSingleMetricAsString('herald_webhook_events_delivered_total')).toContain(`webhook_id="${batched}"`);
-    expect(await metricsAfter.registry.getSingleMetricAsString('herald_webhook_lag')).toContain(`webhook_id="${batched}"`);
+    await waitFor('the restarted role measured lag', async () => (await metricsAfter.registry.getSingleMetricAsString('herald_webhook_lag')).includes(`webhook_id="${batched}"`), 20_000);
 
     // Deleted: the role stops it and drops its series.
     await store.delete(project, dead);
