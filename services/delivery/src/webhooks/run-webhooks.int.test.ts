@@ -8,6 +8,7 @@ import { EMPTY_WEBHOOK_STATUS, WebhookStore, type WebhookDocument } from '@heral
 import { createMetrics } from '@herald/metrics';
 import { createTestEnv, waitFor, type TestEnv } from '@herald/testing';
 import { runWebhooks, type RunningWebhooks } from './run-webhooks.ts';
+import { verifySignature } from './signature.ts';
 
 /**
  * The webhooks role in this process against the real Kafka and store, the
@@ -20,7 +21,7 @@ let env: TestEnv;
 let server: Server;
 let base: string;
 let store: WebhookStore;
-const bodies = new Map<string, Array<{ deliveryId: string; events: HeraldEvent[] }>>();
+const bodies = new Map<string, Array<{ deliveryId: string; events: HeraldEvent[]; raw: string; timestamp: string; signature: string }>>();
 
 const start = (metrics = createMetrics('delivery')): Promise<RunningWebhooks> =>
   runWebhooks({
@@ -74,7 +75,8 @@ beforeAll(async () => {
         return;
       }
       const list = bodies.get(path) ?? [];
-      list.push({ deliveryId: request.headers['herald-delivery-id'] as string, events: (JSON.parse(body) as { events: HeraldEvent[] }).events });
+      const headers = request.headers as Record<string, string>;
+      list.push({ deliveryId: headers['herald-delivery-id']!, events: (JSON.parse(body) as { events: HeraldEvent[] }).events, raw: body, timestamp: headers['herald-timestamp']!, signature: headers['herald-signature']! });
       bodies.set(path, list);
       response.writeHead(200).end('ok');
     });
@@ -118,12 +120,20 @@ describe('the webhooks role', () => {
     const waiting = opens(project, 'n-2', 3);
     await env.producer.publish(waiting);
     await role.stop();
+    // A rotation while it is stopped: the restarted role signs with both secrets.
+    await store.update(project, batched, { secrets: [{ value: 'whsec_new', created_at: new Date() }, { value: 'whsec_test', created_at: new Date(), expires_at: new Date(Date.now() + 3_600_000) }] });
     const whileStopped = opens(project, 'n-3', 2);
     await env.producer.publish(whileStopped);
     const metricsAfter = createMetrics('delivery');
     role = await start(metricsAfter);
     await waitFor('the restart delivered what waited and what came while stopped', () => receivedIds('batched').length === 15, 20_000);
     expect(new Set(receivedIds('batched').slice(10))).toEqual(new Set([...waiting, ...whileStopped].map((event) => event.id)));
+    const [before, after] = [bodies.get('batched')![0]!, bodies.get('batched')!.at(-1)!];
+    const verifies = (request: typeof before, secret: string) => verifySignature({ secret, timestamp: request.timestamp, signature: request.signature, body: request.raw, nowS: Date.now() / 1000 });
+    expect([verifies(before, 'whsec_test'), verifies(before, 'whsec_new')]).toEqual([true, false]);
+    expect(after.signature.split(', ')).toHaveLength(2);
+    expect([verifies(after, 'whsec_test'), verifies(after, 'whsec_new')]).toEqual([true, true]);
+    expect(after.deliveryId).toMatch(/^[0-9a-f]{32}$/);
 
     expect(await metrics.registry.getSingleMetricAsString('herald_webhook_events_delivered_total')).toContain(`webhook_id="${batched}"`);
     await waitFor('the restarted role measured lag', async () => (await metricsAfter.registry.getSingleMetricAsString('herald_webhook_lag')).includes(`webhook_id="${batched}"`), 20_000);
