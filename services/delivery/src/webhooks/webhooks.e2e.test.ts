@@ -117,7 +117,9 @@ describe('webhooks', () => {
     const expected = (await expectedRecords()).filter((record) => ['NotificationRequested', 'NotificationDispatched', 'DeliveryReported', 'NotificationOpened'].includes(record.event!.type));
     const expectedIds = new Set(expected.map((record) => record.event!.id));
     const byType = (type: string) => expected.filter((record) => record.event!.type === type);
-    expect([byType('NotificationRequested').length, byType('NotificationDispatched').length, byType('NotificationOpened').length]).toEqual([1, 1, 1_000]);
+    expect([byType('NotificationRequested').length, byType('NotificationOpened').length]).toEqual([1, 1_000]);
+    // One per device-events partition the fan-out dispatched it on.
+    expect(byType('NotificationDispatched').length).toBeGreaterThanOrEqual(1);
     expect(byType('DeliveryReported').reduce((sum, record) => sum + (record.event!.data as { results: unknown[] }).results.length, 0), 'reports cover the 1,000 devices').toBe(1_000);
     expect(expectedIds.size).toBe(expected.length);
 
