@@ -95,6 +95,8 @@ if (env.KAFKA_BROKERS === undefined || env.MONGO_URL === undefined) {
   env.KAFKA_BROKERS ??= infra.kafkaBrokers;
   env.MONGO_URL ??= `${infra.mongoUrl.replace(/\/$/, '')}/herald`;
 }
+// Local mode (no HERALD_SECRET_KEY given): webhooks may also call http:// receivers on loopback (docs/webhooks.md).
+if (env.HERALD_SECRET_KEY === undefined) env.WEBHOOKS_LOCAL ??= 'on';
 env.HERALD_SECRET_KEY ??= (await localSecretKey(stateDir, { create: true }))!;
 // Delivery's audience index lives with the rest of local mode's state.
 env.DELIVERY_INDEX_DIR ??= join(stateDir, 'delivery');

@@ -6,3 +6,4 @@ export * from './provider-credentials.ts';
 export * from './credential-store.ts';
 export * from './device-auth.ts';
 export * from './local-secret-key.ts';
+export * from './webhook-store.ts';

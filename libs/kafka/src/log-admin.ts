@@ -46,7 +46,7 @@ export async function openLogAdmin(kafka: HeraldKafka): Promise<LogAdmin> {
       return offsets.map((item) => ({ partition: item.partition, low: Number(item.low), high: Number(item.high) }));
     },
     async offsetsAt(topic, timestampMs) {
-      const offsets = await admin.fetchTopicOffsetsByTimestamp(topic, timestampMs);
+      const offsets = await pRetry(() => admin.fetchTopicOffsetsByTimestamp(topic, timestampMs), KAFKA_SETUP_RETRY);
       return new Map(offsets.map((item) => [item.partition, Number(item.offset)]));
     },
     async committed(group, topic) {

@@ -50,6 +50,11 @@ export function createMetrics(service: string, sources: MetricsSources = {}) {
     eventStreams: new Gauge({ name: 'herald_event_streams_open', help: 'Event streams this API process holds open (slots taken, readers included)', registers }),
     indexApplied: new Counter({ name: 'herald_audience_index_records_applied_total', help: 'device-events records this delivery process applied to its audience index', labelNames: ['partition'], registers }),
     indexPosition: new Gauge({ name: 'herald_audience_index_next_offset', help: 'The next device-events offset the audience index applies, per partition this process holds or held', labelNames: ['partition'], registers }),
+    webhookLag: new Gauge({ name: 'herald_webhook_lag', help: "Log records between a webhook's position and the end of the topics it reads, at the last measure", labelNames: ['webhook_id'], registers }),
+    webhookEvents: new Counter({ name: 'herald_webhook_events_delivered_total', help: 'Events a webhook endpoint acknowledged (2xx)', labelNames: ['webhook_id'], registers }),
+    webhookFailures: new Counter({ name: 'herald_webhook_failed_attempts_total', help: 'Webhook requests that failed (not 2xx, refused, timed out)', labelNames: ['webhook_id'], registers }),
+    webhookDeadLetters: new Counter({ name: 'herald_webhook_dead_letters_total', help: 'Webhook deliveries given up after the dead-letter time', labelNames: ['webhook_id'], registers }),
+    webhookLastFailure: new Gauge({ name: 'herald_webhook_last_failure_timestamp_seconds', help: "When a webhook's last request failed (unix seconds)", labelNames: ['webhook_id'], registers }),
     deliveries: new Counter({ name: 'herald_deliveries_total', help: 'Per-device delivery outcomes', labelNames: ['provider', 'outcome'], registers }),
     providerLatency: new Histogram({
       name: 'herald_provider_send_duration_seconds',

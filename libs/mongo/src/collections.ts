@@ -14,6 +14,10 @@ export const ADMIN_COLLECTIONS = {
   deliveryRequests: 'delivery_requests',
   /** Which version of each read model readers use (see read-models.ts). */
   readModelVersions: 'read_model_versions',
+  /** Webhook registrations with their secrets, positions and delivery status (API writes, delivery's webhooks role reads; docs/webhooks.md). */
+  webhooks: 'webhooks',
+  /** Webhook deliveries given up after WEBHOOK_DEAD_LETTER_AFTER_MS (docs/webhooks.md). */
+  webhookDeadLetters: 'webhook_dead_letters',
 } as const;
 
 /** Read models rebuilt from Kafka by the projector; logical names (see read-models.ts for versions). */
@@ -47,6 +51,9 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDescription[]>> = {
   ],
   // Pruning what can no longer fire.
   [ADMIN_COLLECTIONS.deliveryRequests]: [{ key: { expires_at: 1 }, name: 'by_expiry' }],
+  // GET /api/v1/webhooks: a project's webhooks in creation order; dead letters per webhook.
+  [ADMIN_COLLECTIONS.webhooks]: [{ key: { project_id: 1, created_at: 1 }, name: 'by_project_created' }],
+  [ADMIN_COLLECTIONS.webhookDeadLetters]: [{ key: { webhook_id: 1, at: 1 }, name: 'by_webhook_at' }],
 };
 
 /**

@@ -14,6 +14,7 @@ import type { NotificationReportService } from './services/notification-report-s
 import type { OperatorOptions } from './operator-token.ts';
 import type { ExplainService } from './services/explain-service.ts';
 import type { ExplainLimits } from '@herald/explain';
+import type { WebhookService, WebhookSettings } from './services/webhook-service.ts';
 
 /** Everything the HTTP app needs, created by its owner (server.ts or a test) and passed in. */
 export interface AppDeps {
@@ -35,6 +36,8 @@ export interface AppDeps {
   devicePolicy?: DevicePolicy;
   /** How long a checked API key is believed (revocation takes effect within it); default 2 s. */
   apiKeyCacheMs?: number;
+  /** Webhook limits and whether local mode's http-to-loopback URLs are accepted; default: 10 per project, not local. */
+  webhooks?: WebhookSettings;
   /** Where the console's built assets are (services/console/dist); without them /console/ answers 503. */
   consoleDir?: string;
   /** The operator API (/admin/v1: dead letters); without it those routes do not exist. */
@@ -49,6 +52,7 @@ export interface AppServices {
   reports: NotificationReportService;
   overview: OverviewService;
   explain: ExplainService;
+  webhooks: WebhookService;
   admin: AdminStore;
   keys: ApiKeyCache;
   checkReady: () => Promise<string[]>;

@@ -11,6 +11,8 @@ export const ApiConfig = Type.Object({
   EXPLAIN_MAX_RECORDS: Type.Integer({ minimum: 1, default: API_EXPLAIN_LIMITS.maxRecords, description: 'log records one explain request may span (422 past it; docs/explain.md)' }),
   EXPLAIN_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: API_EXPLAIN_LIMITS.timeoutMs, description: 'how long one explain request may read the log (503 past it)' }),
   EVENT_STREAM_MAX_MS: Type.Integer({ minimum: 1000, default: 3_600_000, description: 'an event stream ends after this; clients resume with Last-Event-ID' }),
+  WEBHOOKS_PER_PROJECT: Type.Integer({ minimum: 0, maximum: 1_000, default: 10, description: 'webhooks one project may register (each reads the whole log: docs/webhooks.md)' }),
+  WEBHOOKS_LOCAL: Type.Enum(['on', 'off'], { default: 'off', description: 'local mode (npm start sets it): webhook URLs may be http:// to a loopback host' }),
   HERALD_CLOCK_FILE: Type.Optional(Type.String({ minLength: 1, description: 'tests: a file holding milliseconds added to the clock schedule checks use' })),
   CONSOLE_DIR: Type.Optional(Type.String({ minLength: 1, description: "the console's built assets, served at /console/ (default: services/console/dist)" })),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),

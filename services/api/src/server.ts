@@ -37,6 +37,7 @@ await runProcess('api', async () => {
       devicePolicy: { projectDeviceQuota: config.PROJECT_DEVICE_QUOTA, maxDeviceBytes: config.DEVICE_MAX_BYTES, quotaRecountMs: config.DEVICE_QUOTA_RECOUNT_MS },
       apiKeyCacheMs: config.API_KEY_CACHE_MS,
       ...(config.HERALD_ADMIN_TOKEN === undefined ? {} : { operator: { token: config.HERALD_ADMIN_TOKEN, perAddress: config.RATE_LIMIT_ADMIN_PER_ADDRESS, windowMs: config.RATE_LIMIT_WINDOW_MS } }),
+      webhooks: { perProject: config.WEBHOOKS_PER_PROJECT, local: config.WEBHOOKS_LOCAL === 'on' },
     },
     logger,
     httpOptions(config),

@@ -304,8 +304,21 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
     expect(await page.evaluate(() => sessionStorage.getItem('herald.adminToken'))).toBeNull();
   });
 
+  it('lists webhooks with their lag and last failure', async () => {
+    // Outside local mode delivery refuses a loopback address: the failure shows, and no socket is opened to it.
+    const created = await api<{ data: { id: string } }>('POST', '/api/v1/webhooks', { url: 'https://127.0.0.1:9/hook', event_types: ['NotificationRequested'] });
+    await api('POST', '/api/v1/notifications', { notification: { title: 'for the webhook', body: 'x', targets: ['ios-ok-1'] } });
+    const failure = await waitFor('the webhook failed', async () => (await api<{ data: { status: { last_failure: { error: string } | null } } }>('GET', `/api/v1/webhooks/${created.data.id}`)).data.status.last_failure ?? undefined, 30_000);
+    expect(failure.error).toBe('127.0.0.1 resolves to 127.0.0.1 (loopback): refused');
+    await page.goto(url('/console/webhooks'));
+    await page.getByTestId('webhooks').getByRole('cell', { name: 'https://127.0.0.1:9/hook' }).waitFor();
+    expect(await page.getByTestId('webhook-last-failure').first().textContent()).toContain('(loopback): refused');
+    expect(number((await page.getByTestId('webhook-lag').first().textContent()) ?? '')).toBeGreaterThanOrEqual(0);
+    await screenshot(page, 'webhooks');
+  });
+
   it('passes axe on every screen, at desktop and phone width, with nothing blocked by its Content-Security-Policy', async () => {
-    const screens = ['/console/', '/console/notifications', `/console/notifications/${sentId}`, `/console/notifications/${sentId}/explain`, '/console/compose', '/console/devices', `/console/devices/${deviceIdFor(project.id, 'ios-ok-1')}`, '/console/topics', '/console/nowhere'];
+    const screens = ['/console/', '/console/notifications', `/console/notifications/${sentId}`, `/console/notifications/${sentId}/explain`, '/console/compose', '/console/devices', `/console/devices/${deviceIdFor(project.id, 'ios-ok-1')}`, '/console/topics', '/console/webhooks', '/console/nowhere'];
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       for (const screen of screens) {

@@ -11,6 +11,7 @@ import { Composer } from './screens/composer.tsx';
 import { Devices } from './screens/devices.tsx';
 import { DevicePage } from './screens/device-page.tsx';
 import { Topics } from './screens/topics.tsx';
+import { Webhooks } from './screens/webhooks.tsx';
 import { NotFound } from './screens/not-found.tsx';
 import { Operator } from './screens/operator.tsx';
 import { ExplainReach } from './screens/explain.tsx';
@@ -34,6 +35,7 @@ function App() {
           <Route path="/console/devices" component={Devices} />
           <Route path="/console/devices/:id" component={DevicePage} />
           <Route path="/console/topics" component={Topics} />
+          <Route path="/console/webhooks" component={Webhooks} />
           <Route default component={NotFound} />
         </Router>
       </Layout>

@@ -6,6 +6,7 @@ import { CredentialStore, parseSecretKey } from '@herald/admin';
 import { ConfigError } from '@herald/errors';
 import { DeliveryConfig, rolesOf } from './config.ts';
 import { startDelivery } from './start-delivery.ts';
+import { runWebhooks } from './webhooks/run-webhooks.ts';
 
 await runProcess('delivery', async () => {
   const config = loadConfig(DeliveryConfig, process.env);
@@ -21,12 +22,13 @@ await runProcess('delivery', async () => {
   const backbone = await connectBackbone('delivery', config, logger);
   const { metrics, kafka, mongo, producer } = backbone;
   const credentials = secretKey === undefined ? { get: async () => ({}) } : new CredentialStore(mongo.db, secretKey);
-  const delivery = await startDelivery({
+  const pipelineRoles = roles.filter((role) => role !== 'webhooks');
+  const delivery = pipelineRoles.length === 0 ? undefined : await startDelivery({
     kafka,
     producer,
     db: mongo.db,
     logger,
-    roles,
+    roles: pipelineRoles,
     credentials,
     indexDir: config.DELIVERY_INDEX_DIR,
     apnsEndpoint: config.APNS_ENDPOINT,
@@ -52,13 +54,26 @@ await runProcess('delivery', async () => {
       outcome: (provider, outcome, count) => metrics.deliveries.inc({ provider, outcome }, count),
     },
   });
+  const webhooks = !roles.includes('webhooks')
+    ? undefined
+    : await runWebhooks({
+        kafka,
+        db: mongo.db,
+        logger,
+        metrics,
+        policy: { minMs: config.WEBHOOK_RETRY_MIN_MS, maxMs: config.WEBHOOK_RETRY_MAX_MS, deadLetterAfterMs: config.WEBHOOK_DEAD_LETTER_AFTER_MS },
+        outbound: { allowLoopback: config.WEBHOOKS_LOCAL === 'on', timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxResponseBytes: config.WEBHOOK_MAX_RESPONSE_BYTES },
+        refreshMs: config.WEBHOOK_REFRESH_MS,
+      });
   const metricsServer = await startMetricsServer(metrics.registry, config.METRICS_HOST, config.METRICS_PORT);
-  await delivery.ready;
+  await delivery?.ready;
+  await webhooks?.ready;
   logger.info({ roles, metrics_port: metricsServer.port }, 'delivery consuming');
 
   return async () => {
     logger.info('stopping delivery');
-    await delivery.stop();
+    await webhooks?.stop();
+    await delivery?.stop();
     await metricsServer.close();
     await backbone.close();
   };

@@ -8,6 +8,7 @@ const LINKS = [
   { href: '/console/compose', label: 'Compose', match: (path: string) => path.startsWith('/console/compose') },
   { href: '/console/devices', label: 'Devices', match: (path: string) => path.startsWith('/console/devices') },
   { href: '/console/topics', label: 'Topics', match: (path: string) => path.startsWith('/console/topics') },
+  { href: '/console/webhooks', label: 'Webhooks', match: (path: string) => path.startsWith('/console/webhooks') },
 ];
 
 export function Layout({ children }: { children: ComponentChildren }) {

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../../app-deps.ts';
-import { IdempotencyStore } from '@herald/admin';
+import { IdempotencyStore, WebhookStore } from '@herald/admin';
 import type { Logger } from '@herald/log';
 import { systemClock } from '@herald/runtime';
 import { DEFAULT_HTTP_OPTIONS, type HttpOptions } from '../../http-options.ts';
@@ -15,6 +15,8 @@ import { ApiKeyCache } from '../../services/api-key-cache.ts';
 import { ExplainService } from '../../services/explain-service.ts';
 import { API_EXPLAIN_LIMITS } from '@herald/explain';
 import { singleFlightCache } from '../../single-flight-cache.ts';
+import { WebhookService } from '../../services/webhook-service.ts';
+import { WEBHOOK_LIMITS } from '../../domain/webhook-request.ts';
 
 const DEFAULT_API_KEY_CACHE_MS = 2_000;
 const READY_CACHE_MS = 1_000;
@@ -37,6 +39,7 @@ export default fp<AppDeps & { http?: HttpOptions }>(
       reports: new NotificationReportService(deps),
       overview: new OverviewService({ readModels: deps.readModels, devices }),
       explain: new ExplainService({ kafka: deps.kafka, readModels: deps.readModels, limits: deps.explainLimits ?? API_EXPLAIN_LIMITS }),
+      webhooks: new WebhookService({ store: new WebhookStore(deps.db), settings: deps.webhooks ?? { perProject: WEBHOOK_LIMITS.defaultPerProject, local: false } }),
       admin: deps.admin,
       keys,
       // One answer per second at most, however often /readyz is asked: each check opens a Kafka admin connection.

@@ -1,0 +1,34 @@
+/** How a failing endpoint is retried: exponential back-off with full jitter, then a dead letter. */
+export interface RetryPolicy {
+  /** First wait. */
+  minMs: number;
+  /** Longest wait between two attempts. */
+  maxMs: number;
+  /** After this long failing (from the first failed attempt), the delivery is dead-lettered and the endpoint goes on. */
+  deadLetterAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { minMs: 500, maxMs: 60_000, deadLetterAfterMs: 3_600_000 };
+
+/**
+ * The wait before attempt `attempt + 1` (attempt counts from 1): min·2^(attempt-1)
+ * capped at max, then "full jitter" (a random share of it, at least min) so many
+ * endpoints failing together do not retry in step. `random` in [0, 1).
+ */
+export function backoffMs(attempt: number, policy: Pick<RetryPolicy, 'minMs' | 'maxMs'>, random: number): number {
+  const ceiling = Math.min(policy.maxMs, policy.minMs * 2 ** Math.max(0, Math.min(attempt - 1, 30)));
+  return Math.max(policy.minMs, Math.floor(ceiling * random));
+}
+
+export type RetryDecision = { kind: 'retry'; waitMs: number } | { kind: 'dead-letter' };
+
+/**
+ * After failed attempt `attempt` of a delivery whose first attempt failed at
+ * `firstFailureAt`: wait and retry, or dead-letter when the next attempt would
+ * start past the dead-letter time (the last wait is shortened to land on it).
+ */
+export function retryDecision(attempt: number, firstFailureAt: number, now: number, policy: RetryPolicy, random: number): RetryDecision {
+  const deadline = firstFailureAt + policy.deadLetterAfterMs;
+  if (now >= deadline) return { kind: 'dead-letter' };
+  return { kind: 'retry', waitMs: Math.min(backoffMs(attempt, policy, random), deadline - now) };
+}
