@@ -18,11 +18,13 @@ export interface DeliveryCounts {
   invalid: number;
   /** Not sent: the notification was cancelled before its batch went out. */
   cancelled: number;
+  /** Not sent: its `max_duration` ran out before its batch went out (absent on documents older than the field). */
+  expired?: number;
   /** Devices that reported opening it. */
   opened: number;
 }
 
-export type NotificationStatus = 'scheduled' | 'queued' | 'sending' | 'sent' | 'cancelled' | 'expired';
+export type NotificationStatus = 'scheduled' | 'queued' | 'sending' | 'paused' | 'sent' | 'cancelled' | 'expired';
 
 /** Statuses after which nothing more is sent. */
 export const FINISHED_STATUSES: readonly NotificationStatus[] = ['sent', 'cancelled', 'expired'];
@@ -48,6 +50,10 @@ export interface NotificationDocument extends ProjectedDocument {
   partitions?: number;
   /** Batches already counted: a batch re-sent after a sender crash is reported twice but counted once. */
   reported_batches: string[];
+  /** The pace in effect (the request's `rate_per_minute`, or the latest PATCH); absent: unpaced. */
+  rate_per_minute?: number;
+  /** Paused by a PATCH (`state: paused`) and not resumed since. */
+  paused?: boolean;
   created_at: string;
   dispatched_at?: string;
   finished_at?: string;
@@ -62,7 +68,7 @@ export const NOTIFICATION_INDEXES: readonly IndexDescription[] = [
 ];
 
 
-export const ZERO_COUNTS: DeliveryCounts = { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, opened: 0 };
+export const ZERO_COUNTS: DeliveryCounts = { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, opened: 0 };
 
 /** Request fields kept as the client sent them besides title, body, targets, link_to and group. */
 function optionsOf(data: NotificationRequestedV1['data']): NotificationOptions | undefined {
@@ -83,8 +89,8 @@ function dispatchKey(data: { slot?: string | undefined; partition?: number | und
   return data.partition === undefined ? (data.slot ?? '') : `${data.slot ?? ''}/${data.partition}`;
 }
 
-/** Each device is counted once it has an outcome; a cancelled device has one too (it will never be sent). */
-const settled = (counts: DeliveryCounts) => counts.delivered + counts.failed + counts.invalid + counts.cancelled;
+/** Each device is counted once it has an outcome; a cancelled or expired device has one too (it will never be sent). */
+const settled = (counts: DeliveryCounts) => counts.delivered + counts.failed + counts.invalid + counts.cancelled + (counts.expired ?? 0);
 
 /**
  * `queued`/`scheduled` → `sending` (first dispatch) → `sent` once every slot
@@ -95,7 +101,7 @@ function withProgress(doc: NotificationDocument, at: string): NotificationDocume
   if (isFinished(doc) || doc.dispatched_at === undefined) return doc;
   const allDispatched = (doc.dispatched_slots?.length ?? 0) >= (doc.slots ?? 1) * (doc.partitions ?? 1);
   if (allDispatched && settled(doc.counts) >= doc.counts.targeted) return { ...doc, status: 'sent', finished_at: at };
-  return { ...doc, status: 'sending' };
+  return { ...doc, status: doc.paused === true ? 'paused' : 'sending' };
 }
 
 function finish(doc: NotificationDocument, status: 'cancelled' | 'expired', at: string, position: NotificationDocument['position']): NotificationDocument {
@@ -129,6 +135,7 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
         ...(data.group === undefined ? {} : { group: data.group }),
         ...(options === undefined ? {} : { options }),
         status: isScheduled(data, at) ? 'scheduled' : 'queued',
+        ...(data.rate_per_minute === undefined ? {} : { rate_per_minute: data.rate_per_minute }),
         counts: { ...ZERO_COUNTS },
         by_provider: { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } },
         reported_batches: [],
@@ -170,9 +177,9 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
       const byProvider = state.by_provider ?? { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } };
       const provider = { ...byProvider[event.data.provider] };
       for (const result of event.data.results) {
-        counts[result.outcome] += 1;
-        provider[result.outcome] += 1;
-        if (result.outcome !== 'cancelled') {
+        counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
+        provider[result.outcome] = (provider[result.outcome] ?? 0) + 1;
+        if (result.outcome !== 'cancelled' && result.outcome !== 'expired') {
           counts.sent += 1;
           provider.sent += 1;
         }
@@ -200,6 +207,19 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
       return state === undefined ? state : finish(state, 'cancelled', at, position);
     case 'NotificationExpired':
       return state === undefined ? state : finish(state, 'expired', at, position);
+    case 'NotificationSteered': {
+      if (state === undefined) return state;
+      if (isFinished(state)) return { ...state, position };
+      const paused = event.data.state === undefined ? state.paused : event.data.state === 'paused';
+      const steered: NotificationDocument = {
+        ...state,
+        ...(paused === undefined ? {} : { paused }),
+        ...(event.data.rate_per_minute === undefined ? {} : { rate_per_minute: event.data.rate_per_minute }),
+        updated_at: at,
+        position,
+      };
+      return steered.dispatched_at === undefined ? steered : withProgress(steered, at);
+    }
     default:
       return state;
   }
@@ -217,6 +237,7 @@ export const notificationsProjection: Projection<NotificationDocument> = {
       case 'NotificationOpened':
       case 'NotificationCancelled':
       case 'NotificationExpired':
+      case 'NotificationSteered':
         return [event.data.notification_id];
       default:
         return [];

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { createEvent, type NotificationRequestedV1 } from '@herald/events';
 import type { NotificationDocument } from '@herald/projections';
-import { isScheduled, ZERO_COUNTS } from '@herald/projections';
+import { FINISHED_STATUSES, isScheduled, ZERO_COUNTS, type DeliveryCounts } from '@herald/projections';
 import { fitsProviderLimits } from '@herald/push-payloads';
 import type { Notification, NotificationRequest } from '../schemas/notifications.ts';
 import { PushOptionsInput, ScheduleInput } from '../schemas/push-options.ts';
@@ -56,8 +56,35 @@ function baseView(doc: ViewFields): NotificationView {
   };
 }
 
+const withExpired = (counts: DeliveryCounts) => ({ ...counts, expired: counts.expired ?? 0 });
+
+/** Whether the answer carries `pace` (and so is worth an audience estimate): a paced or paused send. */
+export const isPaced = (doc: Pick<NotificationDocument, 'rate_per_minute' | 'paused'>): boolean => doc.rate_per_minute !== undefined || doc.paused === true;
+
+/**
+ * A paced or paused send's progress (pure): devices with an outcome against
+ * the audience (the estimate while partitions are still dispatching), and
+ * when the last push should leave at the current rate.
+ */
+export function paceView(doc: Pick<NotificationDocument, 'rate_per_minute' | 'paused' | 'counts' | 'status'>, audienceEstimate: number | undefined, now: number): NotificationView['pace'] {
+  const { counts } = doc;
+  const settled = counts.delivered + counts.failed + counts.invalid + counts.cancelled + (counts.expired ?? 0);
+  const audience = Math.max(audienceEstimate ?? 0, counts.targeted);
+  const finished = FINISHED_STATUSES.includes(doc.status);
+  const remaining = finished ? 0 : Math.max(0, audience - settled);
+  const rate = doc.rate_per_minute;
+  const eta = doc.paused === true || rate === undefined || remaining === 0 ? null : new Date(now + (remaining / rate) * 60_000).toISOString();
+  return {
+    rate_per_minute: rate ?? null,
+    paused: doc.paused === true,
+    audience_estimate: audienceEstimate ?? null,
+    progress: finished ? 1 : audience === 0 ? null : Math.min(1, settled / audience),
+    eta,
+  };
+}
+
 /** The read model's document as the API answers it: status, counts in all and per provider, timestamps, the request as sent. */
-export function notificationView(doc: NotificationDocument): NotificationView {
+export function notificationView(doc: NotificationDocument, pace?: NotificationView['pace']): NotificationView {
   const request = {
     title: doc.title,
     body: doc.body,
@@ -68,10 +95,11 @@ export function notificationView(doc: NotificationDocument): NotificationView {
   };
   return {
     ...baseView(doc),
-    counts: doc.counts,
-    counts_by_provider: doc.by_provider ?? { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } },
+    counts: withExpired(doc.counts),
+    counts_by_provider: doc.by_provider === undefined ? { apns: withExpired(ZERO_COUNTS), fcm: withExpired(ZERO_COUNTS) } : { apns: withExpired(doc.by_provider.apns), fcm: withExpired(doc.by_provider.fcm) },
     dispatched_at: doc.dispatched_at ?? null,
     finished_at: doc.finished_at ?? null,
+    ...(pace === undefined ? {} : { pace }),
     request,
   };
 }

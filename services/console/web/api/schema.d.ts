@@ -168,7 +168,7 @@ export interface paths {
                     /** @description Items per page; values above 100 are served as 100 */
                     limit?: number;
                     page?: number;
-                    outcome?: "delivered" | "failed" | "invalid" | "cancelled";
+                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired";
                 };
                 header?: never;
                 path: {
@@ -1298,7 +1298,7 @@ export interface paths {
                     /** @description Items per page; values above 100 are served as 100 */
                     limit?: number;
                     page?: number;
-                    outcome?: "delivered" | "failed" | "invalid" | "cancelled";
+                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired";
                 };
                 header?: never;
                 path: {
@@ -1718,8 +1718,8 @@ export interface paths {
                     /** @description Items per page; values above 100 are served as 100 */
                     limit?: number;
                     page?: number;
-                    /** @description `scheduled`: held until `send_at` / `send_at_local`; `queued`: accepted, audience not yet resolved; `sending`: dispatched, outcomes outstanding; `sent`: every targeted device has an outcome; `cancelled`: cancelled before it finished; `expired`: too old to send */
-                    status?: "scheduled" | "queued" | "sending" | "sent" | "cancelled" | "expired";
+                    /** @description `scheduled`: held until `send_at` / `send_at_local`; `queued`: accepted, audience not yet resolved; `sending`: dispatched, outcomes outstanding; `paused`: held by PATCH `{"state": "paused"}` until resumed; `sent`: every targeted device has an outcome (`expired` devices included: `max_duration` ran out); `cancelled`: cancelled before it finished; `expired`: too old to send */
+                    status?: "scheduled" | "queued" | "sending" | "paused" | "sent" | "cancelled" | "expired";
                 };
                 header?: never;
                 path?: never;
@@ -1902,6 +1902,10 @@ export interface paths {
                             send_at?: string;
                             /** @description Wall-clock time ("2026-12-01T09:00") at which each device gets it in its own `timezone` (devices without one: the project's default, else UTC); at most 30 days ahead. A zone whose time has already passed gets it at once */
                             send_at_local?: string;
+                            /** @description Pushes per minute, across every delivery instance together, sent evenly (a paced campaign); absent: the project's default (`herald projects pace`), else as fast as Herald goes. PATCH changes it in flight */
+                            rate_per_minute?: number;
+                            /** @description Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired` */
+                            max_duration?: number;
                         };
                     };
                 };
@@ -2128,6 +2132,10 @@ export interface paths {
                             send_at?: string;
                             /** @description Wall-clock time ("2026-12-01T09:00") at which each device gets it in its own `timezone` (devices without one: the project's default, else UTC); at most 30 days ahead. A zone whose time has already passed gets it at once */
                             send_at_local?: string;
+                            /** @description Pushes per minute, across every delivery instance together, sent evenly (a paced campaign); absent: the project's default (`herald projects pace`), else as fast as Herald goes. PATCH changes it in flight */
+                            rate_per_minute?: number;
+                            /** @description Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired` */
+                            max_duration?: number;
                         };
                     };
                 };
@@ -2388,7 +2396,179 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Pause, resume or re-pace a notification in flight
+         * @description `{"state": "paused"}` stops queueing and sending within a second across every delivery instance; its devices are held, not lost. `{"state": "sending"}` resumes where it stopped. `rate_per_minute` sets the pace from now on (also on an unpaced send). 202 with the notification as steered; 409 once it finished (sent, cancelled, expired). Cancel still works while paused.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The notification id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description `paused` or `sending` (resume)
+                         * @enum {unknown}
+                         */
+                        state?: "paused" | "sending";
+                        /** @description Pushes per minute, across every delivery instance together, sent evenly (a paced campaign); absent: the project's default (`herald projects pace`), else as fast as Herald goes. PATCH changes it in flight */
+                        rate_per_minute?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-4"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/v1/notifications/{id}/cancel": {
@@ -3443,10 +3623,10 @@ export interface components {
             /** @enum {unknown} */
             provider: "apns" | "fcm";
             /**
-             * @description `delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent
+             * @description `delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent (cancelled); `expired`: not sent (`max_duration` ran out; reason `MaxDurationExceeded`)
              * @enum {unknown}
              */
-            outcome: "delivered" | "failed" | "invalid" | "cancelled";
+            outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired";
             /** @description The provider's reason code (or Herald's: AttemptsExhausted, NoApnsCredentials, …) when not delivered */
             reason: string | null;
             /** @description Sends tried for this device */
@@ -3516,10 +3696,10 @@ export interface components {
             link_to: string | null;
             group: string | null;
             /**
-             * @description `scheduled`: held until `send_at` / `send_at_local`; `queued`: accepted, audience not yet resolved; `sending`: dispatched, outcomes outstanding; `sent`: every targeted device has an outcome; `cancelled`: cancelled before it finished; `expired`: too old to send
+             * @description `scheduled`: held until `send_at` / `send_at_local`; `queued`: accepted, audience not yet resolved; `sending`: dispatched, outcomes outstanding; `paused`: held by PATCH `{"state": "paused"}` until resumed; `sent`: every targeted device has an outcome (`expired` devices included: `max_duration` ran out); `cancelled`: cancelled before it finished; `expired`: too old to send
              * @enum {unknown}
              */
-            status: "scheduled" | "queued" | "sending" | "sent" | "cancelled" | "expired";
+            status: "scheduled" | "queued" | "sending" | "paused" | "sent" | "cancelled" | "expired";
             /** Format: date-time */
             created_at: string;
             counts?: {
@@ -3533,6 +3713,8 @@ export interface components {
                 invalid: number;
                 /** @description Not sent: cancelled before its batch went out */
                 cancelled: number;
+                /** @description Not sent: `max_duration` ran out before its batch went out */
+                expired: number;
                 opened: number;
             };
             counts_by_provider?: {
@@ -3547,6 +3729,8 @@ export interface components {
                     invalid: number;
                     /** @description Not sent: cancelled before its batch went out */
                     cancelled: number;
+                    /** @description Not sent: `max_duration` ran out before its batch went out */
+                    expired: number;
                     opened: number;
                 };
                 fcm: {
@@ -3560,6 +3744,8 @@ export interface components {
                     invalid: number;
                     /** @description Not sent: cancelled before its batch went out */
                     cancelled: number;
+                    /** @description Not sent: `max_duration` ran out before its batch went out */
+                    expired: number;
                     opened: number;
                 };
             };
@@ -3567,6 +3753,18 @@ export interface components {
             dispatched_at?: string | null;
             /** @description When it became sent, cancelled or expired */
             finished_at?: string | null;
+            /** @description Progress of a paced or paused send: its current rate, progress and ETA */
+            pace?: {
+                /** @description The pace in effect (requested, or set by the latest PATCH); null: unpaced */
+                rate_per_minute: number | null;
+                paused: boolean;
+                /** @description Active devices the targets match now (the read model): what progress and ETA are measured against until every partition is dispatched */
+                audience_estimate: number | null;
+                /** @description Devices with an outcome / the audience */
+                progress: number | null;
+                /** @description When the last push should leave at the current pace (null: paused, unpaced or finished) */
+                eta: string | null;
+            };
             /** @description The `notification` object as the client sent it (push options and schedule included) */
             request?: {
                 title: string;

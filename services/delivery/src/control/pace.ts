@@ -29,16 +29,29 @@ export function departureAt(start: number, k: number, perSecond: number): number
 }
 
 /**
- * The token bucket: a step that sent `devices` at `now`, whose slot was
- * `nextAt`, makes the next step wait until its slot plus their time at the
- * rate. A step on time keeps the even schedule (no drift from processing);
- * a step later than `burstMs` (its instance was killed, the campaign was
- * paused) restarts the schedule from `now - burstMs`, so at most one slice
- * is sent early to catch up.
+ * The token bucket, part 1: the slot a step running at `now` takes, its
+ * earliest instant being `nextAt`. A step on time keeps the even schedule
+ * (its slot is `nextAt`: no drift from processing); a step later than
+ * `burstMs` (its instance was killed, the campaign was paused) restarts the
+ * schedule from `now - burstMs`, so at most one burst is sent early to
+ * catch up, never the whole gap.
  */
-export function nextStepAt(nextAt: number, now: number, devices: number, perSecond: number, burstMs = PACE_BURST_MS): number {
-  const base = Math.max(nextAt, now - burstMs);
-  return base + (devices / perSecond) * 1000;
+export function slotOf(nextAt: number | undefined, now: number, burstMs = PACE_BURST_MS): number {
+  return nextAt === undefined ? now : Math.max(nextAt, now - burstMs);
+}
+
+/**
+ * Part 2: the earliest instant of the step after one that took `slotAt`
+ * and sent `sent` devices, at the current rate. The task records slot and
+ * count, not this instant, so a new rate applies to the wait under way.
+ */
+export function nextAtOf(slotAt: number, sent: number, perSecond: number): number {
+  return slotAt + (sent / perSecond) * 1000;
+}
+
+/** Both parts: the next step's earliest instant after a step of `devices` ran at `now`. */
+export function nextStepAt(nextAt: number | undefined, now: number, devices: number, perSecond: number, burstMs = PACE_BURST_MS): number {
+  return nextAtOf(slotOf(nextAt, now, burstMs), devices, perSecond);
 }
 
 export type PaceDecision = { kind: 'run' } | { kind: 'wait'; ms: number } | { kind: 'expire' };

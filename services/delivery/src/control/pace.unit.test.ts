@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deadlineOf, decidePace, departureAt, etaOf, nextStepAt, pacedStepDevices, partitionRate, PACE_BURST_MS } from './pace.ts';
+import { deadlineOf, decidePace, departureAt, etaOf, nextAtOf, nextStepAt, pacedStepDevices, partitionRate, PACE_BURST_MS, slotOf } from './pace.ts';
 
 describe('pacing arithmetic', () => {
   it("gives each partition task its equal share of the campaign's rate", () => {
@@ -30,6 +30,13 @@ describe('pacing arithmetic', () => {
     // Slot 1000, but the task ran again only at 60000 (kill -9 + rebalance): the next slot is one step's time after now - burst.
     expect(nextStepAt(1_000, 60_000, 5, 10)).toBe(60_000 - PACE_BURST_MS + 500);
     expect(nextStepAt(1_000, 60_000, 5, 10, 0)).toBe(60_500);
+    expect(slotOf(undefined, 42)).toBe(42);
+  });
+
+  it('applies a new rate to the wait under way (the slot and its count are recorded, not the instant)', () => {
+    const slot = slotOf(1_000, 1_010);
+    expect(nextAtOf(slot, 50, 10)).toBe(6_000);
+    expect(nextAtOf(slot, 50, 100)).toBe(1_500);
   });
 
   it('decides run, wait (paused or before its slot) or expire (past max_duration) with the clock passed in', () => {
