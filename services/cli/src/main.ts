@@ -7,6 +7,7 @@ import { keyCommands } from './commands/keys.ts';
 import { readModelCommands } from './commands/read-models.ts';
 import { providerCommands } from './commands/providers.ts';
 import { dlqCommands } from './commands/dlq.ts';
+import { notificationCommands } from './commands/notifications.ts';
 
 const { env, local } = await resolveLocalMode(process.env);
 const program = new Command('herald').description('Herald admin CLI').showHelpAfterError();
@@ -16,6 +17,7 @@ keyCommands(program, run);
 readModelCommands(program, run);
 providerCommands(program, run, env);
 dlqCommands(program, run);
+notificationCommands(program, run);
 
 try {
   await program.parseAsync(process.argv);
