@@ -88,40 +88,12 @@ describe('campaign control', () => {
 
   it('pauses (nothing leaves, even across a kill -9), re-paces and resumes where it stopped', async () => {
     const id = await send({ rate_per_minute: 12_000 });
-    await waitFor('a sixth of the campaign delivered', () => pushesOf(id).length >= TOTAL / 6, 60_000);
-
-    const paused = await patch(id, { state: 'paused' });
-    expect(paused.status).toBe(202);
-    expect(paused.body).toMatchObject({ data: { id, status: 'paused', pace: { paused: true, eta: null } } });
-    const pausedAt = Date.now();
-    // Batches already with a provider finish; after that nothing more leaves.
-    await waitFor('sends stopped after the pause', () => { const last = pushesOf(id).at(-1)?.at ?? 0; return Date.now() - last > 1_500 && Date.now() - pausedAt > 1_500; }, 30_000);
-    const atPause = pushesOf(id).length;
-    expect(atPause).toBeLessThan(TOTAL);
-
-    await second.stop('SIGKILL');
-    // The survivor takes the dead instance's partitions (tasks and sender lanes) while the campaign is still paused.
-    for (const group of [DELIVERY_CONSUMERS.fanoutPartitions.group, DELIVERY_CONSUMERS.apns.group, DELIVERY_CONSUMERS.fcm.group]) {
-      await waitFor(`${group} down to one member`, async () => (await members(group)) === 1, 90_000);
+    try {
+      await pauseKillResume(id);
+    } finally {
+      // A failure must not leave the campaign paused: its held batches would stall the tests after it.
+      await patch(id, { state: 'sending' });
     }
-    const repaced = await patch(id, { rate_per_minute: 60_000 });
-    expect(repaced.status).toBe(202);
-    await waitFor('the read model paused at the new rate', async () => { const view = await get(id); return view?.status === 'paused' && view.pace?.rate_per_minute === 60_000; }, 30_000);
-    expect(pushesOf(id).length).toBe(atPause);
-
-    const resumedAt = Date.now();
-    expect((await patch(id, { state: 'sending' })).status).toBe(202);
-    const done = await finished(id);
-    const tokens = pushesOf(id).map((push) => push.token);
-    expect(new Set(tokens).size).toBe(TOTAL);
-    // Nothing left while paused. Repeats: at most the batches in flight of the killed instance's chunks (2 per provider lane).
-    expect(pushesOf(id).filter((push) => push.at > pausedAt + 1_500 && push.at < resumedAt)).toEqual([]);
-    expect(tokens.length - TOTAL).toBeLessThanOrEqual(2 * 2 * 500);
-    process.stdout.write(`pause test: ${atPause} delivered before the pause, ${tokens.length - TOTAL} repeated after the kill -9\n`);
-    expect(done.counts).toMatchObject({ targeted: TOTAL, delivered: TOTAL, failed: 0, cancelled: 0, expired: 0 });
-    expect((await receiptCount(id, 'delivered')).pagination.count).toBe(done.counts.delivered);
-    const deadLetters = await deliveryDeadLetters(harness.env.kafka);
-    expect(Object.values(deadLetters).every((count) => count === 0), `dead letters ${JSON.stringify(deadLetters)}`).toBe(true);
   }, 400_000);
 
   it('reports what max_duration cut off as expired, counted and in the receipts', async () => {
@@ -155,3 +127,44 @@ describe('campaign control', () => {
     expect((await patch('0199a1c2-0000-7000-8000-000000000000', { state: 'paused' })).status).toBe(404);
   }, 240_000);
 });
+
+/** The middle of the pause test: pause, kill -9 the second instance while paused, re-pace, resume, check every device once. */
+async function pauseKillResume(id: string): Promise<void> {
+  await waitFor('a sixth of the campaign delivered', () => pushesOf(id).length >= TOTAL / 6, 60_000);
+
+  const paused = await patch(id, { state: 'paused' });
+  expect(paused.status).toBe(202);
+  expect(paused.body).toMatchObject({ data: { id, status: 'paused', pace: { paused: true, eta: null } } });
+  const pausedAt = Date.now();
+  // Batches already with a provider finish; after that nothing more leaves.
+  await waitFor('sends stopped after the pause', () => { const last = pushesOf(id).at(-1)?.at ?? 0; return Date.now() - last > 1_500 && Date.now() - pausedAt > 1_500; }, 30_000);
+  const atPause = pushesOf(id).length;
+  expect(atPause).toBeLessThan(TOTAL);
+
+  // The survivor takes the dead instance's partitions (tasks and sender lanes) while the campaign is still paused.
+  const groups = [DELIVERY_CONSUMERS.fanoutPartitions.group, DELIVERY_CONSUMERS.apns.group, DELIVERY_CONSUMERS.fcm.group];
+  const before = await Promise.all(groups.map((group) => waitFor(`${group} stable`, () => members(group).then((count) => count > 0 && count), 30_000)));
+  await second.stop('SIGKILL');
+  for (const [n, group] of groups.entries()) {
+    // Each instance is one member of a sender group and two (index, tasks) of the fan-out's.
+    await waitFor(`${group} down to the survivor's members`, async () => (await members(group)) === before[n]! / 2, 90_000);
+  }
+  const repaced = await patch(id, { rate_per_minute: 60_000 });
+  expect(repaced.status).toBe(202);
+  await waitFor('the read model paused at the new rate', async () => { const view = await get(id); return view?.status === 'paused' && view.pace?.rate_per_minute === 60_000; }, 30_000);
+  expect(pushesOf(id).length).toBe(atPause);
+
+  const resumedAt = Date.now();
+  expect((await patch(id, { state: 'sending' })).status).toBe(202);
+  const done = await finished(id);
+  const tokens = pushesOf(id).map((push) => push.token);
+  expect(new Set(tokens).size).toBe(TOTAL);
+  // Nothing left while paused. Repeats: at most the batches in flight of the killed instance's chunks (2 per provider lane).
+  expect(pushesOf(id).filter((push) => push.at > pausedAt + 1_500 && push.at < resumedAt)).toEqual([]);
+  expect(tokens.length - TOTAL).toBeLessThanOrEqual(2 * 2 * 500);
+  process.stdout.write(`pause test: ${atPause} delivered before the pause, ${tokens.length - TOTAL} repeated after the kill -9\n`);
+  expect(done.counts).toMatchObject({ targeted: TOTAL, delivered: TOTAL, failed: 0, cancelled: 0, expired: 0 });
+  expect((await receiptCount(id, 'delivered')).pagination.count).toBe(done.counts.delivered);
+  const deadLetters = await deliveryDeadLetters(harness.env.kafka);
+  expect(Object.values(deadLetters).every((count) => count === 0), `dead letters ${JSON.stringify(deadLetters)}`).toBe(true);
+}

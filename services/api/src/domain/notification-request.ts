@@ -4,7 +4,7 @@ import type { NotificationDocument } from '@herald/projections';
 import { FINISHED_STATUSES, isScheduled, ZERO_COUNTS, type DeliveryCounts } from '@herald/projections';
 import { fitsProviderLimits } from '@herald/push-payloads';
 import type { Notification, NotificationRequest } from '../schemas/notifications.ts';
-import { PushOptionsInput, ScheduleInput } from '../schemas/push-options.ts';
+import { PaceInput, PushOptionsInput, ScheduleInput } from '../schemas/push-options.ts';
 
 export type NotificationInput = Static<typeof NotificationRequest>;
 export type NotificationView = Static<typeof Notification>;
@@ -15,7 +15,7 @@ export type NotificationView = Static<typeof Notification>;
  */
 export function sizeProblems(input: Partial<NotificationInput> | undefined, notificationId: string, projectId: string): string[] {
   if (typeof input?.title !== 'string' || typeof input.body !== 'string') return [];
-  const { send_at: _at, send_at_local: _local, ...fields } = pushFields(input);
+  const { send_at: _at, send_at_local: _local, rate_per_minute: _rate, max_duration: _duration, ...fields } = pushFields(input);
   return fitsProviderLimits({ ...fields, notification_id: notificationId, project_id: projectId, title: input.title, body: input.body });
 }
 
@@ -24,7 +24,7 @@ function pushFields(input: Partial<NotificationInput>): Partial<NotificationInpu
   return Object.fromEntries(OPTIONAL_FIELDS.flatMap((key) => (input[key] === undefined ? [] : [[key, input[key]]])));
 }
 
-const OPTIONAL_FIELDS = ['link_to', 'group', ...Object.keys(PushOptionsInput), ...Object.keys(ScheduleInput)] as Array<keyof NotificationInput>;
+const OPTIONAL_FIELDS = ['link_to', 'group', ...Object.keys(PushOptionsInput), ...Object.keys(ScheduleInput), ...Object.keys(PaceInput)] as Array<keyof NotificationInput>;
 
 export function requestedEvent(input: NotificationInput, notificationId: string, projectId: string, correlationId: string | undefined, now: Date): NotificationRequestedV1 {
   return createEvent(
