@@ -1008,12 +1008,12 @@ export interface paths {
         };
         /**
          * The project's events as they happen (Server-Sent Events)
-         * @description Delivery outcomes, opens, deactivations and notification status changes (DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired), read from the Kafka log. Each message has an `id`; reconnect with `Last-Event-ID: <id>` to resume exactly after it (nothing missed, nothing twice). Without it the stream starts at the end of the log (now). `event:` is the event type; `data:` the event (id, type, version, occurred_at, project_id, data). A comment line every 15 s keeps proxies from closing it; the server ends a stream after EVENT_STREAM_MAX_MS (reconnect with the last id). 429 beyond the open-stream limits. See docs/event-stream.md for what one stream costs.
+         * @description Delivery outcomes, opens, deactivations and notification status changes (DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired, NotificationSteered), read from the Kafka log. Each message has an `id`; reconnect with `Last-Event-ID: <id>` to resume exactly after it (nothing missed, nothing twice). Without it the stream starts at the end of the log (now). `event:` is the event type; `data:` the event (id, type, version, occurred_at, project_id, data). A comment line every 15 s keeps proxies from closing it; the server ends a stream after EVENT_STREAM_MAX_MS (reconnect with the last id). 429 beyond the open-stream limits. See docs/event-stream.md for what one stream costs.
          */
         get: {
             parameters: {
                 query?: {
-                    /** @description Comma-separated event types to keep (default all): DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired */
+                    /** @description Comma-separated event types to keep (default all): DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired, NotificationSteered */
                     types?: string;
                 };
                 header?: {
