@@ -98,10 +98,32 @@ const settled = (counts: DeliveryCounts) => counts.delivered + counts.failed + c
  * expired are final and set by their own events.
  */
 function withProgress(doc: NotificationDocument, at: string): NotificationDocument {
-  if (isFinished(doc) || doc.dispatched_at === undefined) return doc;
-  const allDispatched = (doc.dispatched_slots?.length ?? 0) >= (doc.slots ?? 1) * (doc.partitions ?? 1);
-  if (allDispatched && settled(doc.counts) >= doc.counts.targeted) return { ...doc, status: 'sent', finished_at: at };
-  return { ...doc, status: doc.paused === true ? 'paused' : 'sending' };
+  if (isFinished(doc)) return doc;
+  if (doc.dispatched_at !== undefined) {
+    const allDispatched = (doc.dispatched_slots?.length ?? 0) >= (doc.slots ?? 1) * (doc.partitions ?? 1);
+    if (allDispatched && settled(doc.counts) >= doc.counts.targeted) return { ...doc, status: 'sent', finished_at: at };
+  }
+  if (doc.paused === true) return { ...doc, status: 'paused' };
+  // A paced campaign's partitions announce their dispatch at their end: its first reports already mean it is sending.
+  if (doc.dispatched_at !== undefined || (doc.reported_batches?.length ?? 0) > 0) return { ...doc, status: 'sending' };
+  return doc.status === 'paused' ? { ...doc, status: 'queued' } : doc;
+}
+
+/**
+ * A pause, resume or new rate (NotificationSteered, or the API's answer to
+ * the PATCH before the read model has it): `paused` until resumed, then
+ * back to where its progress puts it. A finished notification stays as is.
+ */
+export function steerNotification(doc: NotificationDocument, change: { state?: 'paused' | 'sending' | undefined; rate_per_minute?: number | undefined }, at: string): NotificationDocument {
+  if (isFinished(doc)) return doc;
+  const paused = change.state === undefined ? doc.paused : change.state === 'paused';
+  const steered: NotificationDocument = {
+    ...doc,
+    ...(paused === undefined ? {} : { paused }),
+    ...(change.rate_per_minute === undefined ? {} : { rate_per_minute: change.rate_per_minute }),
+    updated_at: at,
+  };
+  return withProgress(steered, at);
 }
 
 function finish(doc: NotificationDocument, status: 'cancelled' | 'expired', at: string, position: NotificationDocument['position']): NotificationDocument {
@@ -209,16 +231,7 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
       return state === undefined ? state : finish(state, 'expired', at, position);
     case 'NotificationSteered': {
       if (state === undefined) return state;
-      if (isFinished(state)) return { ...state, position };
-      const paused = event.data.state === undefined ? state.paused : event.data.state === 'paused';
-      const steered: NotificationDocument = {
-        ...state,
-        ...(paused === undefined ? {} : { paused }),
-        ...(event.data.rate_per_minute === undefined ? {} : { rate_per_minute: event.data.rate_per_minute }),
-        updated_at: at,
-        position,
-      };
-      return steered.dispatched_at === undefined ? steered : withProgress(steered, at);
+      return { ...steerNotification(state, event.data, at), position };
     }
     default:
       return state;

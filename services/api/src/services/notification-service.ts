@@ -3,6 +3,7 @@ import { countMatching, isTransientMongoError, type ReadModelRegistry } from '@h
 import {
   FINISHED_STATUSES,
   notificationCountOf,
+  steerNotification,
   NOTIFICATIONS_COUNT_KEY,
   readCounts,
   type CounterDocument,
@@ -142,13 +143,7 @@ export class NotificationService {
     }
     const data = { notification_id: id, ...(change.state === undefined ? {} : { state: change.state }), ...(change.rate_per_minute === undefined ? {} : { rate_per_minute: change.rate_per_minute }) };
     await this.#producer.publish([createEvent('NotificationSteered', data, { project_id: projectId, correlation_id: correlationId })]);
-    const paused = change.state === undefined ? doc.paused : change.state === 'paused';
-    const steered: NotificationDocument = {
-      ...doc,
-      ...(paused === undefined ? {} : { paused }),
-      ...(change.rate_per_minute === undefined ? {} : { rate_per_minute: change.rate_per_minute }),
-      status: doc.status === 'sending' || doc.status === 'paused' ? (paused === true ? 'paused' : 'sending') : doc.status,
-    };
+    const steered = steerNotification(doc, change, new Date().toISOString());
     return notificationView(steered, await this.#pace(steered));
   }
 

@@ -10,8 +10,13 @@
 /** How long one paced step's worth of pushes lasts at the partition's rate (the slice a step sends). */
 export const PACE_SLICE_MS = 500;
 
-/** A paced step that is later than this (a kill -9, a pause) does not catch up faster than the rate: the bucket holds one slice. */
-export const PACE_BURST_MS = PACE_SLICE_MS;
+/**
+ * A paced step later than this (a kill -9, a pause) does not catch up: the
+ * bucket holds two slices, so the ordinary lateness of a step (a transaction,
+ * a held chunk, a loaded machine) never loses time, and no more than one
+ * second's worth ever leaves early.
+ */
+export const PACE_BURST_MS = 2 * PACE_SLICE_MS;
 
 /** Pushes per second one partition task may send: its equal share of the campaign's rate. */
 export function partitionRate(ratePerMinute: number, partitions: number): number {
