@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_CONSUMERS } from '@herald/events';
 import { withLogAdmin } from '@herald/kafka';
 import { deliveryDeadLetters, devicesPerPlatform, seedTopicAudience, startApiHarness, waitFor, type ApiHarness, type ServiceProcess } from '@herald/testing';
@@ -65,6 +65,12 @@ beforeAll(async () => {
   await seedTopicAudience(harness, project, devicesPerPlatform(PER_PLATFORM));
   second = await harness.addDelivery!();
 }, 300_000);
+
+afterEach((context) => {
+  if (context.task.result?.state !== 'fail') return;
+  // What the services said, for the failure's story (the last lines of each).
+  for (const [name, output] of Object.entries(harness.outputs())) process.stderr.write(`--- ${name}\n${output.split('\n').slice(-40).join('\n')}\n`);
+});
 
 afterAll(async () => {
   await harness?.stop();
