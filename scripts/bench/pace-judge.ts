@@ -44,7 +44,8 @@ export function judgePace(input: PaceJudgeInput): PaceJudgement {
   if (input.pause !== undefined) for (let s = Math.ceil(input.pause.atS + 1); s < Math.floor(input.pause.resumedS); s += 1) sentWhilePaused += counts[s] ?? 0;
   if (sentWhilePaused > 0) failures.push(`${sentWhilePaused} pushes left while paused (from 1 s after the pause to the resume)`);
   const span = to - from + 1;
-  const windowS = Math.max(1, Math.min(input.windowS ?? 60, paused === undefined ? span : Math.max(paused.from - from, to - paused.to + 1, 1)));
+  // The longest stretch without the pause: before it [from, paused.from - 1] or after it [paused.to + 1, to].
+  const windowS = Math.max(1, Math.min(input.windowS ?? 60, paused === undefined ? span : Math.max(paused.from - from, to - paused.to, 1)));
   const rates: number[] = [];
   for (let start = from; start + windowS - 1 <= to; start += 1) {
     const end = start + windowS - 1;

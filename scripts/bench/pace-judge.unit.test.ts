@@ -20,6 +20,9 @@ describe('judgePace', () => {
   it('leaves the pause out of the windows and fails any push sent while paused', () => {
     const counts = [...steady(70, 100), ...Array.from({ length: 20 }, () => 0), ...steady(70, 100, 0)];
     expect(judgePace({ perSecond: counts, ratePerMinute: 6_000, pause: { atS: 71, resumedS: 91 } })).toMatchObject({ passed: true, sentWhilePaused: 0 });
+    // A shorter run: the longest stretch beside the pause (45 s after it) is the window.
+    const short = [...steady(30, 100), ...Array.from({ length: 10 }, () => 0), ...steady(47, 100, 0)];
+    expect(judgePace({ perSecond: short, ratePerMinute: 6_000, pause: { atS: 31, resumedS: 41 } })).toMatchObject({ passed: true, windowS: 44, windows: 1 });
     counts[80] = 5;
     expect(judgePace({ perSecond: counts, ratePerMinute: 6_000, pause: { atS: 71, resumedS: 91 } })).toMatchObject({ passed: false, sentWhilePaused: 5 });
   });
