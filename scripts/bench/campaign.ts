@@ -20,6 +20,8 @@ import { judgeRun, type JudgeFigures } from './judge.ts';
 import { createSmallSend, registerSmallTopic, SMALL_DEVICES } from './small-send.ts';
 import { TOPICS } from '@herald/events';
 import { buildSummary, type BenchSummary } from './summary.ts';
+import { judgePace, type PaceJudgement } from './pace-judge.ts';
+import { steerWhenReached, type SteerFigures } from './steer.ts';
 import { BUNDLE_ID, startSystem, type BenchSystem } from './system.ts';
 
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -69,6 +71,8 @@ let indexMemory: ReturnType<typeof watchIndexMemory> | undefined;
 /** Batches in flight on killed delivery instances (the duplicate bound), the small send's latency, what each fault did. */
 const faultFigures = { batchesInFlightOnKilled: 0, smallSendLatencyMs: undefined as number | null | undefined, log: [] as string[] };
 let summary: BenchSummary | undefined;
+let pace: PaceJudgement | undefined;
+const steered: SteerFigures = {};
 
 /** Delivery metrics of every instance, summed by provider (a killed one no longer answers). */
 async function deliveryMetrics(urls: readonly string[]): Promise<NonNullable<BenchResult['deliveryMetrics']>> {
@@ -113,14 +117,27 @@ function printSummary(c: BenchResult['campaign']): void {
     faults: args.faults,
     faultLog: faultFigures.log,
   });
+  if (args.ratePerMinute !== undefined || args.pauseAt !== undefined) {
+    const pause = steered.pausedS === undefined || steered.resumedS === undefined ? undefined : { atS: steered.pausedS, resumedS: steered.resumedS };
+    pace = judgePace({ perSecond: c.perSecond ?? [], ratePerMinute: args.ratePerMinute ?? 0, pause });
+    // Unpaced with a pause: only the pause is judged.
+    if (args.ratePerMinute === undefined) pace = { ...pace, failures: pace.failures.filter((line) => line.includes('paused')) };
+    if (args.pauseAt !== undefined && pause === undefined) pace.failures.push('the pause or the resume was not applied (see the log)');
+    pace = { ...pace, passed: pace.failures.length === 0 };
+    summary = { ...summary, passed: summary.passed && pace.passed, failures: [...summary.failures, ...pace.failures] };
+  }
   const out = [`\nJudge: ${summary.passed ? 'PASSED' : `FAILED: ${summary.failures.join('; ')}`}`];
+  if (pace !== undefined) {
+    out.push(`  pace: asked ${args.ratePerMinute ?? 'unpaced'}/min; ${pace.windows} windows of ${pace.windowS} s, ${Math.round(pace.minPerMinute ?? 0)}–${Math.round(pace.maxPerMinute ?? 0)}/min`);
+    if (args.pauseAt !== undefined) out.push(`  pause: asked at ${steered.pausedS?.toFixed(2)} s, resumed at ${steered.resumedS?.toFixed(2)} s, ${pace.sentWhilePaused} pushes from 1 s after the pause to the resume; last push ${steered.lastBeforePauseMs ?? '?'} ms after the pause`);
+  }
   out.push(`  duplicates ${summary.duplicates} (bound ${summary.duplicate_bound} = 500 × ${faultFigures.batchesInFlightOnKilled} batches in flight on killed instances)`);
   out.push(`  dead letters ${String(summary.dead_letters)} ${JSON.stringify(judged?.deadLetterTopics ?? {})}`);
   out.push(`  counts ${JSON.stringify(summary.counts)} vs ledger ${JSON.stringify(summary.ledger_counts)}: ${String(summary.counts_match_ledger)}`);
   for (const line of faultFigures.log) out.push(`  fault: ${line}`);
   process.stdout.write(`${out.join('\n')}\n`);
   // Last line of stdout, for scripts.
-  if (args.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+  if (args.json) process.stdout.write(`${JSON.stringify(pace === undefined ? summary : { ...summary, rate_per_minute: args.ratePerMinute ?? null, pace, steer: steered })}\n`);
 }
 
 /** Figures first (peak RSS and metrics while the processes still live), then a clean shutdown. */
@@ -262,6 +279,7 @@ async function main(): Promise<void> {
     ]),
   ) as typeof actions;
   const faults = createFaultRunner(args.faults, args.devices, counted, logFault);
+  const steer = steerWhenReached({ baseUrl: system.baseUrl, apiKey: system.project.apiKey, devices: args.devices, pauseAt: args.pauseAt, resumeAfterS: args.resumeAfterS, figures: steered, campaign: result.campaign, say });
   say('sending one notification to all of them');
   await runCampaign({
     baseUrl: system.baseUrl,
@@ -275,7 +293,11 @@ async function main(): Promise<void> {
     progress,
     onFirstDelivery: () => watch.mark((phase = 'sending')),
     onAllDelivered: () => watch.mark((phase = 'completing')),
-    onDistinct: (distinct) => faults.check(distinct),
+    onDistinct: (distinct) => {
+      faults.check(distinct);
+      steer(distinct);
+    },
+    ratePerMinute: args.ratePerMinute,
     onOtherDevice: (index) => small.delivered(index),
   });
   await faults.settled();

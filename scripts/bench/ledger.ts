@@ -38,7 +38,8 @@ export async function readLedgerCountsOf(db: Db, ids: ReadonlySet<string>): Prom
 
 /** The notification's counts (GET /notifications/{id}) agree with the ledger: every outcome, and `sent` as their sum. */
 export function countsMatchLedger(api: Readonly<Record<string, number>>, ledger: Readonly<Record<string, number>>): boolean {
-  const outcomes = ['delivered', 'failed', 'invalid'];
-  const ledgerSent = Object.values(ledger).reduce((sum, n) => sum + n, 0);
+  const outcomes = ['delivered', 'failed', 'invalid', 'cancelled', 'expired'];
+  // Cancelled and expired devices were never handed to a provider: not in `sent`.
+  const ledgerSent = Object.entries(ledger).reduce((sum, [outcome, n]) => (outcome === 'cancelled' || outcome === 'expired' ? sum : sum + n), 0);
   return (api.sent ?? 0) === ledgerSent && outcomes.every((outcome) => (api[outcome] ?? 0) === (ledger[outcome] ?? 0));
 }

@@ -24,6 +24,10 @@ export interface CampaignFigures {
   positionsAtLast?: Positions;
   maxInFlight: { apns: number; fcm: number };
   expectedBatches: number;
+  /** Distinct targeted devices delivered in second k after the request (the pace judge's input). */
+  perSecond?: number[];
+  /** performance.now() just before the POST (t = 0). */
+  startedAt?: number;
   /** `delivered`: pushes the fakes accepted (duplicates included); `distinct` / `duplicates`: of the targeted devices, so far. */
   timeline: Array<{ t: number; delivered: number; distinct: number; duplicates: number; batchesQueued: number; batchesDone: number; notificationsLag: number; ledgerLag: number; status: string }>;
 }
@@ -62,6 +66,8 @@ export async function runCampaign(options: {
   onDistinct?: (distinct: number) => void;
   /** A delivery to a device outside the campaign (index ≥ devices: the small send). */
   onOtherDevice?: (index: number) => void;
+  /** The campaign's rate_per_minute (a paced campaign). */
+  ratePerMinute?: number | undefined;
 }): Promise<void> {
   const { baseUrl, apiKey, apns, fcm, devices, deadline, figures } = options;
   const seen = new Uint8Array(devices);
@@ -83,6 +89,10 @@ export async function runCampaign(options: {
     }
     seen[index] = 1;
     figures.distinct += 1;
+    const second = Math.floor((performance.now() - t0) / 1000);
+    const perSecond = (figures.perSecond ??= []);
+    while (perSecond.length <= second) perSecond.push(0);
+    perSecond[second]! += 1;
     options.onDistinct?.(figures.distinct);
     if (figures.distinct === devices) {
       figures.lastDeliveryS = (performance.now() - t0) / 1000;
@@ -122,10 +132,11 @@ export async function runCampaign(options: {
   const sampling$ = sampler();
   try {
     t0 = performance.now();
+    figures.startedAt = t0;
     const response = await fetch(`${baseUrl}/api/v1/notifications`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ notification: { title: 'Bench', body: 'Hello from the campaign benchmark', targets: [TOPIC_NAME] } }),
+      body: JSON.stringify({ notification: { title: 'Bench', body: 'Hello from the campaign benchmark', targets: [TOPIC_NAME], ...(options.ratePerMinute === undefined ? {} : { rate_per_minute: options.ratePerMinute }) } }),
     });
     const text = await response.text();
     figures.requestS = (performance.now() - t0) / 1000;

@@ -16,6 +16,8 @@ export interface Project {
   device_topics?: boolean;
   /** The project's own device quota, instead of the API's default (PROJECT_DEVICE_QUOTA). */
   device_quota?: number;
+  /** The pace of sends that set no `rate_per_minute` (larger than one fan-out step); unset: unpaced. */
+  default_rate_per_minute?: number;
 }
 
 /**
@@ -92,6 +94,12 @@ export class AdminStore {
   /** Lets the project's devices create topics (or stops them); false when there is no such project. */
   async setDeviceTopics(projectId: string, allowed: boolean): Promise<boolean> {
     const result = await this.#projects.updateOne({ _id: projectId }, allowed ? { $set: { device_topics: true } } : { $unset: { device_topics: '' } });
+    return result.matchedCount === 1;
+  }
+
+  /** The pace of sends that set none (undefined: unpaced); false when there is no such project. */
+  async setDefaultRate(projectId: string, ratePerMinute: number | undefined): Promise<boolean> {
+    const result = await this.#projects.updateOne({ _id: projectId }, ratePerMinute === undefined ? { $unset: { default_rate_per_minute: '' } } : { $set: { default_rate_per_minute: ratePerMinute } });
     return result.matchedCount === 1;
   }
 

@@ -42,6 +42,11 @@ describe('explainReach', () => {
     expect(explainReach(facts({ notificationRecords: [reported] }))).toMatchObject({ reached: false, reason: 'provider_rejected', summary: expect.stringContaining('BadDeviceToken') });
   });
 
+  it("expired: its batch was still unsent when the campaign's max_duration ran out", () => {
+    const reported = record(TOPICS.notificationEvents, 3, 'DeliveryReported', { notification_id: 'n1', batch_id: 'b', provider: 'fcm', results: [{ device_id: D, outcome: 'expired', reason: 'MaxDurationExceeded' }] });
+    expect(explainReach(facts({ notificationRecords: [reported] }))).toMatchObject({ reached: false, reason: 'expired', summary: expect.stringContaining('max_duration') });
+  });
+
   it('not matched: which metadata pair failed, judged at the audience position', () => {
     const answer = explainReach(facts({ tasks: [task(5, { ...none, metadata: [{ plan: 'pro' }] })] }));
     expect(answer.reason).toBe('not_matched');

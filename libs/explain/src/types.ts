@@ -21,7 +21,7 @@ export interface Receipt {
   notification_id: string;
   batch_id: string;
   provider: 'apns' | 'fcm';
-  outcome: 'delivered' | 'failed' | 'invalid' | 'cancelled';
+  outcome: 'delivered' | 'failed' | 'invalid' | 'cancelled' | 'expired';
   reason: string | null;
   attempts: number | null;
   at: string;

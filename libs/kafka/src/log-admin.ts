@@ -25,6 +25,8 @@ export interface LogAdmin {
   groups(): Promise<string[]>;
   /** Whether every group is Stable with at least one member (its consumers have joined). */
   groupsJoined(groups: readonly string[]): Promise<boolean>;
+  /** Members of a Stable group (0 while it rebalances or is empty): how many instances share its partitions now. */
+  stableMembers(group: string): Promise<number>;
   deleteTopics(topics: readonly string[]): Promise<void>;
   deleteGroups(groups: readonly string[]): Promise<void>;
   close(): Promise<void>;
@@ -62,6 +64,10 @@ export async function openLogAdmin(kafka: HeraldKafka): Promise<LogAdmin> {
     async groupsJoined(groups) {
       const described = await admin.describeGroups([...groups]);
       return described.groups.length === groups.length && described.groups.every((group) => group.state === 'Stable' && group.members.length > 0);
+    },
+    async stableMembers(group) {
+      const [described] = (await admin.describeGroups([group])).groups;
+      return described?.state === 'Stable' ? described.members.length : 0;
     },
     async deleteTopics(topics) {
       if (topics.length > 0) await admin.deleteTopics({ topics: [...topics] });

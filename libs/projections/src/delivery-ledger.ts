@@ -7,7 +7,7 @@ import type { IndexDescription } from '@herald/mongo';
 /** One device's line in a delivery batch. */
 export interface LedgerDevice {
   device_id: string;
-  outcome: 'delivered' | 'failed' | 'invalid' | 'cancelled';
+  outcome: 'delivered' | 'failed' | 'invalid' | 'cancelled' | 'expired';
   /** Provider's reason code when not delivered. */
   reason?: string;
   /** Sends tried for this device (absent when the report did not say). */

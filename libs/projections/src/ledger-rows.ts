@@ -69,11 +69,11 @@ export function planReceiptPage(batches: ReadonlyArray<{ _id: string; tally: Tal
 
 /** The outcome counts a notification's ledger documents add up to (what its `counts` must equal). */
 export function ledgerCounts(docs: Iterable<DeliveryLedgerDocument>): Omit<DeliveryCounts, 'targeted'> {
-  const counts = { sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, opened: 0 };
+  const counts = { sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, opened: 0 };
   for (const doc of docs) {
     for (const device of doc.devices) {
-      // A cancelled device was never handed to a provider.
-      if (device.outcome !== 'cancelled') counts.sent += 1;
+      // A cancelled or expired device was never handed to a provider.
+      if (device.outcome !== 'cancelled' && device.outcome !== 'expired') counts.sent += 1;
       counts[device.outcome] += 1;
       if (device.opened_at !== undefined) counts.opened += 1;
     }

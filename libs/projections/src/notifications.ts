@@ -18,11 +18,13 @@ export interface DeliveryCounts {
   invalid: number;
   /** Not sent: the notification was cancelled before its batch went out. */
   cancelled: number;
+  /** Not sent: its `max_duration` ran out before its batch went out (absent on documents older than the field). */
+  expired?: number;
   /** Devices that reported opening it. */
   opened: number;
 }
 
-export type NotificationStatus = 'scheduled' | 'queued' | 'sending' | 'sent' | 'cancelled' | 'expired';
+export type NotificationStatus = 'scheduled' | 'queued' | 'sending' | 'paused' | 'sent' | 'cancelled' | 'expired';
 
 /** Statuses after which nothing more is sent. */
 export const FINISHED_STATUSES: readonly NotificationStatus[] = ['sent', 'cancelled', 'expired'];
@@ -48,6 +50,10 @@ export interface NotificationDocument extends ProjectedDocument {
   partitions?: number;
   /** Batches already counted: a batch re-sent after a sender crash is reported twice but counted once. */
   reported_batches: string[];
+  /** The pace in effect (the request's `rate_per_minute`, or the latest PATCH); absent: unpaced. */
+  rate_per_minute?: number;
+  /** Paused by a PATCH (`state: paused`) and not resumed since. */
+  paused?: boolean;
   created_at: string;
   dispatched_at?: string;
   finished_at?: string;
@@ -62,7 +68,7 @@ export const NOTIFICATION_INDEXES: readonly IndexDescription[] = [
 ];
 
 
-export const ZERO_COUNTS: DeliveryCounts = { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, opened: 0 };
+export const ZERO_COUNTS: DeliveryCounts = { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, opened: 0 };
 
 /** Request fields kept as the client sent them besides title, body, targets, link_to and group. */
 function optionsOf(data: NotificationRequestedV1['data']): NotificationOptions | undefined {
@@ -83,8 +89,8 @@ function dispatchKey(data: { slot?: string | undefined; partition?: number | und
   return data.partition === undefined ? (data.slot ?? '') : `${data.slot ?? ''}/${data.partition}`;
 }
 
-/** Each device is counted once it has an outcome; a cancelled device has one too (it will never be sent). */
-const settled = (counts: DeliveryCounts) => counts.delivered + counts.failed + counts.invalid + counts.cancelled;
+/** Each device is counted once it has an outcome; a cancelled or expired device has one too (it will never be sent). */
+const settled = (counts: DeliveryCounts) => counts.delivered + counts.failed + counts.invalid + counts.cancelled + (counts.expired ?? 0);
 
 /**
  * `queued`/`scheduled` → `sending` (first dispatch) → `sent` once every slot
@@ -92,10 +98,32 @@ const settled = (counts: DeliveryCounts) => counts.delivered + counts.failed + c
  * expired are final and set by their own events.
  */
 function withProgress(doc: NotificationDocument, at: string): NotificationDocument {
-  if (isFinished(doc) || doc.dispatched_at === undefined) return doc;
-  const allDispatched = (doc.dispatched_slots?.length ?? 0) >= (doc.slots ?? 1) * (doc.partitions ?? 1);
-  if (allDispatched && settled(doc.counts) >= doc.counts.targeted) return { ...doc, status: 'sent', finished_at: at };
-  return { ...doc, status: 'sending' };
+  if (isFinished(doc)) return doc;
+  if (doc.dispatched_at !== undefined) {
+    const allDispatched = (doc.dispatched_slots?.length ?? 0) >= (doc.slots ?? 1) * (doc.partitions ?? 1);
+    if (allDispatched && settled(doc.counts) >= doc.counts.targeted) return { ...doc, status: 'sent', finished_at: at };
+  }
+  if (doc.paused === true) return { ...doc, status: 'paused' };
+  // A paced campaign's partitions announce their dispatch at their end: its first reports already mean it is sending.
+  if (doc.dispatched_at !== undefined || (doc.reported_batches?.length ?? 0) > 0) return { ...doc, status: 'sending' };
+  return doc.status === 'paused' ? { ...doc, status: 'queued' } : doc;
+}
+
+/**
+ * A pause, resume or new rate (NotificationSteered, or the API's answer to
+ * the PATCH before the read model has it): `paused` until resumed, then
+ * back to where its progress puts it. A finished notification stays as is.
+ */
+export function steerNotification(doc: NotificationDocument, change: { state?: 'paused' | 'sending' | undefined; rate_per_minute?: number | undefined }, at: string): NotificationDocument {
+  if (isFinished(doc)) return doc;
+  const paused = change.state === undefined ? doc.paused : change.state === 'paused';
+  const steered: NotificationDocument = {
+    ...doc,
+    ...(paused === undefined ? {} : { paused }),
+    ...(change.rate_per_minute === undefined ? {} : { rate_per_minute: change.rate_per_minute }),
+    updated_at: at,
+  };
+  return withProgress(steered, at);
 }
 
 function finish(doc: NotificationDocument, status: 'cancelled' | 'expired', at: string, position: NotificationDocument['position']): NotificationDocument {
@@ -129,6 +157,7 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
         ...(data.group === undefined ? {} : { group: data.group }),
         ...(options === undefined ? {} : { options }),
         status: isScheduled(data, at) ? 'scheduled' : 'queued',
+        ...(data.rate_per_minute === undefined ? {} : { rate_per_minute: data.rate_per_minute }),
         counts: { ...ZERO_COUNTS },
         by_provider: { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } },
         reported_batches: [],
@@ -170,9 +199,9 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
       const byProvider = state.by_provider ?? { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } };
       const provider = { ...byProvider[event.data.provider] };
       for (const result of event.data.results) {
-        counts[result.outcome] += 1;
-        provider[result.outcome] += 1;
-        if (result.outcome !== 'cancelled') {
+        counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
+        provider[result.outcome] = (provider[result.outcome] ?? 0) + 1;
+        if (result.outcome !== 'cancelled' && result.outcome !== 'expired') {
           counts.sent += 1;
           provider.sent += 1;
         }
@@ -200,6 +229,10 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
       return state === undefined ? state : finish(state, 'cancelled', at, position);
     case 'NotificationExpired':
       return state === undefined ? state : finish(state, 'expired', at, position);
+    case 'NotificationSteered': {
+      if (state === undefined) return state;
+      return { ...steerNotification(state, event.data, at), position };
+    }
     default:
       return state;
   }
@@ -217,6 +250,7 @@ export const notificationsProjection: Projection<NotificationDocument> = {
       case 'NotificationOpened':
       case 'NotificationCancelled':
       case 'NotificationExpired':
+      case 'NotificationSteered':
         return [event.data.notification_id];
       default:
         return [];

@@ -94,3 +94,25 @@ describe('evolveNotification', () => {
     expect(project([requested, none, opened])).toMatchObject({ status: 'sent', counts: { opened: 1 }, by_provider: { fcm: { opened: 1 }, apns: { opened: 0 } } });
   });
 });
+
+describe('steering and expiry', () => {
+  const steered = (data: { state?: 'paused' | 'sending'; rate_per_minute?: number }) => createEvent('NotificationSteered', { notification_id: 'n1', ...data }, context);
+  const paced = createEvent('NotificationRequested', { notification_id: 'n1', title: 't', body: 'b', targets: ['news'], rate_per_minute: 600 }, context);
+
+  it('is paused until resumed, sending once reports came in even before a paced campaign dispatched, and keeps the rate', () => {
+    expect(project([paced])).toMatchObject({ status: 'queued', rate_per_minute: 600 });
+    expect(project([paced, steered({ state: 'paused' })])).toMatchObject({ status: 'paused', paused: true });
+    expect(project([paced, steered({ state: 'paused' }), steered({ state: 'sending' })])).toMatchObject({ status: 'queued', paused: false });
+    const started = [paced, reported('b1', 'apns', [{ device_id: 'd1', outcome: 'delivered' }])];
+    expect(project(started)).toMatchObject({ status: 'sending' });
+    expect(project([...started, steered({ state: 'paused' }), steered({ rate_per_minute: 1200 })])).toMatchObject({ status: 'paused', rate_per_minute: 1200 });
+    expect(project([...started, steered({ state: 'paused' }), steered({ state: 'sending' })])).toMatchObject({ status: 'sending' });
+  });
+
+  it('counts expired devices as settled but not sent, and leaves a finished notification alone', () => {
+    const expired = createEvent('DeliveryReported', { notification_id: 'n1', batch_id: 'b2', provider: 'fcm', results: [{ device_id: 'd3', outcome: 'expired', reason: 'MaxDurationExceeded' }] }, context);
+    const done = project([requested, dispatched, reported('b1', 'apns', [{ device_id: 'd1', outcome: 'delivered' }, { device_id: 'd2', outcome: 'delivered' }]), expired]);
+    expect(done).toMatchObject({ status: 'sent', counts: { targeted: 3, sent: 2, delivered: 2, expired: 1 } });
+    expect(project([requested, dispatched, reported('b1', 'apns', [{ device_id: 'd1', outcome: 'delivered' }, { device_id: 'd2', outcome: 'delivered' }]), expired, steered({ state: 'paused' })])).toMatchObject({ status: 'sent' });
+  });
+});

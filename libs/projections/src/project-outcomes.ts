@@ -8,6 +8,8 @@ export interface OutcomeCounts {
   failed: number;
   invalid: number;
   cancelled: number;
+  /** Not sent: the notification's `max_duration` ran out first (absent in hours counted before it existed). */
+  expired?: number;
   opened: number;
 }
 
@@ -36,7 +38,7 @@ export interface ProjectOutcomesDocument extends ProjectedDocument {
 /** Hours a document keeps, counted back from the newest hour it has seen. */
 export const KEPT_HOURS = 48;
 
-export const ZERO_OUTCOMES: OutcomeCounts = { delivered: 0, failed: 0, invalid: 0, cancelled: 0, opened: 0 };
+export const ZERO_OUTCOMES: OutcomeCounts = { delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, opened: 0 };
 
 export function projectOutcomesId(projectId: string, partition: number): string {
   return `${projectId}|${partition}`;
@@ -78,7 +80,7 @@ export function evolveProjectOutcomes(state: ProjectOutcomesDocument | undefined
   if (base.hours.some((item) => item.batches.includes(batchId))) return { ...base, position };
   const hours = addToHour(base.hours, hour, (item) => {
     const next = { ...item, batches: [...item.batches, batchId] };
-    for (const result of event.data.results) next[result.outcome] += 1;
+    for (const result of event.data.results) next[result.outcome] = (next[result.outcome] ?? 0) + 1;
     return next;
   });
   return { ...base, hours, updated_at: event.occurred_at, position };
@@ -90,11 +92,11 @@ export function outcomesSince(docs: ReadonlyArray<Pick<ProjectOutcomesDocument, 
   for (const item of docs.flatMap((doc) => doc.hours)) {
     if (item.hour < fromHour) continue;
     const sum = byHour.get(item.hour) ?? { ...ZERO_OUTCOMES };
-    for (const key of Object.keys(ZERO_OUTCOMES) as Array<keyof OutcomeCounts>) sum[key] += item[key];
+    for (const key of Object.keys(ZERO_OUTCOMES) as Array<keyof OutcomeCounts>) sum[key] = (sum[key] ?? 0) + (item[key] ?? 0);
     byHour.set(item.hour, sum);
   }
   const totals = { ...ZERO_OUTCOMES };
-  for (const sum of byHour.values()) for (const key of Object.keys(totals) as Array<keyof OutcomeCounts>) totals[key] += sum[key];
+  for (const sum of byHour.values()) for (const key of Object.keys(totals) as Array<keyof OutcomeCounts>) totals[key] = (totals[key] ?? 0) + (sum[key] ?? 0);
   const hours = [...byHour.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([hour, counts]) => ({ hour, ...counts }));
   return { totals, hours };
 }

@@ -51,6 +51,8 @@ export interface ApiHarness {
   restartDelivery?(signal: NodeJS.Signals, options?: { wipeIndex?: boolean }): Promise<void>;
   /** Starts one more delivery process (its consumer groups rebalance); stopped with the others. */
   addDelivery?(): Promise<ServiceProcess>;
+  /** What each running service process printed so far (failure messages). */
+  outputs(): Record<string, string>;
   /** Stops the services (asserting nothing); resolves with their exit codes. */
   stop(): Promise<Record<string, number | null>>;
 }
@@ -206,6 +208,7 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
             return extra!;
           },
         }),
+    outputs: () => Object.fromEntries(Object.entries(processes).map(([name, running]) => [name, running.output()])),
     stop: async () => {
       const names = Object.keys(processes);
       const codes = await Promise.all(names.map((processName) => processes[processName]!.stop()));

@@ -8,6 +8,7 @@ import { readModelCommands } from './commands/read-models.ts';
 import { providerCommands } from './commands/providers.ts';
 import { dlqCommands } from './commands/dlq.ts';
 import { explainCommands } from './commands/explain.ts';
+import { notificationCommands } from './commands/notifications.ts';
 
 const { env, local } = await resolveLocalMode(process.env);
 const program = new Command('herald').description('Herald admin CLI').showHelpAfterError();
@@ -18,6 +19,7 @@ readModelCommands(program, run);
 providerCommands(program, run, env);
 dlqCommands(program, run);
 explainCommands(program, run);
+notificationCommands(program, run);
 
 try {
   await program.parseAsync(process.argv);

@@ -65,6 +65,8 @@ export interface DeliveryDeps {
   schedulerPollMs?: number;
   /** The longest the scheduler sleeps with nothing due (scheduler.ts). */
   schedulerIdleMs?: number;
+  /** Longest a chunk of waiting (paced, paused) fan-out tasks is held before they are queued again. */
+  paceHoldMs?: number;
 }
 
 export interface RunningDelivery {
@@ -138,6 +140,9 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           index: instance.index,
           waitFor: index.waitFor,
           isCancelled: (id) => controls.isCancelled(id),
+          steering: (id) => controls.steering(id),
+          changed: () => controls.changed(),
+          ...(deps.paceHoldMs === undefined ? {} : { holdMs: deps.paceHoldMs }),
           deviceEnds,
           loadMessage: async (partition, offset) => messageIn(await readRecordAt(kafka, TOPICS.fanoutTasks, partition, offset)),
           partitionOf: (deviceId) => partitionForKey(deviceId, partitionCount),
@@ -168,6 +173,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           partitionOf: partitionForKey,
           registeredZones: (projectId) => registeredZones(readModels, projectId),
           defaultTimezone: async (projectId) => (await admins.findProject(projectId))?.default_timezone,
+          projectRate: projectRates(admins),
           clock: deps.scheduleClock ?? systemClock,
           maxAgeMs,
           logger,
@@ -212,7 +218,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           maxChunkSize: deps.concurrency ?? 8,
           partitionsConsumedConcurrently: 3,
           transactions: transactional(lane.group),
-          handle: senderHandler({ provider, clients, isCancelled: (id) => controls.isCancelled(id), policy, clock, logger, concurrency: deps.concurrency ?? 8, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
+          handle: senderHandler({ provider, clients, isCancelled: (id) => controls.isCancelled(id), isPaused: (id) => controls.isPaused(id), changed: () => controls.changed(), policy, clock, logger, concurrency: deps.concurrency ?? 8, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
         }),
       );
     }
@@ -246,6 +252,23 @@ function messageIn(event: { type: string; data: unknown }): FanoutMessage {
   const message = event.type === 'FanoutTask' ? (event.data as { message?: FanoutMessage }).message : undefined;
   if (message === undefined) throw new Error('the first step of a fan-out task carries no message');
   return message;
+}
+
+/**
+ * The projects' default pace (`herald projects pace`), each read at most
+ * every 10 s: a send costs no store read for it. A change reaches new
+ * sends within 10 s; sends in flight keep the pace they started with.
+ */
+function projectRates(admins: AdminStore): (projectId: string) => Promise<number | undefined> {
+  const cache = new Map<string, { rate: number | undefined; at: number }>();
+  return async (projectId) => {
+    const cached = cache.get(projectId);
+    if (cached !== undefined && Date.now() - cached.at < 10_000) return cached.rate;
+    const rate = (await admins.findProject(projectId))?.default_rate_per_minute;
+    if (cache.size > 10_000) cache.clear();
+    cache.set(projectId, { rate, at: Date.now() });
+    return rate;
+  };
 }
 
 /** Zones the project's devices registered: a local-time send makes a slot for each (one read per such send). */

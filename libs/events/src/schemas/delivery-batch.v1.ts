@@ -18,6 +18,7 @@ export const DeliveryBatchV1 = eventSchema(
       group: Type.Optional(Type.String()),
       ...PushOptionFields,
     }),
+    expires_at: Type.Optional(Type.String({ format: 'date-time', description: "The notification's `max_duration` deadline: a batch not sent by then is reported `expired`, not sent" })),
     devices: Type.Array(
       Type.Object({ device_id: Type.String({ minLength: 1 }), token: Type.String({ minLength: 1 }) }),
       { maxItems: 500 },

@@ -7,6 +7,7 @@ export const DeliveryOutcome = Type.Union([
   Type.Literal('failed'),
   Type.Literal('invalid'),
   Type.Literal('cancelled'),
+  Type.Literal('expired'),
 ]);
 export type DeliveryOutcome = Static<typeof DeliveryOutcome>;
 
@@ -26,6 +27,6 @@ export const DeliveryReportedV1 = eventSchema(
       }),
     ),
   }),
-  'Per-device outcomes of one delivery batch: delivered (accepted by the provider), failed, invalid (token rejected), or cancelled (not sent: the notification was cancelled first).',
+  'Per-device outcomes of one delivery batch: delivered (accepted by the provider), failed, invalid (token rejected), cancelled (not sent: the notification was cancelled first) or expired (not sent: its `max_duration` ran out first).',
 );
 export type DeliveryReportedV1 = Static<typeof DeliveryReportedV1>;

@@ -61,6 +61,18 @@ export const FanoutTaskV1 = eventSchema(
     after: Type.Optional(Type.Integer({ minimum: 0, description: 'The last ordinal (position of a device in its partition of the audience index, given in log order) an earlier step examined' })),
     sequence: PerProvider,
     targeted: PerProvider,
+    pace: Type.Optional(
+      Type.Object(
+        {
+          rate_per_minute: Type.Integer({ minimum: 1, description: "The notification's requested rate (a DeliveryControl record may replace it); this task sends its 1/`partitions` share" }),
+          slot_at: Type.Optional(Type.String({ format: 'date-time', description: "The slot the previous step took (token bucket): this step may leave `sent` pushes' time at the current rate after it, whichever instance runs it" })),
+          sent: Type.Optional(Type.Integer({ minimum: 0, description: 'Devices the previous step queued' })),
+          from_project: Type.Optional(Type.Boolean({ description: "The project's default rate, not the request's: the first step (≤ 1,000 devices) is not paced, so a small send is never slowed" })),
+        },
+        { description: 'A paced campaign (`rate_per_minute`)' },
+      ),
+    ),
+    deadline: Type.Optional(Type.String({ format: 'date-time', description: '`requested_at` + `max_duration`: what is not sent by then is reported `expired`' })),
     forwarded: Type.Optional(Type.Boolean({ description: 'Runs on the partition of devices that hold a target token under an id derived from another token (a refresh), for the task of `partition`, which hands on its dispatch' })),
     forwards: Type.Optional(
       Type.Array(Type.Object({ device_id: Type.String({ minLength: 1 }), token: Type.String({ minLength: 1 }) }), {

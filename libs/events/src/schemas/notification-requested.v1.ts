@@ -18,6 +18,8 @@ export const NotificationRequestedV1 = eventSchema(
     send_at_local: Type.Optional(
       Type.String({ description: 'Wall-clock time ("2026-12-01T09:00") at which each device gets it in its own time zone' }),
     ),
+    rate_per_minute: Type.Optional(Type.Integer({ minimum: 1, description: 'Pushes per minute across every delivery instance together (paced campaign); absent: as fast as Herald goes' })),
+    max_duration: Type.Optional(Type.Integer({ minimum: 1, description: 'Seconds after the send (or its slot) became due; devices not sent by then are reported `expired`' })),
   }),
   'A client asked for a notification to be sent to its targets, now or at `send_at` / `send_at_local`. Fields added later are optional.',
 );

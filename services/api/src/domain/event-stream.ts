@@ -12,6 +12,7 @@ export const STREAM_EVENT_TYPES = [
   'NotificationDispatched',
   'NotificationCancelled',
   'NotificationExpired',
+  'NotificationSteered',
 ] as const;
 export type StreamEventType = (typeof STREAM_EVENT_TYPES)[number];
 

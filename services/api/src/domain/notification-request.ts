@@ -1,10 +1,10 @@
 import type { Static } from 'typebox';
 import { createEvent, type NotificationRequestedV1 } from '@herald/events';
 import type { NotificationDocument } from '@herald/projections';
-import { isScheduled, ZERO_COUNTS } from '@herald/projections';
+import { FINISHED_STATUSES, isScheduled, ZERO_COUNTS, type DeliveryCounts } from '@herald/projections';
 import { fitsProviderLimits } from '@herald/push-payloads';
 import type { Notification, NotificationRequest } from '../schemas/notifications.ts';
-import { PushOptionsInput, ScheduleInput } from '../schemas/push-options.ts';
+import { PaceInput, PushOptionsInput, ScheduleInput } from '../schemas/push-options.ts';
 
 export type NotificationInput = Static<typeof NotificationRequest>;
 export type NotificationView = Static<typeof Notification>;
@@ -15,7 +15,7 @@ export type NotificationView = Static<typeof Notification>;
  */
 export function sizeProblems(input: Partial<NotificationInput> | undefined, notificationId: string, projectId: string): string[] {
   if (typeof input?.title !== 'string' || typeof input.body !== 'string') return [];
-  const { send_at: _at, send_at_local: _local, ...fields } = pushFields(input);
+  const { send_at: _at, send_at_local: _local, rate_per_minute: _rate, max_duration: _duration, ...fields } = pushFields(input);
   return fitsProviderLimits({ ...fields, notification_id: notificationId, project_id: projectId, title: input.title, body: input.body });
 }
 
@@ -24,7 +24,7 @@ function pushFields(input: Partial<NotificationInput>): Partial<NotificationInpu
   return Object.fromEntries(OPTIONAL_FIELDS.flatMap((key) => (input[key] === undefined ? [] : [[key, input[key]]])));
 }
 
-const OPTIONAL_FIELDS = ['link_to', 'group', ...Object.keys(PushOptionsInput), ...Object.keys(ScheduleInput)] as Array<keyof NotificationInput>;
+const OPTIONAL_FIELDS = ['link_to', 'group', ...Object.keys(PushOptionsInput), ...Object.keys(ScheduleInput), ...Object.keys(PaceInput)] as Array<keyof NotificationInput>;
 
 export function requestedEvent(input: NotificationInput, notificationId: string, projectId: string, correlationId: string | undefined, now: Date): NotificationRequestedV1 {
   return createEvent(
@@ -56,8 +56,35 @@ function baseView(doc: ViewFields): NotificationView {
   };
 }
 
+const withExpired = (counts: DeliveryCounts) => ({ ...counts, expired: counts.expired ?? 0 });
+
+/** Whether the answer carries `pace` (and so is worth an audience estimate): a paced or paused send. */
+export const isPaced = (doc: Pick<NotificationDocument, 'rate_per_minute' | 'paused'>): boolean => doc.rate_per_minute !== undefined || doc.paused === true;
+
+/**
+ * A paced or paused send's progress (pure): devices with an outcome against
+ * the audience (the estimate while partitions are still dispatching), and
+ * when the last push should leave at the current rate.
+ */
+export function paceView(doc: Pick<NotificationDocument, 'rate_per_minute' | 'paused' | 'counts' | 'status'>, audienceEstimate: number | undefined, now: number): NotificationView['pace'] {
+  const { counts } = doc;
+  const settled = counts.delivered + counts.failed + counts.invalid + counts.cancelled + (counts.expired ?? 0);
+  const audience = Math.max(audienceEstimate ?? 0, counts.targeted);
+  const finished = FINISHED_STATUSES.includes(doc.status);
+  const remaining = finished ? 0 : Math.max(0, audience - settled);
+  const rate = doc.rate_per_minute;
+  const eta = doc.paused === true || rate === undefined || remaining === 0 ? null : new Date(now + (remaining / rate) * 60_000).toISOString();
+  return {
+    rate_per_minute: rate ?? null,
+    paused: doc.paused === true,
+    audience_estimate: audienceEstimate ?? null,
+    progress: finished ? 1 : audience === 0 ? null : Math.min(1, settled / audience),
+    eta,
+  };
+}
+
 /** The read model's document as the API answers it: status, counts in all and per provider, timestamps, the request as sent. */
-export function notificationView(doc: NotificationDocument): NotificationView {
+export function notificationView(doc: NotificationDocument, pace?: NotificationView['pace']): NotificationView {
   const request = {
     title: doc.title,
     body: doc.body,
@@ -68,10 +95,11 @@ export function notificationView(doc: NotificationDocument): NotificationView {
   };
   return {
     ...baseView(doc),
-    counts: doc.counts,
-    counts_by_provider: doc.by_provider ?? { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } },
+    counts: withExpired(doc.counts),
+    counts_by_provider: doc.by_provider === undefined ? { apns: withExpired(ZERO_COUNTS), fcm: withExpired(ZERO_COUNTS) } : { apns: withExpired(doc.by_provider.apns), fcm: withExpired(doc.by_provider.fcm) },
     dispatched_at: doc.dispatched_at ?? null,
     finished_at: doc.finished_at ?? null,
+    ...(pace === undefined ? {} : { pace }),
     request,
   };
 }

@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { BEARER, errorResponses } from './common.ts';
+import { RECEIPT_OUTCOMES } from './receipts.ts';
 
 /** Explain: answers read from the event log (libs/explain), see docs/explain.md. */
 
@@ -15,7 +16,7 @@ const Receipt = Type.Object({
   notification_id: Type.String(),
   batch_id: Type.String(),
   provider: Provider,
-  outcome: Type.Enum(['delivered', 'failed', 'invalid', 'cancelled']),
+  outcome: Type.Enum([...RECEIPT_OUTCOMES]),
   reason: NullableString,
   attempts: Type.Union([Type.Integer(), Type.Null()]),
   at: Time,

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { BEARER, errorResponses, MetadataFilter, PageQuery, Pagination } from './common.ts';
-import { PushOptionsInput, ScheduleInput } from './push-options.ts';
+import { PaceInput, PushOptionsInput, ScheduleInput } from './push-options.ts';
 
 export const MAX_TARGETS = 10_000;
 
@@ -30,6 +30,7 @@ export const NotificationRequest = Type.Object(
     group: Type.Optional(Type.String({ maxLength: 256, description: 'Groups notifications on the device: APNs thread-id, Android notification tag' })),
     ...PushOptionsInput,
     ...ScheduleInput,
+    ...PaceInput,
   },
   { additionalProperties: false },
 );
@@ -41,17 +42,29 @@ export const Counts = Type.Object({
   failed: Type.Integer(),
   invalid: Type.Integer({ description: 'Token rejected by the provider; the device was deactivated' }),
   cancelled: Type.Integer({ description: 'Not sent: cancelled before its batch went out' }),
+  expired: Type.Integer({ description: 'Not sent: `max_duration` ran out before its batch went out' }),
   opened: Type.Integer(),
 });
 
-export const NOTIFICATION_STATUSES = ['scheduled', 'queued', 'sending', 'sent', 'cancelled', 'expired'] as const;
+export const NOTIFICATION_STATUSES = ['scheduled', 'queued', 'sending', 'paused', 'sent', 'cancelled', 'expired'] as const;
 export const NotificationStatus = Type.Enum(NOTIFICATION_STATUSES, {
   description:
-    '`scheduled`: held until `send_at` / `send_at_local`; `queued`: accepted, audience not yet resolved; `sending`: dispatched, outcomes outstanding; ' +
-    '`sent`: every targeted device has an outcome; `cancelled`: cancelled before it finished; `expired`: too old to send',
+    '`scheduled`: held until `send_at` / `send_at_local`; `queued`: accepted, audience not yet resolved; `sending`: dispatched, outcomes outstanding; `paused`: held by PATCH `{"state": "paused"}` until resumed; ' +
+    '`sent`: every targeted device has an outcome (`expired` devices included: `max_duration` ran out); `cancelled`: cancelled before it finished; `expired`: too old to send',
 });
 
 const Timestamp = Type.String({ format: 'date-time' });
+
+const Pace = Type.Object(
+  {
+    rate_per_minute: Type.Union([Type.Integer(), Type.Null()], { description: 'The pace in effect (requested, or set by the latest PATCH); null: unpaced' }),
+    paused: Type.Boolean(),
+    audience_estimate: Type.Union([Type.Integer(), Type.Null()], { description: 'Active devices the targets match now (the read model): what progress and ETA are measured against until every partition is dispatched' }),
+    progress: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'Devices with an outcome / the audience' }),
+    eta: Type.Union([Timestamp, Type.Null()], { description: 'When the last push should leave at the current pace (null: paused, unpaced or finished)' }),
+  },
+  { description: 'Progress of a paced or paused send: its current rate, progress and ETA' },
+);
 
 export const Notification = Type.Object(
   {
@@ -67,6 +80,7 @@ export const Notification = Type.Object(
     counts_by_provider: Type.Optional(Type.Object({ apns: Counts, fcm: Counts })),
     dispatched_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When the audience was first resolved and queued' })),
     finished_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When it became sent, cancelled or expired' })),
+    pace: Type.Optional(Pace),
     request: Type.Optional(
       Type.Object(
         { title: Type.String(), body: Type.String(), targets: Type.Array(TargetSchema) },
@@ -117,6 +131,25 @@ export const cancelNotificationSchema = {
   security: BEARER,
   params: NotificationId,
   response: { 202: Type.Object({ data: Notification }), ...errorResponses(400, 401, 404, 409, 503) },
+} as const;
+
+export const steerNotificationSchema = {
+  summary: 'Pause, resume or re-pace a notification in flight',
+  description:
+    '`{"state": "paused"}` stops queueing and sending within a second across every delivery instance; its devices are held, not lost. ' +
+    '`{"state": "sending"}` resumes where it stopped. `rate_per_minute` sets the pace from now on (also on an unpaced send). ' +
+    '202 with the notification as steered; 409 once it finished (sent, cancelled, expired). Cancel still works while paused.',
+  tags: ['notifications'],
+  security: BEARER,
+  params: NotificationId,
+  body: Type.Object(
+    {
+      state: Type.Optional(Type.Enum(['paused', 'sending'], { description: '`paused` or `sending` (resume)' })),
+      rate_per_minute: Type.Optional(PaceInput.rate_per_minute),
+    },
+    { additionalProperties: false },
+  ),
+  response: { 202: Type.Object({ data: Notification }), ...errorResponses(400, 401, 404, 409, 422, 503) },
 } as const;
 
 export const openNotificationSchema = {

@@ -42,6 +42,24 @@ export const ScheduleInput = {
   ),
 };
 
+/** How fast and how long a campaign goes (docs/campaign-control.md). */
+export const PaceInput = {
+  rate_per_minute: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100_000_000,
+      description: "Pushes per minute, across every delivery instance together, sent evenly (a paced campaign); absent: the project's default (`herald projects pace`), else as fast as Herald goes. PATCH changes it in flight",
+    }),
+  ),
+  max_duration: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 30 * 24 * 60 * 60,
+      description: 'Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired`',
+    }),
+  ),
+};
+
 export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 60 * 60 * 1000;
 const PAST_GRACE_MS = 60_000;
 /** The widest gap between a wall-clock time and the instants it names across zones (UTC−12 … UTC+14). */

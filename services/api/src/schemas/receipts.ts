@@ -1,7 +1,9 @@
 import Type from 'typebox';
 import { BEARER, errorResponses, PageQuery, Pagination } from './common.ts';
 
-const OUTCOMES = ['delivered', 'failed', 'invalid', 'cancelled'] as const;
+/** A device's outcome for a notification, as the ledger and every receipt list it. */
+export const RECEIPT_OUTCOMES = ['delivered', 'failed', 'invalid', 'cancelled', 'expired'] as const;
+const OUTCOMES = RECEIPT_OUTCOMES;
 const NullableTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
 export const Receipt = Type.Object(
@@ -10,7 +12,7 @@ export const Receipt = Type.Object(
     device_id: Type.String(),
     provider: Type.Enum(['apns', 'fcm']),
     outcome: Type.Enum(OUTCOMES, {
-      description: '`delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent',
+      description: '`delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent (cancelled); `expired`: not sent (`max_duration` ran out; reason `MaxDurationExceeded`)',
     }),
     reason: Type.Union([Type.String(), Type.Null()], { description: "The provider's reason code (or Herald's: AttemptsExhausted, NoApnsCredentials, …) when not delivered" }),
     attempts: Type.Union([Type.Integer(), Type.Null()], { description: 'Sends tried for this device' }),

@@ -3,6 +3,7 @@ import { countMatching, isTransientMongoError, type ReadModelRegistry } from '@h
 import {
   FINISHED_STATUSES,
   notificationCountOf,
+  steerNotification,
   NOTIFICATIONS_COUNT_KEY,
   readCounts,
   type CounterDocument,
@@ -22,7 +23,7 @@ import { pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts
 import type { Clock } from '@herald/runtime';
 import { targetProblems } from '../domain/target-problems.ts';
 import { audienceSize, type AudienceSize } from './audience-size.ts';
-import { acceptedView, notificationView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
+import { acceptedView, isPaced, notificationView, paceView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
 
 export interface ReceiptQuery {
   outcome?: Outcome | undefined;
@@ -116,8 +117,34 @@ export class NotificationService {
     return acceptedView(event);
   }
 
+  /** A paced or paused send also shows its rate, progress and ETA (one count of its audience on the read model while it is in flight). */
   async get(projectId: string, id: string): Promise<NotificationView> {
-    return notificationView(await this.#find(projectId, id));
+    const doc = await this.#find(projectId, id);
+    return notificationView(doc, await this.#pace(doc));
+  }
+
+  async #pace(doc: NotificationDocument): Promise<NotificationView['pace']> {
+    if (!isPaced(doc)) return undefined;
+    const inFlight = !FINISHED_STATUSES.includes(doc.status);
+    const estimate = inFlight ? await audienceSize(this.#readModels, doc.project_id, doc.targets).then((size) => size.ios + size.android, () => undefined) : undefined;
+    return paceView(doc, estimate, this.#clock.now());
+  }
+
+  /**
+   * Pauses, resumes or re-paces a notification in flight: publishes
+   * NotificationSteered (the fan-out turns it into a control record every
+   * delivery instance follows). A finished notification is a conflict.
+   */
+  async steer(projectId: string, id: string, change: { state?: 'paused' | 'sending' | undefined; rate_per_minute?: number | undefined }, correlationId?: string): Promise<NotificationView> {
+    if (change.state === undefined && change.rate_per_minute === undefined) throw new UnprocessableError(['body must set state ("paused" or "sending") and/or rate_per_minute']);
+    const doc = await this.#find(projectId, id);
+    if (FINISHED_STATUSES.includes(doc.status)) {
+      throw new AppError('CONFLICT', `notification ${id} has already finished (status ${doc.status}): only a notification still scheduled, queued, sending or paused can be steered`);
+    }
+    const data = { notification_id: id, ...(change.state === undefined ? {} : { state: change.state }), ...(change.rate_per_minute === undefined ? {} : { rate_per_minute: change.rate_per_minute }) };
+    await this.#producer.publish([createEvent('NotificationSteered', data, { project_id: projectId, correlation_id: correlationId })]);
+    const steered = steerNotification(doc, change, new Date().toISOString());
+    return notificationView(steered, await this.#pace(steered));
   }
 
   /**
@@ -147,7 +174,7 @@ export class NotificationService {
       notifications.find(filter).sort({ created_at: -1, _id: -1 }).skip(request.skip).limit(request.limit).toArray(),
     ]);
     const count = notificationCountOf(counts.get(NOTIFICATIONS_COUNT_KEY), query.status);
-    return { data: docs.map(notificationView), pagination: pagination(request, count, docs.length) };
+    return { data: docs.map((doc) => notificationView(doc)), pagination: pagination(request, count, docs.length) };
   }
 
   /**

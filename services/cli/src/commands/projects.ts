@@ -8,6 +8,7 @@ import type { Runner } from '../context.ts';
 import type { LocalMode } from '../local-mode.ts';
 import { identityVerificationCommand } from './identity-verification.ts';
 import { deviceSettingsCommands } from './device-settings.ts';
+import { parseRate } from './notifications.ts';
 import { isTimeZone } from '@herald/runtime';
 
 interface ProjectSettings {
@@ -67,6 +68,17 @@ export function projectCommands(program: Command, withContext: Runner, settings:
         if (!isTimeZone(zone)) throw new ValidationError([`zone ${zone} is not an IANA time zone name (e.g. Europe/Paris)`]);
         if (!(await admin.setDefaultTimezone(projectId, zone))) throw new NotFoundError(`project ${projectId} does not exist`);
         out(`project ${projectId}: devices without a time zone get local-time sends at ${zone} time`);
+      }),
+    );
+
+  projects
+    .command('pace <project-id> <per-minute>')
+    .description("the default rate_per_minute of the project's sends that set none (`off`: unpaced); a send that fits one fan-out step (1,000 devices per partition) is never slowed")
+    .action(async (projectId: string, perMinute: string) =>
+      withContext(async ({ admin, out }) => {
+        const rate = perMinute === 'off' ? undefined : parseRate(perMinute);
+        if (!(await admin.setDefaultRate(projectId, rate))) throw new NotFoundError(`project ${projectId} does not exist`);
+        out(rate === undefined ? `project ${projectId}: sends unpaced unless they set rate_per_minute` : `project ${projectId}: sends paced at ${rate} pushes per minute unless they set rate_per_minute`);
       }),
     );
 

@@ -168,7 +168,7 @@ export interface paths {
                     /** @description Items per page; values above 100 are served as 100 */
                     limit?: number;
                     page?: number;
-                    outcome?: "delivered" | "failed" | "invalid" | "cancelled";
+                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired";
                 };
                 header?: never;
                 path: {
@@ -356,7 +356,7 @@ export interface paths {
                                         /** @enum {unknown} */
                                         provider: "apns" | "fcm";
                                         /** @enum {unknown} */
-                                        outcome: "delivered" | "failed" | "invalid" | "cancelled";
+                                        outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired";
                                         reason: string | null;
                                         attempts: number | null;
                                         /** Format: date-time */
@@ -1198,12 +1198,12 @@ export interface paths {
         };
         /**
          * The project's events as they happen (Server-Sent Events)
-         * @description Delivery outcomes, opens, deactivations and notification status changes (DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired), read from the Kafka log. Each message has an `id`; reconnect with `Last-Event-ID: <id>` to resume exactly after it (nothing missed, nothing twice). Without it the stream starts at the end of the log (now). `event:` is the event type; `data:` the event (id, type, version, occurred_at, project_id, data). A comment line every 15 s keeps proxies from closing it; the server ends a stream after EVENT_STREAM_MAX_MS (reconnect with the last id). 429 beyond the open-stream limits. See docs/event-stream.md for what one stream costs.
+         * @description Delivery outcomes, opens, deactivations and notification status changes (DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired, NotificationSteered), read from the Kafka log. Each message has an `id`; reconnect with `Last-Event-ID: <id>` to resume exactly after it (nothing missed, nothing twice). Without it the stream starts at the end of the log (now). `event:` is the event type; `data:` the event (id, type, version, occurred_at, project_id, data). A comment line every 15 s keeps proxies from closing it; the server ends a stream after EVENT_STREAM_MAX_MS (reconnect with the last id). 429 beyond the open-stream limits. See docs/event-stream.md for what one stream costs.
          */
         get: {
             parameters: {
                 query?: {
-                    /** @description Comma-separated event types to keep (default all): DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired */
+                    /** @description Comma-separated event types to keep (default all): DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired, NotificationSteered */
                     types?: string;
                 };
                 header?: {
@@ -1488,7 +1488,7 @@ export interface paths {
                     /** @description Items per page; values above 100 are served as 100 */
                     limit?: number;
                     page?: number;
-                    outcome?: "delivered" | "failed" | "invalid" | "cancelled";
+                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired";
                 };
                 header?: never;
                 path: {
@@ -1994,7 +1994,7 @@ export interface paths {
                                         /** @enum {unknown} */
                                         provider: "apns" | "fcm";
                                         /** @enum {unknown} */
-                                        outcome: "delivered" | "failed" | "invalid" | "cancelled";
+                                        outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired";
                                         reason: string | null;
                                         attempts: number | null;
                                         /** Format: date-time */
@@ -2127,8 +2127,8 @@ export interface paths {
                     /** @description Items per page; values above 100 are served as 100 */
                     limit?: number;
                     page?: number;
-                    /** @description `scheduled`: held until `send_at` / `send_at_local`; `queued`: accepted, audience not yet resolved; `sending`: dispatched, outcomes outstanding; `sent`: every targeted device has an outcome; `cancelled`: cancelled before it finished; `expired`: too old to send */
-                    status?: "scheduled" | "queued" | "sending" | "sent" | "cancelled" | "expired";
+                    /** @description `scheduled`: held until `send_at` / `send_at_local`; `queued`: accepted, audience not yet resolved; `sending`: dispatched, outcomes outstanding; `paused`: held by PATCH `{"state": "paused"}` until resumed; `sent`: every targeted device has an outcome (`expired` devices included: `max_duration` ran out); `cancelled`: cancelled before it finished; `expired`: too old to send */
+                    status?: "scheduled" | "queued" | "sending" | "paused" | "sent" | "cancelled" | "expired";
                 };
                 header?: never;
                 path?: never;
@@ -2311,6 +2311,10 @@ export interface paths {
                             send_at?: string;
                             /** @description Wall-clock time ("2026-12-01T09:00") at which each device gets it in its own `timezone` (devices without one: the project's default, else UTC); at most 30 days ahead. A zone whose time has already passed gets it at once */
                             send_at_local?: string;
+                            /** @description Pushes per minute, across every delivery instance together, sent evenly (a paced campaign); absent: the project's default (`herald projects pace`), else as fast as Herald goes. PATCH changes it in flight */
+                            rate_per_minute?: number;
+                            /** @description Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired` */
+                            max_duration?: number;
                         };
                     };
                 };
@@ -2537,6 +2541,10 @@ export interface paths {
                             send_at?: string;
                             /** @description Wall-clock time ("2026-12-01T09:00") at which each device gets it in its own `timezone` (devices without one: the project's default, else UTC); at most 30 days ahead. A zone whose time has already passed gets it at once */
                             send_at_local?: string;
+                            /** @description Pushes per minute, across every delivery instance together, sent evenly (a paced campaign); absent: the project's default (`herald projects pace`), else as fast as Herald goes. PATCH changes it in flight */
+                            rate_per_minute?: number;
+                            /** @description Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired` */
+                            max_duration?: number;
                         };
                     };
                 };
@@ -2797,7 +2805,179 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Pause, resume or re-pace a notification in flight
+         * @description `{"state": "paused"}` stops queueing and sending within a second across every delivery instance; its devices are held, not lost. `{"state": "sending"}` resumes where it stopped. `rate_per_minute` sets the pace from now on (also on an unpaced send). 202 with the notification as steered; 409 once it finished (sent, cancelled, expired). Cancel still works while paused.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The notification id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description `paused` or `sending` (resume)
+                         * @enum {unknown}
+                         */
+                        state?: "paused" | "sending";
+                        /** @description Pushes per minute, across every delivery instance together, sent evenly (a paced campaign); absent: the project's default (`herald projects pace`), else as fast as Herald goes. PATCH changes it in flight */
+                        rate_per_minute?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-4"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/v1/notifications/{id}/cancel": {
@@ -3925,7 +4105,7 @@ export interface paths {
                     "application/json": {
                         /** @description https URL (http only to loopback in local mode), at most 2048 characters */
                         url: string;
-                        event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired")[];
+                        event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered")[];
                         /** @description Only this notification's events (device events are not a notification's: they are left out) */
                         notification_id?: string | null;
                         /** @description Optional batching: a request once max_events are waiting or the oldest has waited max_wait_ms */
@@ -4320,7 +4500,7 @@ export interface paths {
                     "application/json": {
                         /** @description https URL (http only to loopback in local mode), at most 2048 characters */
                         url?: string;
-                        event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired")[];
+                        event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered")[];
                         /** @description Only this notification's events (device events are not a notification's: they are left out) */
                         notification_id?: string | null;
                         /** @description Optional batching: a request once max_events are waiting or the oldest has waited max_wait_ms */
@@ -4675,10 +4855,10 @@ export interface components {
             /** @enum {unknown} */
             provider: "apns" | "fcm";
             /**
-             * @description `delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent
+             * @description `delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent (cancelled); `expired`: not sent (`max_duration` ran out; reason `MaxDurationExceeded`)
              * @enum {unknown}
              */
-            outcome: "delivered" | "failed" | "invalid" | "cancelled";
+            outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired";
             /** @description The provider's reason code (or Herald's: AttemptsExhausted, NoApnsCredentials, …) when not delivered */
             reason: string | null;
             /** @description Sends tried for this device */
@@ -4748,10 +4928,10 @@ export interface components {
             link_to: string | null;
             group: string | null;
             /**
-             * @description `scheduled`: held until `send_at` / `send_at_local`; `queued`: accepted, audience not yet resolved; `sending`: dispatched, outcomes outstanding; `sent`: every targeted device has an outcome; `cancelled`: cancelled before it finished; `expired`: too old to send
+             * @description `scheduled`: held until `send_at` / `send_at_local`; `queued`: accepted, audience not yet resolved; `sending`: dispatched, outcomes outstanding; `paused`: held by PATCH `{"state": "paused"}` until resumed; `sent`: every targeted device has an outcome (`expired` devices included: `max_duration` ran out); `cancelled`: cancelled before it finished; `expired`: too old to send
              * @enum {unknown}
              */
-            status: "scheduled" | "queued" | "sending" | "sent" | "cancelled" | "expired";
+            status: "scheduled" | "queued" | "sending" | "paused" | "sent" | "cancelled" | "expired";
             /** Format: date-time */
             created_at: string;
             counts?: {
@@ -4765,6 +4945,8 @@ export interface components {
                 invalid: number;
                 /** @description Not sent: cancelled before its batch went out */
                 cancelled: number;
+                /** @description Not sent: `max_duration` ran out before its batch went out */
+                expired: number;
                 opened: number;
             };
             counts_by_provider?: {
@@ -4779,6 +4961,8 @@ export interface components {
                     invalid: number;
                     /** @description Not sent: cancelled before its batch went out */
                     cancelled: number;
+                    /** @description Not sent: `max_duration` ran out before its batch went out */
+                    expired: number;
                     opened: number;
                 };
                 fcm: {
@@ -4792,6 +4976,8 @@ export interface components {
                     invalid: number;
                     /** @description Not sent: cancelled before its batch went out */
                     cancelled: number;
+                    /** @description Not sent: `max_duration` ran out before its batch went out */
+                    expired: number;
                     opened: number;
                 };
             };
@@ -4799,6 +4985,18 @@ export interface components {
             dispatched_at?: string | null;
             /** @description When it became sent, cancelled or expired */
             finished_at?: string | null;
+            /** @description Progress of a paced or paused send: its current rate, progress and ETA */
+            pace?: {
+                /** @description The pace in effect (requested, or set by the latest PATCH); null: unpaced */
+                rate_per_minute: number | null;
+                paused: boolean;
+                /** @description Active devices the targets match now (the read model): what progress and ETA are measured against until every partition is dispatched */
+                audience_estimate: number | null;
+                /** @description Devices with an outcome / the audience */
+                progress: number | null;
+                /** @description When the last push should leave at the current pace (null: paused, unpaced or finished) */
+                eta: string | null;
+            };
             /** @description The `notification` object as the client sent it (push options and schedule included) */
             request?: {
                 title: string;
@@ -4839,7 +5037,7 @@ export interface components {
         "def-6": {
             id: string;
             url: string;
-            event_types: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired")[];
+            event_types: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered")[];
             notification_id: string | null;
             batch: {
                 max_events: number;

@@ -21,6 +21,8 @@ export interface CoordinatorDeps {
   /** Zones the project's devices registered (for local-time slots) and the project's default zone. */
   registeredZones(projectId: string): Promise<string[]>;
   defaultTimezone(projectId: string): Promise<string | undefined>;
+  /** The project's default pace (`herald projects pace`), cached by the caller: no store read per send. */
+  projectRate?(projectId: string): Promise<number | undefined>;
   /** Schedule decisions (is send_at still ahead?); tests move it. */
   clock: Clock;
   maxAgeMs: number;
@@ -28,7 +30,7 @@ export interface CoordinatorDeps {
 }
 
 /** The request types the coordinator reads; every other notification event passes by undecoded. */
-export const COORDINATOR_TYPES = new Set(['NotificationRequested', 'NotificationDue', 'NotificationCancelled']);
+export const COORDINATOR_TYPES = new Set(['NotificationRequested', 'NotificationDue', 'NotificationCancelled', 'NotificationSteered']);
 
 /**
  * The fan-out's first stage (group herald.fanout, on notification-events):
@@ -55,13 +57,18 @@ export function coordinatorHandler(deps: CoordinatorDeps) {
           await holdSchedules(deps, event);
           continue;
         }
-        out.push(...take(deps, event, event.data, event.occurred_at, undefined, deviceEnds));
+        out.push(...take(deps, event, event.data, event.occurred_at, undefined, deviceEnds, await deps.projectRate?.(event.project_id)));
       } else if (event.type === 'NotificationDue') {
         out.push(...(await due(deps, record, event, deviceEnds)));
       } else if (event.type === 'NotificationCancelled') {
         deps.controls.cancel(event.data.notification_id);
         out.push({ event: createEvent('DeliveryControl', { notification_id: event.data.notification_id, cancelled: true }, { project_id: event.project_id, correlation_id: event.correlation_id }), topic: TOPICS.deliveryControl });
         await deps.schedules.cancel(event.data.notification_id);
+      } else if (event.type === 'NotificationSteered') {
+        // Every delivery process (this one too) applies it when the record comes back through herald.delivery-control, in order with the others.
+        const { notification_id: id, state, rate_per_minute: rate } = event.data;
+        const data = { notification_id: id, ...(state === undefined ? {} : { paused: state === 'paused' }), ...(rate === undefined ? {} : { rate_per_minute: rate }) };
+        out.push({ event: createEvent('DeliveryControl', data, { project_id: event.project_id, correlation_id: event.correlation_id }), topic: TOPICS.deliveryControl });
       }
     }
     return out;
@@ -75,6 +82,7 @@ function take(
   requestedAt: string,
   slot: NotificationDueV1['data']['slot'],
   deviceEnds: readonly number[],
+  projectRate?: number  ,
 ): Outgoing[] {
   const context = { project_id: event.project_id, correlation_id: event.correlation_id };
   if (deps.controls.isCancelled(request.notification_id)) return [];
@@ -84,7 +92,7 @@ function take(
     const reason = `not sent: requested (or due) at ${requestedAt}, longer ago than DELIVERY_MAX_AGE_MS allows`;
     return [{ event: createEvent('NotificationExpired', { notification_id: request.notification_id, reason }, context) }];
   }
-  return planTasks({ request, projectId: event.project_id, correlationId: event.correlation_id, requestedAt, slot, deviceEnds, topicOf: deps.topicOf, partitionOf: deps.partitionOf });
+  return planTasks({ request, projectId: event.project_id, correlationId: event.correlation_id, requestedAt, slot, deviceEnds, topicOf: deps.topicOf, partitionOf: deps.partitionOf, projectRate });
 }
 
 /** A due schedule, once: a repeated announcement (a scheduler whose lease ran out) finds it fired by another record. */
@@ -97,5 +105,5 @@ async function due(deps: CoordinatorDeps, record: ConsumedEvent, event: Notifica
   }
   const held = await deps.schedules.request(data.notification_id);
   if (held === null) return [];
-  return take(deps, { project_id: held.project_id, correlation_id: held.correlation_id }, held.request, data.due_at, data.slot, deviceEnds);
+  return take(deps, { project_id: held.project_id, correlation_id: held.correlation_id }, held.request, data.due_at, data.slot, deviceEnds, await deps.projectRate?.(held.project_id));
 }

@@ -1,6 +1,7 @@
 import { createEvent, PushOptionFields, type FanoutMessage, type FanoutSlot, type FanoutTaskV1, type NotificationRequestedV1 } from '@herald/events';
 import { partitionsOf, resolveAudience, type TopicLookup } from '@herald/audience';
 import type { Outgoing } from '@herald/kafka';
+import { deadlineOf } from '../control/pace.ts';
 
 const PUSH_OPTION_KEYS = Object.keys(PushOptionFields) as Array<keyof typeof PushOptionFields>;
 
@@ -27,6 +28,8 @@ export interface TaskPlanInput {
   deviceEnds: readonly number[];
   topicOf: TopicLookup;
   partitionOf: (key: string, partitionCount: number) => number;
+  /** The project's default `rate_per_minute` (`herald projects pace`), for a request that sets none. */
+  projectRate?: number | undefined;
 }
 
 /**
@@ -49,6 +52,9 @@ export function planTasks(input: TaskPlanInput): Outgoing[] {
     return [{ event: createEvent('NotificationDispatched', { notification_id: request.notification_id, targeted: none, batches: none, ...slot }, context) }];
   }
   const message = messageOf(request);
+  const rate = request.rate_per_minute ?? input.projectRate;
+  const pace = rate === undefined ? {} : { pace: { rate_per_minute: rate, ...(request.rate_per_minute === undefined ? { from_project: true } : {}) } };
+  const deadline = deadlineOf(input.requestedAt, request.max_duration);
   return partitions.map((partition): Outgoing => {
     const data: FanoutTaskV1['data'] = {
       notification_id: request.notification_id,
@@ -64,6 +70,8 @@ export function planTasks(input: TaskPlanInput): Outgoing[] {
       sequence: { apns: 0, fcm: 0 },
       targeted: { apns: 0, fcm: 0 },
       ...(input.slot === undefined ? {} : { slot: input.slot }),
+      ...pace,
+      ...(deadline === undefined ? {} : { deadline: new Date(deadline).toISOString() }),
     };
     return { event: createEvent('FanoutTask', data, context), partition };
   });

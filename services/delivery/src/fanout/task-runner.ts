@@ -2,7 +2,8 @@ import { createEvent, deliveryBatchId, TOPICS, type DeliveryBatchV1, type Fanout
 import type { ConsumedEvent, Outgoing } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import { BATCH_BYTE_BUDGET, BATCH_SIZE, type PlannedBatch } from './batcher.ts';
-import { decideTask, planStep, progressOf, type TaskProgress } from './task-step.ts';
+import { decideTask, paceAfter, planPace, planStep, progressOf, type PacePlan, type TaskProgress } from './task-step.ts';
+import type { Steering } from '../control/delivery-controls.ts';
 import { readPage, type IndexReader } from '../index/read-page.ts';
 
 export const WORK_TOPIC = {
@@ -12,12 +13,24 @@ export const WORK_TOPIC = {
 export const DEFAULT_STEP_DEVICES = 10_000;
 /** The first step reads less, so the first batch leaves after one short read whatever the audience's size. */
 export const FIRST_STEP_DEVICES = 1_000;
+/**
+ * A chunk whose every task waits (paced before its slot, paused) is held at
+ * most this long, then its tasks are queued again on their partition: the
+ * partition is never blocked longer than this for another send's task.
+ */
+export const DEFAULT_HOLD_MS = 250;
 
 export interface TaskRunnerDeps {
   index: IndexReader;
   /** Resolves once the index has applied `partition` up to `offset`. */
   waitFor(partition: number, offset: number): Promise<void>;
   isCancelled(notificationId: string): boolean;
+  /** Pause and pace set in flight (herald.delivery-control); default: none. */
+  steering?(notificationId: string): Steering;
+  /** Resolves at the next control change: a hold ends early on a pause, resume or new rate. */
+  changed?(): Promise<void>;
+  /** Longest a chunk of tasks that are all waiting (paced, paused) is held before they are queued again. */
+  holdMs?: number;
   /** End offsets of every device-events partition now (a forwarded task's `wait_for`). */
   deviceEnds(): Promise<readonly number[]>;
   /** The message of a task whose first step this process did not see: read from that step's record. */
@@ -58,23 +71,35 @@ export function taskHandler(deps: TaskRunnerDeps) {
     return message;
   };
 
+  const now = deps.now ?? Date.now;
+  const steering = (id: string): Steering => deps.steering?.(id) ?? { paused: false };
+  const limits = { first: FIRST_STEP_DEVICES, step: deps.stepDevices ?? DEFAULT_STEP_DEVICES };
+  const paceOf = (task: Task): PacePlan => (deps.isCancelled(task.notification_id) ? { kind: 'run', limit: 0 } : planPace(task, steering(task.notification_id), now(), limits));
+
   return async (records: readonly ConsumedEvent[]): Promise<Outgoing[]> => {
     const out: Outgoing[] = [];
+    await holdWhileAllWait(records);
     for (const record of records) {
       if (record.event.type !== 'FanoutTask') continue;
       const task = record.event.data;
       const context = { project_id: record.event.project_id, correlation_id: record.event.correlation_id };
       await deps.waitFor(record.partition, task.wait_for);
       const progress = progressOf(task);
-      const decision = decideTask(task, (deps.now ?? Date.now)(), deps.maxAgeMs, deps.isCancelled(task.notification_id));
+      const decision = decideTask(task, now(), deps.maxAgeMs, deps.isCancelled(task.notification_id));
       if (decision.kind === 'stop') {
         deps.logger.info({ notification_id: task.notification_id, partition: task.partition, reason: decision.reason, targeted: progress.targeted }, 'fan-out stopped; nothing more is queued');
         out.push({ event: dispatched(task, progress, context) });
         continue;
       }
+      const pace = paceOf(task);
+      if (pace.kind === 'wait') {
+        // Paced before its slot, or paused: queued again as it is (its progress recorded in it), so whoever owns the partition next takes it up.
+        out.push({ event: createEvent('FanoutTask', task, context), partition: record.partition });
+        continue;
+      }
       const message = await messageOf(task, record.partition);
       if (task.step === 0) messages.set(`${task.fanout_id}|${record.partition}`, message);
-      const limit = task.step === 0 ? Math.min(FIRST_STEP_DEVICES, deps.stepDevices ?? DEFAULT_STEP_DEVICES) : (deps.stepDevices ?? DEFAULT_STEP_DEVICES);
+      const limit = pace.limit;
       const page = readPage(deps.index, {
         partition: record.partition,
         projectId: record.event.project_id,
@@ -87,14 +112,15 @@ export function taskHandler(deps: TaskRunnerDeps) {
       });
       const envelope = envelopeBytes(task, message, context);
       const plan = planStep(progress, page, { maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelope });
-      const lane = task.forwarded === true ? 'express' : plan.lane;
+      const lane = task.forwarded === true ? 'express' : pace.kind === 'expire' ? 'campaign' : plan.lane;
       for (const batch of plan.batches) out.push({ event: batchEvent(task, message, batch, context), topic: WORK_TOPIC[lane][batch.provider] });
+      const nextPace = paceAfter(task, pace, page.rows.length);
       // A holder on a partition this fan-out has a task on is found there (by its token): hand on only the others.
       const uncovered = page.forwards.filter((holder) => task.covers !== undefined && !task.covers.includes(deps.partitionOf(holder.device_id)));
       const pending = [...(task.forwards ?? []), ...uncovered];
       if (!plan.done) {
         const { message: _stored, ...rest } = task;
-        const next: Task = { ...rest, ...stateOf(plan.next), message_at: task.message_at ?? record.offset, ...(pending.length === 0 ? {} : { forwards: pending }) };
+        const next: Task = { ...rest, ...stateOf(plan.next), message_at: task.message_at ?? record.offset, ...(pending.length === 0 ? {} : { forwards: pending }), ...(nextPace === undefined ? {} : { pace: nextPace }) };
         out.push({ event: createEvent('FanoutTask', next, context), partition: record.partition });
       } else if (pending.length > 0) {
         out.push(await forward(deps, task, message, plan.next, pending, context));
@@ -104,6 +130,27 @@ export function taskHandler(deps: TaskRunnerDeps) {
     }
     return out;
   };
+
+  /**
+   * When every task of the chunk waits (nothing would move), waits for the
+   * earliest slot (at most `holdMs`, ended early by a control change) before
+   * deciding, instead of queueing them again at once: a paused or slow
+   * campaign costs a few records a second per partition, not a busy loop.
+   */
+  async function holdWhileAllWait(records: readonly ConsumedEvent[]): Promise<void> {
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const record of records) {
+      if (record.event.type !== 'FanoutTask') continue;
+      const pace = paceOf(record.event.data);
+      if (pace.kind !== 'wait') return;
+      earliest = Math.min(earliest, pace.ms);
+    }
+    if (earliest === Number.POSITIVE_INFINITY && !records.some((record) => record.event.type === 'FanoutTask')) return;
+    const ms = Math.min(earliest, deps.holdMs ?? DEFAULT_HOLD_MS);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))), ...(deps.changed === undefined ? [] : [deps.changed()])]);
+    clearTimeout(timer);
+  }
 }
 
 function stateOf(progress: TaskProgress): Pick<Task, 'step' | 'after' | 'sequence' | 'targeted'> {
@@ -135,6 +182,7 @@ async function forward(deps: TaskRunnerDeps, task: Task, message: FanoutMessage,
     targeted: progress.targeted,
     forwarded: true,
     ...(task.slot === undefined ? {} : { slot: task.slot }),
+    ...(task.deadline === undefined ? {} : { deadline: task.deadline }),
     ...(rest.length === 0 ? {} : { forwards: rest }),
   };
   return { event: createEvent('FanoutTask', data, context), partition: home };
@@ -152,7 +200,15 @@ function dispatched(task: Task, progress: TaskProgress, context: { project_id: s
 function batchEvent(task: Task, message: FanoutMessage, batch: PlannedBatch, context: { project_id: string; correlation_id?: string | undefined }): DeliveryBatchV1 {
   return createEvent(
     'DeliveryBatch',
-    { batch_id: deliveryBatchId(task.fanout_id, batch.provider, task.partition, batch.sequence), notification_id: task.notification_id, provider: batch.provider, sequence: batch.sequence, message, devices: batch.devices },
+    {
+      batch_id: deliveryBatchId(task.fanout_id, batch.provider, task.partition, batch.sequence),
+      notification_id: task.notification_id,
+      provider: batch.provider,
+      sequence: batch.sequence,
+      message,
+      ...(task.deadline === undefined ? {} : { expires_at: task.deadline }),
+      devices: batch.devices,
+    },
     context,
   );
 }

@@ -1,6 +1,8 @@
 import type { FanoutTaskV1 } from '@herald/events';
 import { cutBatches, providerFor, type CutLimits, type PerProvider, type PlannedBatch } from './batcher.ts';
 import type { Page } from '../index/read-page.ts';
+import type { Steering } from '../control/delivery-controls.ts';
+import { decidePace, nextAtOf, pacedStepDevices, partitionRate, slotOf } from '../control/pace.ts';
 
 /** How far a partition task got: what its next step starts from (carried by the task record itself). */
 export interface TaskProgress {
@@ -56,4 +58,39 @@ export function decideTask(task: Pick<FanoutTaskV1['data'], 'requested_at'>, now
   if (cancelled) return { kind: 'stop', reason: 'cancelled' };
   if (now - Date.parse(task.requested_at) > maxAgeMs) return { kind: 'stop', reason: 'expired' };
   return { kind: 'run' };
+}
+
+/** What a paced, paused or time-bounded step does now: run (with how many devices), wait, or expire the rest. */
+export type PacePlan =
+  | { kind: 'run'; limit: number; paced?: { perSecond: number; slotAt: number; ratePerMinute: number } }
+  | { kind: 'wait'; ms: number }
+  | { kind: 'expire'; limit: number };
+
+/**
+ * The pace of one step (pure): the rate in effect is the latest PATCH's,
+ * else the request's (or the project's default); each partition task sends
+ * its 1/`partitions` share, a slice at a time, each slice leaving at the
+ * instant the recorded slot and count give (so whichever instance runs it
+ * derives the same schedule). Paused: wait. Past `deadline`: what is left
+ * is queued at once, to be reported `expired` by the senders. A task
+ * forwarded to a token's holder is not paced (a handful of devices).
+ */
+export function planPace(task: FanoutTaskV1['data'], steering: Steering, now: number, limits: { first: number; step: number }): PacePlan {
+  const unpaced = task.step === 0 ? Math.min(limits.first, limits.step) : limits.step;
+  const ratePerMinute = steering.ratePerMinute ?? task.pace?.rate_per_minute;
+  const perSecond = ratePerMinute === undefined || task.forwarded === true ? undefined : partitionRate(ratePerMinute, task.partitions);
+  const recorded = task.pace?.slot_at === undefined ? undefined : { slotAt: Date.parse(task.pace.slot_at), sent: task.pace.sent ?? 0 };
+  const nextAt = perSecond === undefined || recorded === undefined ? undefined : nextAtOf(recorded.slotAt, recorded.sent, perSecond);
+  const decision = decidePace({ now, nextAt, deadline: task.deadline === undefined ? undefined : Date.parse(task.deadline), paused: steering.paused });
+  if (decision.kind === 'expire') return { kind: 'expire', limit: limits.step };
+  if (decision.kind === 'wait') return decision;
+  // The project's default pace leaves the first step alone: a send that fits it is a small send, never slowed.
+  if (perSecond === undefined || ratePerMinute === undefined || (task.step === 0 && task.pace?.from_project === true && steering.ratePerMinute === undefined)) return { kind: 'run', limit: unpaced };
+  return { kind: 'run', limit: Math.min(unpaced, pacedStepDevices(perSecond, limits.step)), paced: { perSecond, slotAt: slotOf(nextAt, now), ratePerMinute } };
+}
+
+/** The pace the continuation records: the slot this step took and what it queued, or the task's own (unpaced step). */
+export function paceAfter(task: FanoutTaskV1['data'], plan: PacePlan, queued: number): FanoutTaskV1['data']['pace'] {
+  if (plan.kind !== 'run' || plan.paced === undefined) return task.pace;
+  return { rate_per_minute: task.pace?.rate_per_minute ?? plan.paced.ratePerMinute, slot_at: new Date(plan.paced.slotAt).toISOString(), sent: queued, ...(task.pace?.from_project === true ? { from_project: true } : {}) };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideTask, planStep, type TaskProgress } from './task-step.ts';
+import type { FanoutTaskV1 } from '@herald/events';
+import { decideTask, paceAfter, planPace, planStep, type TaskProgress } from './task-step.ts';
 import type { Page } from '../index/read-page.ts';
 
 const start: TaskProgress = { step: 0, sequence: { apns: 0, fcm: 0 }, targeted: { apns: 0, fcm: 0 } };
@@ -39,5 +40,65 @@ describe('decideTask', () => {
     expect(decideTask(task, now, 60_000, true)).toEqual({ kind: 'stop', reason: 'cancelled' });
     expect(decideTask(task, now, 500, false)).toEqual({ kind: 'stop', reason: 'expired' });
     expect(decideTask(task, now, 60_000, false)).toEqual({ kind: 'run' });
+  });
+});
+
+describe('planPace', () => {
+  const task = (over: Partial<FanoutTaskV1['data']> = {}): FanoutTaskV1['data'] => ({
+    notification_id: 'n1',
+    fanout_id: 'n1',
+    partition: 0,
+    partitions: 6,
+    step: 1,
+    requested_at: '2026-01-01T00:00:00.000Z',
+    wait_for: 0,
+    audience: { topic_ids: [], device_ids: [], tokens: [], external_ids: [], metadata: [] },
+    sequence: { apns: 0, fcm: 0 },
+    targeted: { apns: 0, fcm: 0 },
+    ...over,
+  });
+  const limits = { first: 1_000, step: 10_000 };
+  const t0 = Date.parse('2026-01-01T00:00:10.000Z');
+  const free = { paused: false };
+
+  it('runs an unpaced task with the usual step', () => {
+    expect(planPace(task(), free, t0, limits)).toEqual({ kind: 'run', limit: 10_000 });
+    expect(planPace(task({ step: 0 }), free, t0, limits)).toEqual({ kind: 'run', limit: 1_000 });
+  });
+
+  it("sends a paced task's share of the rate a slice at a time, each slice at its recorded slot", () => {
+    // 72,000/min over 6 partitions = 200/s per partition: 100 devices per 500 ms slice.
+    const first = planPace(task({ step: 0, pace: { rate_per_minute: 72_000 } }), free, t0, limits);
+    expect(first).toEqual({ kind: 'run', limit: 100, paced: { perSecond: 200, slotAt: t0, ratePerMinute: 72_000 } });
+    const recorded = paceAfter(task({ pace: { rate_per_minute: 72_000 } }), first, 100);
+    expect(recorded).toEqual({ rate_per_minute: 72_000, slot_at: new Date(t0).toISOString(), sent: 100 });
+    const next = task({ pace: recorded });
+    expect(planPace(next, free, t0 + 100, limits)).toEqual({ kind: 'wait', ms: 400 });
+    expect(planPace(next, free, t0 + 520, limits)).toMatchObject({ kind: 'run', limit: 100, paced: { slotAt: t0 + 500 } });
+  });
+
+  it('applies a new rate from the controls to the wait under way, and waits while paused', () => {
+    const next = task({ pace: { rate_per_minute: 72_000, slot_at: new Date(t0).toISOString(), sent: 100 } });
+    expect(planPace(next, { paused: false, ratePerMinute: 144_000 }, t0 + 300, limits)).toMatchObject({ kind: 'run', limit: 200, paced: { perSecond: 400, slotAt: t0 + 250 } });
+    expect(planPace(next, { paused: true }, t0 + 10_000, limits)).toEqual({ kind: 'wait', ms: Number.POSITIVE_INFINITY });
+    // Paced by a PATCH although requested unpaced.
+    expect(planPace(task(), { paused: false, ratePerMinute: 72_000 }, t0, limits)).toMatchObject({ kind: 'run', limit: 100 });
+  });
+
+  it('expires what is left past the deadline, paused or not', () => {
+    const bounded = task({ deadline: new Date(t0).toISOString(), pace: { rate_per_minute: 60 } });
+    expect(planPace(bounded, { paused: true }, t0, limits)).toEqual({ kind: 'expire', limit: 10_000 });
+    expect(planPace(bounded, free, t0 - 1, limits)).toMatchObject({ kind: 'run', limit: 1 });
+  });
+
+  it("leaves the first step of a send paced by the project's default alone (a small send is never slowed)", () => {
+    const byProject = task({ step: 0, pace: { rate_per_minute: 6_000, from_project: true } });
+    expect(planPace(byProject, free, t0, limits)).toEqual({ kind: 'run', limit: 1_000 });
+    expect(paceAfter(byProject, { kind: 'run', limit: 1_000 }, 1_000)).toEqual({ rate_per_minute: 6_000, from_project: true });
+    expect(planPace(task({ step: 1, pace: { rate_per_minute: 6_000, from_project: true } }), free, t0, limits)).toMatchObject({ kind: 'run', limit: 8 });
+  });
+
+  it('does not pace a task forwarded to a token holder', () => {
+    expect(planPace(task({ forwarded: true, pace: { rate_per_minute: 60 } }), free, t0, limits)).toEqual({ kind: 'run', limit: 10_000 });
   });
 });

@@ -45,10 +45,27 @@ export function batchReport(batch: DeliveryBatchV1, results: readonly AttemptedR
 
 /** A batch of a cancelled notification, not sent: every device's outcome is `cancelled`. */
 export function cancelledReport(batch: DeliveryBatchV1, now = new Date()): DeliveryReportedV1 {
+  return unsentReport(batch, 'cancelled', undefined, now);
+}
+
+/** The reason an `expired` device carries in its receipt. */
+export const MAX_DURATION_EXCEEDED = 'MaxDurationExceeded';
+
+/** A batch whose notification's `max_duration` ran out before it was sent: every device's outcome is `expired`. */
+export function expiredReport(batch: DeliveryBatchV1, now = new Date()): DeliveryReportedV1 {
+  return unsentReport(batch, 'expired', MAX_DURATION_EXCEEDED, now);
+}
+
+/** Whether a batch's `expires_at` (its notification's max_duration deadline) has passed (pure). */
+export function isExpired(batch: DeliveryBatchV1, now: number): boolean {
+  return batch.data.expires_at !== undefined && now >= Date.parse(batch.data.expires_at);
+}
+
+function unsentReport(batch: DeliveryBatchV1, outcome: 'cancelled' | 'expired', reason: string | undefined, now: Date): DeliveryReportedV1 {
   const { data } = batch;
   return createEvent(
     'DeliveryReported',
-    { notification_id: data.notification_id, batch_id: data.batch_id, provider: data.provider, results: data.devices.map((device) => ({ device_id: device.device_id, outcome: 'cancelled' as const })) },
+    { notification_id: data.notification_id, batch_id: data.batch_id, provider: data.provider, results: data.devices.map((device) => ({ device_id: device.device_id, outcome, ...(reason === undefined ? {} : { reason }) })) },
     { project_id: batch.project_id, correlation_id: batch.correlation_id, now },
   );
 }

@@ -8,13 +8,17 @@ import { createLimiter } from '../providers/concurrency.ts';
 import type { DeviceTarget } from '../providers/push-message.ts';
 import { sendWithRetry, type AttemptedResult, type Clock, type RetryPolicy } from './retry.ts';
 import type { ProviderClients } from './provider-clients.ts';
-import { allFailed, batchReport, cancelledReport } from './report.ts';
+import { allFailed, batchReport, cancelledReport, expiredReport, isExpired } from './report.ts';
 
 export interface SenderDeps {
   provider: Provider;
   clients: ProviderClients;
   /** Batches of a cancelled notification are reported `cancelled`, not sent. */
   isCancelled(notificationId: string): boolean;
+  /** A paused notification's batches wait in place (heartbeating) until it is resumed, cancelled or expired. */
+  isPaused?(notificationId: string): boolean;
+  /** Resolves at the next control change (a paused batch rechecks at once). */
+  changed?(): Promise<void>;
   policy: RetryPolicy;
   clock: Clock;
   logger: Logger;
@@ -103,9 +107,14 @@ export function senderHandler(deps: SenderDeps) {
     return outputs;
   };
   const sendAndReport = async (batch: DeliveryBatchV1, context: HandlerContext): Promise<Outgoing[]> => {
+    await whilePaused(deps, batch, context);
     if (deps.isCancelled(batch.data.notification_id)) {
       deps.observer?.outcome(deps.provider, 'cancelled', batch.data.devices.length);
       return [{ event: cancelledReport(batch) }];
+    }
+    if (isExpired(batch, deps.clock.now())) {
+      deps.observer?.outcome(deps.provider, 'expired', batch.data.devices.length);
+      return [{ event: expiredReport(batch) }];
     }
     const send = await batchSender(deps, batch, context);
     let results: AttemptedResult[];
@@ -131,6 +140,26 @@ export function senderHandler(deps: SenderDeps) {
     if (failed !== undefined) throw failed.reason;
     return settled.flatMap((item) => (item.status === 'fulfilled' ? item.value : []));
   };
+}
+
+/**
+ * A batch of a paused notification waits where it is — not sent, not
+ * reported, its offset not committed — until the notification is resumed,
+ * cancelled or past its deadline; it heartbeats, so a rebalance (or this
+ * instance's death) hands it to the partition's next owner, which waits
+ * the same way. Checked again on every control change and each second.
+ */
+async function whilePaused(deps: SenderDeps, batch: DeliveryBatchV1, context: HandlerContext): Promise<void> {
+  const id = batch.data.notification_id;
+  let logged = false;
+  while (deps.isPaused?.(id) === true && !deps.isCancelled(id) && !isExpired(batch, deps.clock.now())) {
+    if (!logged) deps.logger.info({ batch_id: batch.data.batch_id, notification_id: id }, 'notification paused: batch held until resumed');
+    logged = true;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([new Promise<void>((resolve) => (timer = setTimeout(resolve, 1_000))), ...(deps.changed === undefined ? [] : [deps.changed()])]);
+    clearTimeout(timer);
+    await context.heartbeat();
+  }
 }
 
 /**

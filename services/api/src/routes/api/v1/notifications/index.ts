@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { validationMessages } from '@herald/errors';
-import { cancelNotificationSchema, getNotificationSchema, listNotificationsSchema, openNotificationSchema, sendNotificationSchema } from '../../../../schemas/notifications.ts';
+import { cancelNotificationSchema, getNotificationSchema, listNotificationsSchema, openNotificationSchema, sendNotificationSchema, steerNotificationSchema } from '../../../../schemas/notifications.ts';
 import type { NotificationInput } from '../../../../domain/notification-request.ts';
 import notificationReceipts from './receipts.ts';
 import notificationReport from './report.ts';
@@ -41,6 +41,11 @@ export default async function notifications(app: FastifyInstance): Promise<void>
 
   fastify.post('/:id/cancel', { schema: cancelNotificationSchema }, async (request, reply) => {
     const notification = await fastify.services.notifications.cancel(request.projectId, request.params.id, request.id);
+    return reply.code(202).send({ data: notification });
+  });
+
+  fastify.patch('/:id', { schema: steerNotificationSchema, config: { validationStatus: 422 } }, async (request, reply) => {
+    const notification = await fastify.services.notifications.steer(request.projectId, request.params.id, request.body, request.id);
     return reply.code(202).send({ data: notification });
   });
 
