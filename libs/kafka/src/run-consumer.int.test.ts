@@ -4,6 +4,8 @@ import { AppError } from '@herald/errors';
 import { createTestEnv, waitFor, type TestEnv } from '@herald/testing';
 import { ensureTopics } from './ensure-topics.ts';
 import { runConsumer, type RunningConsumer } from './run-consumer.ts';
+import { TransactionalProducer } from './transactional-producer.ts';
+import { withLogAdmin } from './log-admin.ts';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -112,5 +114,64 @@ describe('runConsumer', () => {
     expect(topicLetters.map((letter) => letter.value)).toEqual(['this is not json', '{"type":"Nope"}']);
     expect(topicLetters.every((letter) => letter.key === key && letter.headers['dlq.source.offset'] !== undefined)).toBe(true);
     expect(JSON.parse(topicLetters[0]!.headers['dlq.error']!)[0]).toMatchObject({ name: 'EventDecodeError', code: 'EVENT_DECODE_FAILED' });
+  });
+});
+
+describe('runConsumer with commitIntervalMs', () => {
+  const committed = () => withLogAdmin(env.kafka, (admin) => admin.committed(env.kafka.group('interval-reader'), env.kafka.topic(TOPICS.deviceEvents)));
+  const ends = () => withLogAdmin(env.kafka, (admin) => admin.ends(env.kafka.topic(TOPICS.deviceEvents)));
+  const atEnds = async () => {
+    const [positions, partitions] = await Promise.all([committed(), ends()]);
+    return partitions.every((end) => end.high === end.low || positions.get(end.partition) === end.high);
+  };
+
+  it('commits on its interval, reaches the end past a transaction marker, and commits what is left on stop', async () => {
+    // Written in transactions: each partition's last record is a commit marker, which no chunk holds.
+    const writer = new TransactionalProducer(env.kafka, { transactionalId: 'interval-writer', groupId: 'interval-writer-group' });
+    try {
+      for (let round = 0; round < 5; round += 1) {
+        await writer.commit(Array.from({ length: 20 }, (_, index) => ({ event: registered(`interval-${round}-${index}`) })), []);
+      }
+    } finally {
+      await writer.disconnect();
+    }
+    const handled = new Set<string>();
+    let consumer = await runConsumer({
+      kafka: env.kafka,
+      producer: env.producer,
+      groupId: 'interval-reader',
+      topics: [TOPICS.deviceEvents],
+      logger: env.logger,
+      maxChunkSize: 7,
+      commitIntervalMs: 300,
+      handle: async (records) => {
+        for (const { event } of records) if (event.type === 'DeviceRegistered') handled.add(event.data.token);
+      },
+    });
+    await waitFor('100 records handled', () => [...handled].filter((token) => token.startsWith('interval-')).length === 100);
+    await waitFor('positions committed at the ends, markers included', atEnds);
+
+    // More records, then a stop before the interval: the stop commits them.
+    for (let index = 0; index < 10; index += 1) await env.producer.publish([registered(`interval-late-${index}`)]);
+    await waitFor('late records handled', () => [...handled].filter((token) => token.startsWith('interval-late-')).length === 10);
+    await consumer.stop();
+    expect(await atEnds()).toBe(true);
+
+    // A new member of the group starts where the stop left: nothing is read again.
+    const again: string[] = [];
+    consumer = await runConsumer({
+      kafka: env.kafka,
+      producer: env.producer,
+      groupId: 'interval-reader',
+      topics: [TOPICS.deviceEvents],
+      logger: env.logger,
+      commitIntervalMs: 300,
+      handle: async (records) => void again.push(...records.map(({ event }) => event.type)),
+    });
+    await consumer.ready;
+    await env.producer.publish([registered('interval-after-restart')]);
+    await waitFor('the new record read', () => again.length >= 1);
+    await consumer.stop();
+    expect(again).toEqual(['DeviceRegistered']);
   });
 });

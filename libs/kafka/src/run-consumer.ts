@@ -12,6 +12,7 @@ import { backoffDelay, DEFAULT_BACKOFF, processChunk, type BackoffPolicy, type C
 import { ensurePlainTopics, KAFKA_SETUP_RETRY } from './ensure-topics.ts';
 import type { EventProducer } from './event-producer.ts';
 import type { Outgoing, TransactionalProducer } from './transactional-producer.ts';
+import { PendingPositions } from './interval-commits.ts';
 
 export interface ConsumerSpec {
   kafka: HeraldKafka;
@@ -34,6 +35,13 @@ export interface ConsumerSpec {
    * Consumers of what it writes read committed records only (kafkajs' default).
    */
   transactions?: TransactionalProducer;
+  /**
+   * Without `transactions`: commit the group's positions at most this often
+   * instead of after every chunk (see interval-commits.ts). Only for
+   * idempotent handlers: a crash or rebalance redoes up to this many
+   * milliseconds of records. Positions are committed on stop.
+   */
+  commitIntervalMs?: number;
   /** Only records whose `type` header is listed are decoded and handled; the rest are passed over undecoded (and committed). */
   types?: ReadonlySet<string>;
   /** The group's partition assignment strategy (default: kafkajs' round robin); every member must use the same. */
@@ -92,7 +100,10 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
   });
   let joined!: () => void;
   const ready = new Promise<void>((resolve) => (joined = resolve));
+  const transactions = spec.transactions;
+  const pending = transactions === undefined && spec.commitIntervalMs !== undefined ? new PendingPositions() : undefined;
   consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    pending?.forget();
     spec.onAssigned?.(logicalAssignment(payload.memberAssignment, logicalTopic));
     joined();
   });
@@ -100,6 +111,7 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
   // past it on its own; say so to whoever follows progress.
   consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
     if (payload.batchSize !== 0) return;
+    pending?.done(payload.topic, payload.partition, Number(payload.lastOffset));
     spec.onChunkDone?.({ topic: logicalTopic.get(payload.topic) ?? payload.topic, partition: payload.partition, lastOffset: Number(payload.lastOffset), count: 0 });
   });
   consumer.on(consumer.events.CRASH, ({ payload }) => {
@@ -132,10 +144,21 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
   // busy broker ("does not host this topic-partition"): kafkajs marks that
   // retriable but does not retry a subscribe itself.
   await pRetry(() => consumer.subscribe({ topics: [...logicalTopic.keys()], fromBeginning: spec.fromBeginning ?? true }), KAFKA_SETUP_RETRY);
-  const transactions = spec.transactions;
+  const flush = async () => {
+    const positions = pending?.take() ?? [];
+    if (positions.length === 0) return;
+    try {
+      await consumer.commitOffsets(positions);
+    } catch (error) {
+      // A rebalance under way: the new owner starts from the last commit and redoes the rest.
+      logger.warn({ err: error, partitions: positions.length }, 'committing positions failed; their records will be read again');
+    }
+  };
+  const flushTimer = pending === undefined ? undefined : setInterval(() => void flush(), spec.commitIntervalMs);
+  flushTimer?.unref();
   await consumer.run({
     eachBatchAutoResolve: false,
-    autoCommit: transactions === undefined,
+    autoCommit: transactions === undefined && pending === undefined,
     partitionsConsumedConcurrently: spec.partitionsConsumedConcurrently ?? 1,
     eachBatch: async (payload) => {
       const { batch } = payload;
@@ -214,7 +237,9 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
         payload.resolveOffset(lastOffset);
         observeChunk(decoded, logical, partition, Number(batch.highWatermark) - 1 - Number(lastOffset));
         await payload.heartbeat();
-        if (transactions === undefined) await payload.commitOffsetsIfNecessary();
+        if (pending !== undefined) {
+          if (active()) pending.done(topic, partition, Number(lastOffset));
+        } else if (transactions === undefined) await payload.commitOffsetsIfNecessary();
         spec.onChunkDone?.({ topic: logical, partition, lastOffset: Number(lastOffset), count: all.length });
       }
     },
@@ -223,6 +248,8 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
   return {
     ready,
     stop: async () => {
+      clearInterval(flushTimer);
+      await flush();
       await consumer.disconnect();
     },
   };

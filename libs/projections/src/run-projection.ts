@@ -28,6 +28,14 @@ export const PROJECTION_CHUNK = 2_000;
  */
 export const PROJECTION_PARTITIONS_AT_ONCE = 6;
 
+/**
+ * How often a projection's consumer commits its positions. Applying a
+ * record twice changes nothing (every write is keyed and versioned), so a
+ * crash redoes at most this much; committing after every chunk cost one
+ * OffsetCommit per chunk (3,095 for 4,000 one-device sends).
+ */
+export const PROJECTION_COMMIT_INTERVAL_MS = 1_000;
+
 /** Runs one projection into one read-model version, with that version's consumer group. */
 export async function runProjection(
   deps: ProjectionDeps,
@@ -49,6 +57,7 @@ export async function runProjection(
     logger,
     maxChunkSize: PROJECTION_CHUNK,
     partitionsConsumedConcurrently: PROJECTION_PARTITIONS_AT_ONCE,
+    commitIntervalMs: PROJECTION_COMMIT_INTERVAL_MS,
     handle: applyTogether(async (records) => {
       if (counted) await applyCounted(projection, collection as never, counters, records);
       else await applyProjection(projection, collection as never, records, logger);
