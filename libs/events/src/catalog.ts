@@ -19,6 +19,7 @@ import { DeviceUnregisteredV1 } from './schemas/device-unregistered.v1.ts';
 import { NotificationCancelledV1 } from './schemas/notification-cancelled.v1.ts';
 import { NotificationExpiredV1 } from './schemas/notification-expired.v1.ts';
 import { NotificationSteeredV1 } from './schemas/notification-steered.v1.ts';
+import { AudienceEstimatedV1 } from './schemas/audience-estimated.v1.ts';
 
 /** The latest version of every event; consumers only ever see these (older versions are upcast). */
 export type HeraldEvent =
@@ -40,7 +41,8 @@ export type HeraldEvent =
   | DeviceUnregisteredV1
   | NotificationCancelledV1
   | NotificationExpiredV1
-  | NotificationSteeredV1;
+  | NotificationSteeredV1
+  | AudienceEstimatedV1;
 
 export type EventType = HeraldEvent['type'];
 export type EventOf<T extends EventType> = Extract<HeraldEvent, { type: T }>;
@@ -82,6 +84,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry(NotificationCancelledV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationExpiredV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationSteeredV1, TOPICS.notificationEvents, 'notification_id'),
+  entry(AudienceEstimatedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationDueV1, TOPICS.notificationEvents, 'notification_id'),
   // Keyed by batch, not notification: one campaign's batches spread over every partition and sender.
   entry(DeliveryBatchV1, TOPICS.deliveriesApns, 'batch_id'),

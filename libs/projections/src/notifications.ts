@@ -48,6 +48,8 @@ export interface NotificationDocument extends ProjectedDocument {
   dispatched_slots?: string[];
   slots?: number;
   partitions?: number;
+  /** Each partition's audience as its fan-out counted it when it began (AudienceEstimated), by partition: what progress is measured against before the dispatch. */
+  audience_estimates?: Record<string, number>;
   /** Batches already counted: a batch re-sent after a sender crash is reported twice but counted once. */
   reported_batches: string[];
   /** The pace in effect (the request's `rate_per_minute`, or the latest PATCH); absent: unpaced. */
@@ -87,6 +89,21 @@ const isFinished = (doc: NotificationDocument) => FINISHED_STATUSES.includes(doc
 /** Names one dispatch: its slot ('' when the send has one) and, when fanned out per partition, the partition. */
 function dispatchKey(data: { slot?: string | undefined; partition?: number | undefined }): string {
   return data.partition === undefined ? (data.slot ?? '') : `${data.slot ?? ''}/${data.partition}`;
+}
+
+/**
+ * The audience a campaign's progress is measured against: the devices of
+ * the partitions already dispatched (exact) plus the fan-out's count of each
+ * partition still under way (AudienceEstimated). Undefined before any
+ * partition of a campaign counted its audience (a send of one fan-out step
+ * needs no estimate: it is dispatched at once).
+ */
+export function audienceEstimateOf(doc: Pick<NotificationDocument, 'audience_estimates' | 'dispatched_slots' | 'counts'>): number | undefined {
+  if (doc.audience_estimates === undefined) return undefined;
+  const dispatched = new Set(doc.dispatched_slots ?? []);
+  let underWay = 0;
+  for (const [partition, devices] of Object.entries(doc.audience_estimates)) if (!dispatched.has(dispatchKey({ partition: Number(partition) }))) underWay += devices;
+  return doc.counts.targeted + underWay;
 }
 
 /** Each device is counted once it has an outcome; a cancelled or expired device has one too (it will never be sent). */
@@ -233,6 +250,10 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
       if (state === undefined) return state;
       return { ...steerNotification(state, event.data, at), position };
     }
+    case 'AudienceEstimated': {
+      if (state === undefined) return state;
+      return { ...state, audience_estimates: { ...state.audience_estimates, [String(event.data.partition)]: event.data.devices }, position };
+    }
     default:
       return state;
   }
@@ -251,6 +272,7 @@ export const notificationsProjection: Projection<NotificationDocument> = {
       case 'NotificationCancelled':
       case 'NotificationExpired':
       case 'NotificationSteered':
+      case 'AudienceEstimated':
         return [event.data.notification_id];
       default:
         return [];

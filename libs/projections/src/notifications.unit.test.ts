@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, TOPICS, type HeraldEvent } from '@herald/events';
 import type { NotificationDocument } from './notifications.ts';
-import { evolveNotification } from './notifications.ts';
+import { audienceEstimateOf, evolveNotification } from './notifications.ts';
 
 const context = { project_id: 'p' };
 const at = (iso: string) => ({ ...context, now: new Date(iso) });
@@ -114,5 +114,16 @@ describe('steering and expiry', () => {
     const done = project([requested, dispatched, reported('b1', 'apns', [{ device_id: 'd1', outcome: 'delivered' }, { device_id: 'd2', outcome: 'delivered' }]), expired]);
     expect(done).toMatchObject({ status: 'sent', counts: { targeted: 3, sent: 2, delivered: 2, expired: 1 } });
     expect(project([requested, dispatched, reported('b1', 'apns', [{ device_id: 'd1', outcome: 'delivered' }, { device_id: 'd2', outcome: 'delivered' }]), expired, steered({ state: 'paused' })])).toMatchObject({ status: 'sent' });
+  });
+
+  it("measures a campaign against its partitions' counted audiences, then against what was dispatched", () => {
+    const estimated = (partition: number, devices: number) => createEvent('AudienceEstimated', { notification_id: 'n1', partition, partitions: 2, devices }, context);
+    const dispatchedOne = createEvent('NotificationDispatched', { notification_id: 'n1', targeted: { apns: 390, fcm: 0 }, batches: { apns: 1, fcm: 0 }, partition: 0, partitions: 2 }, context);
+    expect(audienceEstimateOf(project([requested])!)).toBeUndefined();
+    const counting = project([requested, estimated(0, 400), estimated(1, 600)])!;
+    expect(counting.audience_estimates).toEqual({ 0: 400, 1: 600 });
+    expect(audienceEstimateOf(counting)).toBe(1_000);
+    // Partition 0 dispatched 390 (devices unregistered meanwhile): its exact count replaces its estimate.
+    expect(audienceEstimateOf(project([requested, estimated(0, 400), estimated(1, 600), dispatchedOne])!)).toBe(990);
   });
 });

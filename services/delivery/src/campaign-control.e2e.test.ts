@@ -80,6 +80,15 @@ describe('campaign control', () => {
   it('paces a campaign over two instances: never faster than its rate, every device once', async () => {
     const rate = 36_000; // 600 pushes/s: 3,000 devices in 5 s
     const id = await send({ rate_per_minute: rate });
+    // While it sends, progress and ETA are measured against the audience each partition's fan-out counted in its index.
+    // An upper bound by key counts: within a few devices of the audience here.
+    const counted = (view: View | undefined) => view?.pace?.audience_estimate !== undefined && view.pace.audience_estimate !== null && view.pace.audience_estimate >= TOTAL && view.pace.audience_estimate <= TOTAL * 1.01;
+    const during = await waitFor('the pace view with the counted audience while sending', async () => {
+      const view = await get(id);
+      return view?.status === 'sending' && counted(view) ? view : undefined;
+    }, 60_000);
+    expect(during.pace!.eta).not.toBeNull();
+    expect(during.pace!.progress).toBeLessThan(1);
     const done = await finished(id);
     const times = pushesOf(id).map((push) => push.at).sort((a, b) => a - b);
     expect(new Set(pushesOf(id).map((push) => push.token)).size).toBe(TOTAL);
@@ -88,7 +97,7 @@ describe('campaign control', () => {
     // The first slice of each of the 3 partitions (100 devices) may leave at once; the rest at the rate.
     expect(elapsed).toBeGreaterThanOrEqual(((TOTAL - 300) / (rate / 60)) * 1000 * 0.9);
     expect(busiestWindow(times, 1_000)).toBeLessThanOrEqual(2 * (rate / 60));
-    expect(done.pace).toMatchObject({ rate_per_minute: rate, paused: false, progress: 1, eta: null });
+    expect(done.pace).toMatchObject({ rate_per_minute: rate, paused: false, progress: 1, eta: null, audience_estimate: TOTAL });
     process.stdout.write(`paced campaign: ${TOTAL} devices at ${rate}/min in ${elapsed} ms (${Math.round((TOTAL / elapsed) * 60_000)}/min); busiest second ${busiestWindow(times, 1_000)}\n`);
   }, 240_000);
 

@@ -13,6 +13,7 @@ export const STREAM_EVENT_TYPES = [
   'NotificationCancelled',
   'NotificationExpired',
   'NotificationSteered',
+  'AudienceEstimated',
 ] as const;
 export type StreamEventType = (typeof STREAM_EVENT_TYPES)[number];
 

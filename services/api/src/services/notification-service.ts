@@ -16,7 +16,7 @@ import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
 import type { Logger } from '@herald/log';
-import { ledgerDevice, planReceiptPage, tallyOf, type Outcome, type Tally } from '@herald/projections';
+import { audienceEstimateOf, ledgerDevice, planReceiptPage, tallyOf, type Outcome, type Tally } from '@herald/projections';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { receiptView, type ReceiptView } from '../domain/receipts.ts';
 import { pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts';
@@ -117,17 +117,15 @@ export class NotificationService {
     return acceptedView(event);
   }
 
-  /** A paced or paused send also shows its rate, progress and ETA (one count of its audience on the read model while it is in flight). */
+  /** A paced or paused send also shows its rate, progress and ETA (against the audience its fan-out counted: AudienceEstimated). */
   async get(projectId: string, id: string): Promise<NotificationView> {
     const doc = await this.#find(projectId, id);
-    return notificationView(doc, await this.#pace(doc));
+    return notificationView(doc, this.#pace(doc));
   }
 
-  async #pace(doc: NotificationDocument): Promise<NotificationView['pace']> {
+  #pace(doc: NotificationDocument): NotificationView['pace'] {
     if (!isPaced(doc)) return undefined;
-    const inFlight = !FINISHED_STATUSES.includes(doc.status);
-    const estimate = inFlight ? await audienceSize(this.#readModels, doc.project_id, doc.targets).then((size) => size.ios + size.android, () => undefined) : undefined;
-    return paceView(doc, estimate, this.#clock.now());
+    return paceView(doc, audienceEstimateOf(doc), this.#clock.now());
   }
 
   /**
@@ -144,7 +142,7 @@ export class NotificationService {
     const data = { notification_id: id, ...(change.state === undefined ? {} : { state: change.state }), ...(change.rate_per_minute === undefined ? {} : { rate_per_minute: change.rate_per_minute }) };
     await this.#producer.publish([createEvent('NotificationSteered', data, { project_id: projectId, correlation_id: correlationId })]);
     const steered = steerNotification(doc, change, new Date().toISOString());
-    return notificationView(steered, await this.#pace(steered));
+    return notificationView(steered, this.#pace(steered));
   }
 
   /**

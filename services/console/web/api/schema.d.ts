@@ -1198,12 +1198,12 @@ export interface paths {
         };
         /**
          * The project's events as they happen (Server-Sent Events)
-         * @description Delivery outcomes, opens, deactivations and notification status changes (DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired, NotificationSteered), read from the Kafka log. Each message has an `id`; reconnect with `Last-Event-ID: <id>` to resume exactly after it (nothing missed, nothing twice). Without it the stream starts at the end of the log (now). `event:` is the event type; `data:` the event (id, type, version, occurred_at, project_id, data). A comment line every 15 s keeps proxies from closing it; the server ends a stream after EVENT_STREAM_MAX_MS (reconnect with the last id). 429 beyond the open-stream limits. See docs/event-stream.md for what one stream costs.
+         * @description Delivery outcomes, opens, deactivations and notification status changes (DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired, NotificationSteered, AudienceEstimated), read from the Kafka log. Each message has an `id`; reconnect with `Last-Event-ID: <id>` to resume exactly after it (nothing missed, nothing twice). Without it the stream starts at the end of the log (now). `event:` is the event type; `data:` the event (id, type, version, occurred_at, project_id, data). A comment line every 15 s keeps proxies from closing it; the server ends a stream after EVENT_STREAM_MAX_MS (reconnect with the last id). 429 beyond the open-stream limits. See docs/event-stream.md for what one stream costs.
          */
         get: {
             parameters: {
                 query?: {
-                    /** @description Comma-separated event types to keep (default all): DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired, NotificationSteered */
+                    /** @description Comma-separated event types to keep (default all): DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired, NotificationSteered, AudienceEstimated */
                     types?: string;
                 };
                 header?: {
@@ -4105,7 +4105,7 @@ export interface paths {
                     "application/json": {
                         /** @description https URL (http only to loopback in local mode), at most 2048 characters */
                         url: string;
-                        event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered")[];
+                        event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated")[];
                         /** @description Only this notification's events (device events are not a notification's: they are left out) */
                         notification_id?: string | null;
                         /** @description Optional batching: a request once max_events are waiting or the oldest has waited max_wait_ms */
@@ -4500,7 +4500,7 @@ export interface paths {
                     "application/json": {
                         /** @description https URL (http only to loopback in local mode), at most 2048 characters */
                         url?: string;
-                        event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered")[];
+                        event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated")[];
                         /** @description Only this notification's events (device events are not a notification's: they are left out) */
                         notification_id?: string | null;
                         /** @description Optional batching: a request once max_events are waiting or the oldest has waited max_wait_ms */
@@ -4990,7 +4990,7 @@ export interface components {
                 /** @description The pace in effect (requested, or set by the latest PATCH); null: unpaced */
                 rate_per_minute: number | null;
                 paused: boolean;
-                /** @description Active devices the targets match now (the read model): what progress and ETA are measured against until every partition is dispatched */
+                /** @description The send's audience: the devices of the partitions already dispatched plus each other partition's count by its fan-out as it began (AudienceEstimated; an upper bound for several or overlapping targets). Null until a partition counted. What progress and ETA are measured against */
                 audience_estimate: number | null;
                 /** @description Devices with an outcome / the audience */
                 progress: number | null;
@@ -5037,7 +5037,7 @@ export interface components {
         "def-6": {
             id: string;
             url: string;
-            event_types: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered")[];
+            event_types: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated")[];
             notification_id: string | null;
             batch: {
                 max_events: number;

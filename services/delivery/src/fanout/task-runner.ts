@@ -4,7 +4,7 @@ import type { Logger } from '@herald/log';
 import { BATCH_BYTE_BUDGET, BATCH_SIZE, type PlannedBatch } from './batcher.ts';
 import { decideTask, paceAfter, planPace, planStep, progressOf, type PacePlan, type TaskProgress } from './task-step.ts';
 import type { Steering } from '../control/delivery-controls.ts';
-import { readPage, type IndexReader } from '../index/read-page.ts';
+import { estimateAudience, readPage, type IndexReader } from '../index/read-page.ts';
 
 export const WORK_TOPIC = {
   campaign: { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm },
@@ -114,6 +114,11 @@ export function taskHandler(deps: TaskRunnerDeps) {
       const plan = planStep(progress, page, { maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelope });
       const lane = task.forwarded === true ? 'express' : pace.kind === 'expire' ? 'campaign' : plan.lane;
       for (const batch of plan.batches) out.push({ event: batchEvent(task, message, batch, context), topic: WORK_TOPIC[lane][batch.provider] });
+      // A campaign (more than one step) says how large this partition's audience is, for its progress and ETA.
+      if (task.step === 0 && !plan.done && task.forwarded !== true && task.slot === undefined) {
+        const devices = estimateAudience(deps.index, { partition: record.partition, projectId: record.event.project_id, audience: task.audience });
+        out.push({ event: createEvent('AudienceEstimated', { notification_id: task.notification_id, partition: task.partition, partitions: task.partitions, devices }, context) });
+      }
       const nextPace = paceAfter(task, pace, page.rows.length);
       // A holder on a partition this fan-out has a task on is found there (by its token): hand on only the others.
       const uncovered = page.forwards.filter((holder) => task.covers !== undefined && !task.covers.includes(deps.partitionOf(holder.device_id)));

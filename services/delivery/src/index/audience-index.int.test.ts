@@ -9,7 +9,7 @@ import { ReadModelRegistry } from '@herald/mongo';
 import { devicesProjection, runProjection, type DeviceDocument } from '@herald/projections';
 import { createTestEnv, waitFor, waitForGroupCaughtUp, type TestEnv } from '@herald/testing';
 import { AudienceIndex } from './audience-index.ts';
-import { readPage } from './read-page.ts';
+import { estimateAudience, readPage } from './read-page.ts';
 import { runAudienceIndex, type RunningIndex } from './run-index.ts';
 
 /**
@@ -172,6 +172,25 @@ describe('the audience index', () => {
       }
       expect(found.length, 'no device twice').toBe(new Set(found).size);
       expect(found.sort(), `audience ${JSON.stringify({ project, audience, zones })}`).toEqual(expected);
+    }
+  });
+
+  it("estimates a partition's audience from key counts: exact for one topic or one user, never below the audience otherwise", () => {
+    const none: ResolvedAudience = { topic_ids: [], device_ids: [], tokens: [], external_ids: [], metadata: [] };
+    const docs = [...projected.values()].filter((doc) => doc.status === 'active');
+    for (const project of PROJECTS) {
+      for (let partition = 0; partition < PARTITIONS; partition += 1) {
+        const here = docs.filter((doc) => doc.project_id === project && partitionForKey(doc._id, PARTITIONS) === partition);
+        for (const name of TOPIC_NAMES) {
+          const topic = topicIdFor(project, name);
+          expect(estimateAudience(index, { partition, projectId: project, audience: { ...none, topic_ids: [topic] } }), `${project} ${name} on ${partition}`).toBe(here.filter((doc) => doc.topics.includes(topic)).length);
+        }
+        const user = here.find((doc) => doc.external_id !== undefined)?.external_id;
+        if (user !== undefined) expect(estimateAudience(index, { partition, projectId: project, audience: { ...none, external_ids: [user] } })).toBe(here.filter((doc) => doc.external_id === user).length);
+        const everyTopic = { ...none, topic_ids: TOPIC_NAMES.map((name) => topicIdFor(project, name)) };
+        expect(estimateAudience(index, { partition, projectId: project, audience: everyTopic })).toBeGreaterThanOrEqual(here.filter((doc) => doc.topics.length > 0).length);
+        expect(estimateAudience(index, { partition, projectId: project, audience: { ...none, metadata: [{}] } })).toBeGreaterThanOrEqual(here.length);
+      }
     }
   });
 

@@ -120,6 +120,11 @@ export class AudienceIndex {
     for (const key of this.#db.getKeys({ start: [...prefix, after + 1], end: [...prefix, END] })) yield key[key.length - 1] as number;
   }
 
+  /** How many ordinals a key prefix holds (counted by LMDB without decoding them: about 10 ms per 170,000). */
+  countUnder(prefix: Key): number {
+    return this.#db.getKeysCount({ start: [...prefix, 0], end: [...prefix, END] });
+  }
+
   /** Every ordinal of the partition past `after` (a target that names every device, e.g. an empty metadata filter). */
   *allOrdinals(partition: number, after: number): Generator<number> {
     for (const key of this.#db.getKeys({ start: [partition, 'r', after + 1], end: [partition, 'r', END] })) yield key[2] as number;

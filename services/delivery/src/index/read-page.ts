@@ -2,7 +2,7 @@ import { matchesAudience, type ResolvedAudience, type ZoneFilter } from '@herald
 import type { AudienceIndex } from './audience-index.ts';
 import { keyPart } from './index-rows.ts';
 
-export type IndexReader = Pick<AudienceIndex, 'ordinals' | 'allOrdinals' | 'ordinalOf' | 'row' | 'alias'>;
+export type IndexReader = Pick<AudienceIndex, 'ordinals' | 'allOrdinals' | 'ordinalOf' | 'row' | 'alias' | 'countUnder'>;
 
 /** A device a step hands to a batch. */
 export interface AudienceRow {
@@ -100,6 +100,26 @@ export function readPage(index: IndexReader, request: PageRequest): Page {
     if (rows.length >= request.limit || scanned >= scanLimit) return { rows, after, exhausted: false, forwards };
   }
   return { rows, after, exhausted: true, forwards };
+}
+
+/**
+ * How many devices a partition's audience holds, from key counts alone (no
+ * row is read): exact for one topic, one user or named devices and tokens;
+ * an upper bound when targets overlap (a device in two topics counts twice),
+ * for a metadata filter (the members of its first pair), for every device
+ * (inactive ones included), and for devices registered after the send. What
+ * a campaign's progress and ETA are measured against until it is dispatched.
+ */
+export function estimateAudience(index: IndexReader, request: Pick<PageRequest, 'partition' | 'projectId' | 'audience'>): number {
+  const { partition, projectId, audience } = request;
+  let devices = audience.device_ids.length + Object.keys(audience.held_tokens ?? {}).length + audience.tokens.length;
+  for (const topic of audience.topic_ids) devices += index.countUnder([partition, 't', topic]);
+  for (const externalId of audience.external_ids) devices += index.countUnder([partition, 'x', projectId, keyPart(externalId)]);
+  for (const filter of audience.metadata) {
+    const first = Object.entries(filter)[0];
+    devices += index.countUnder(first === undefined ? [partition, 'r'] : [partition, 'm', projectId, first[0], keyPart(first[1])]);
+  }
+  return devices;
 }
 
 /** Merges ascending streams into one ascending stream without repeats. */
