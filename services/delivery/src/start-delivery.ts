@@ -199,6 +199,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
     for (const lane of [DELIVERY_CONSUMERS[provider], DELIVERY_CONSUMERS[`${provider}Express`]]) {
       const [topic] = lane.topics;
       const held = new Set<number>();
+      const laneTopicPartitions = Math.max(1, (await admin.ends(kafka.topic(topic))).length);
       consumers.push(
         await runConsumer({
           kafka,
@@ -218,7 +219,23 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           maxChunkSize: deps.concurrency ?? 8,
           partitionsConsumedConcurrently: 3,
           transactions: transactional(lane.group),
-          handle: senderHandler({ provider, clients, isCancelled: (id) => controls.isCancelled(id), isPaused: (id) => controls.isPaused(id), changed: () => controls.changed(), policy, clock, logger, concurrency: deps.concurrency ?? 8, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
+          handle: senderHandler({
+            provider,
+            clients,
+            isCancelled: (id) => controls.isCancelled(id),
+            isPaused: (id) => controls.isPaused(id),
+            changed: () => controls.changed(),
+            // The batches of a notification are spread over the lane's partitions by id: this instance sends its share of the pace.
+            pacePerSecond: (batch) => {
+              const ratePerMinute = controls.steering(batch.data.notification_id).ratePerMinute ?? batch.data.rate_per_minute;
+              return ratePerMinute === undefined ? undefined : (ratePerMinute / 60) * (Math.max(1, held.size) / laneTopicPartitions);
+            },
+            policy,
+            clock,
+            logger,
+            concurrency: deps.concurrency ?? 8,
+            ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+          }),
         }),
       );
     }

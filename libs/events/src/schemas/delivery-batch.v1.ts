@@ -19,6 +19,9 @@ export const DeliveryBatchV1 = eventSchema(
       ...PushOptionFields,
     }),
     expires_at: Type.Optional(Type.String({ format: 'date-time', description: "The notification's `max_duration` deadline: a batch not sent by then is reported `expired`, not sent" })),
+    rate_per_minute: Type.Optional(
+      Type.Integer({ minimum: 1, description: "The notification's pace when this batch was queued (absent: unpaced): senders never send its pushes faster, even when catching up a backlog" }),
+    ),
     devices: Type.Array(
       Type.Object({ device_id: Type.String({ minLength: 1 }), token: Type.String({ minLength: 1 }) }),
       { maxItems: 500 },

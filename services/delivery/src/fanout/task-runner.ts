@@ -113,7 +113,8 @@ export function taskHandler(deps: TaskRunnerDeps) {
       const envelope = envelopeBytes(task, message, context);
       const plan = planStep(progress, page, { maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelope });
       const lane = task.forwarded === true ? 'express' : pace.kind === 'expire' ? 'campaign' : plan.lane;
-      for (const batch of plan.batches) out.push({ event: batchEvent(task, message, batch, context), topic: WORK_TOPIC[lane][batch.provider] });
+      const ratePerMinute = pace.kind === 'run' ? pace.paced?.ratePerMinute : undefined;
+      for (const batch of plan.batches) out.push({ event: batchEvent(task, message, batch, context, ratePerMinute), topic: WORK_TOPIC[lane][batch.provider] });
       // A campaign (more than one step) says how large this partition's audience is, for its progress and ETA.
       if (task.step === 0 && !plan.done && task.forwarded !== true && task.slot === undefined) {
         const devices = estimateAudience(deps.index, { partition: record.partition, projectId: record.event.project_id, audience: task.audience });
@@ -202,7 +203,7 @@ function dispatched(task: Task, progress: TaskProgress, context: { project_id: s
   );
 }
 
-function batchEvent(task: Task, message: FanoutMessage, batch: PlannedBatch, context: { project_id: string; correlation_id?: string | undefined }): DeliveryBatchV1 {
+function batchEvent(task: Task, message: FanoutMessage, batch: PlannedBatch, context: { project_id: string; correlation_id?: string | undefined }, ratePerMinute?: number): DeliveryBatchV1 {
   return createEvent(
     'DeliveryBatch',
     {
@@ -212,6 +213,7 @@ function batchEvent(task: Task, message: FanoutMessage, batch: PlannedBatch, con
       sequence: batch.sequence,
       message,
       ...(task.deadline === undefined ? {} : { expires_at: task.deadline }),
+      ...(ratePerMinute === undefined ? {} : { rate_per_minute: Math.max(1, Math.round(ratePerMinute)) }),
       devices: batch.devices,
     },
     context,
@@ -221,5 +223,6 @@ function batchEvent(task: Task, message: FanoutMessage, batch: PlannedBatch, con
 /** Encoded bytes of a batch with no device: what the byte budget must leave room for. */
 function envelopeBytes(task: Task, message: FanoutMessage, context: { project_id: string; correlation_id?: string | undefined }): number {
   const provider: Provider = 'apns';
-  return Buffer.byteLength(JSON.stringify(batchEvent(task, message, { provider, sequence: Number.MAX_SAFE_INTEGER, devices: [] }, context)));
+  // The largest rate stands for whatever pace the batch will carry.
+  return Buffer.byteLength(JSON.stringify(batchEvent(task, message, { provider, sequence: Number.MAX_SAFE_INTEGER, devices: [] }, context, Number.MAX_SAFE_INTEGER)));
 }

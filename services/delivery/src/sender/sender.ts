@@ -9,6 +9,7 @@ import type { DeviceTarget } from '../providers/push-message.ts';
 import { sendWithRetry, type AttemptedResult, type Clock, type RetryPolicy } from './retry.ts';
 import type { ProviderClients } from './provider-clients.ts';
 import { allFailed, batchReport, cancelledReport, expiredReport, isExpired } from './report.ts';
+import { SendPacer } from '../control/send-pace.ts';
 
 export interface SenderDeps {
   provider: Provider;
@@ -19,6 +20,8 @@ export interface SenderDeps {
   isPaused?(notificationId: string): boolean;
   /** Resolves at the next control change (a paused batch rechecks at once). */
   changed?(): Promise<void>;
+  /** Pushes per second this instance may send of the batch's notification (its share of the pace in effect); undefined: unpaced. */
+  pacePerSecond?(batch: DeliveryBatchV1): number | undefined;
   policy: RetryPolicy;
   clock: Clock;
   logger: Logger;
@@ -106,6 +109,7 @@ export function senderHandler(deps: SenderDeps) {
     sentRecently.set(batch.data.batch_id, outputs);
     return outputs;
   };
+  const pacer = new SendPacer();
   const sendAndReport = async (batch: DeliveryBatchV1, context: HandlerContext): Promise<Outgoing[]> => {
     await whilePaused(deps, batch, context);
     if (deps.isCancelled(batch.data.notification_id)) {
@@ -135,11 +139,34 @@ export function senderHandler(deps: SenderDeps) {
   return async (records: readonly ConsumedEvent[], context: HandlerContext): Promise<Outgoing[]> => {
     const batches = records.flatMap(({ event }) => (event.type === 'DeliveryBatch' && event.data.provider === deps.provider ? [event] : []));
     // Settle every batch before failing: a retry of the chunk must not race a send still in flight.
-    const settled = await Promise.allSettled(batches.map((batch) => limiter.run(() => handleBatch(batch, context))));
+    // A paced batch waits for its turn before it takes a send slot, so the slots stay free for other notifications.
+    const paced = async (batch: DeliveryBatchV1) => {
+      if (sentRecently.get(batch.data.batch_id) === undefined) await atPace(deps, pacer, batch, context);
+      return limiter.run(() => handleBatch(batch, context));
+    };
+    const settled = await Promise.allSettled(batches.map(paced));
     const failed = settled.find((item) => item.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
     return settled.flatMap((item) => (item.status === 'fulfilled' ? item.value : []));
   };
+}
+
+/**
+ * A paced notification's batch leaves no sooner than this instance's share
+ * of the pace allows (control/send-pace.ts): a sender catching up a backlog
+ * sends it at the rate, not at once. It heartbeats while it waits; a pause,
+ * cancel or deadline is checked after the wait.
+ */
+async function atPace(deps: SenderDeps, pacer: SendPacer, batch: DeliveryBatchV1, context: HandlerContext): Promise<void> {
+  const perSecond = deps.pacePerSecond?.(batch);
+  if (perSecond === undefined || perSecond <= 0) return;
+  let waitMs = pacer.book(batch.data.notification_id, deps.clock.now(), batch.data.devices.length, perSecond);
+  while (waitMs > 0 && !deps.isCancelled(batch.data.notification_id)) {
+    const slice = Math.min(waitMs, 1_000);
+    await deps.clock.sleep(slice);
+    waitMs -= slice;
+    await context.heartbeat();
+  }
 }
 
 /**

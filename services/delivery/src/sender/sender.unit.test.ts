@@ -48,6 +48,38 @@ describe('senderHandler', () => {
   });
 });
 
+describe('senderHandler on a paced notification', () => {
+  it("sends a backlog at this instance's share of the pace, heartbeating, not at once", async () => {
+    const sentAt: number[] = [];
+    let now = 0;
+    const clients = {
+      apns: async () => ({
+        send: async (devices: readonly DeviceTarget[]) => {
+          for (const _ of devices) sentAt.push(now);
+          return devices.map((device) => ({ device_id: device.device_id, outcome: 'delivered' as const }));
+        },
+      }),
+    } as unknown as ProviderClients;
+    let heartbeats = 0;
+    const handle = senderHandler({
+      provider: 'apns',
+      clients,
+      isCancelled: () => false,
+      // 2 devices a batch at 1 push/s: the bucket holds one second's worth, so each batch after the first waits 2 s.
+      pacePerSecond: () => 1,
+      concurrency: 1,
+      policy: { deadlineMs: 1_000, minMs: 1, maxMs: 1, maxAttempts: 1 },
+      clock: { now: () => now, sleep: async (ms) => void (now += ms), random: () => 0 },
+      logger: createLogger({ name: 'test', level: 'silent' }),
+    });
+    await handle([batch('n-1:apns:0:0'), batch('n-1:apns:0:1'), batch('n-1:apns:0:2')], { heartbeat: async () => void (heartbeats += 1) });
+    expect(sentAt).toHaveLength(6);
+    // The three batches book 2 pushes each from a bucket of 1 at 1/s: they may leave at 1 s, 3 s and 5 s.
+    expect(Math.max(...sentAt)).toBeGreaterThanOrEqual(5_000);
+    expect(heartbeats).toBeGreaterThan(0);
+  });
+});
+
 describe('RecentReports', () => {
   it('keeps the most recently set, up to its capacity', () => {
     const recent = new RecentReports(2);
