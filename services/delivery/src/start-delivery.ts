@@ -16,7 +16,7 @@ import { ReadModelRegistry, wrapMongoError, type Db } from '@herald/mongo';
 import type { DeviceDocument } from '@herald/projections';
 import { ConfigError } from '@herald/errors';
 import type { Logger } from '@herald/log';
-import { AdminStore } from '@herald/admin';
+import { AdminStore, type Project } from '@herald/admin';
 import { systemClock, type Clock } from '@herald/runtime';
 import type { Role } from './config.ts';
 import { senderHandler, type SenderObserver } from './sender/sender.ts';
@@ -27,6 +27,9 @@ import { openInstance } from './index/open-instance.ts';
 import { followLog } from './index/follow-log.ts';
 import { fanoutRoles, runAudienceIndex } from './index/run-index.ts';
 import { DeliveryControls } from './control/delivery-controls.ts';
+import { ProjectBudgets } from './control/project-budgets.ts';
+import { LaneGate } from './sender/lane-gate.ts';
+import { throttlePublisher } from './sender/throttle-publisher.ts';
 import { coordinatorHandler, COORDINATOR_TYPES } from './fanout/coordinator.ts';
 import { taskHandler } from './fanout/task-runner.ts';
 
@@ -123,6 +126,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
     const index = await runAudienceIndex({ kafka, producer: deps.producer, index: instance.index, instance: instance.id, logger: logger.child({ component: 'audience-index' }), ...(deps.onIndexApplied === undefined ? {} : { onApplied: deps.onIndexApplied }) });
     consumers.push(index.consumer);
     const partitions = DELIVERY_CONSUMERS.fanoutPartitions;
+    const budgets = new ProjectBudgets({ budgetOf: projectSetting(admins, (project) => project.budget_per_second), throttledUntil: (id) => controls.throttledUntil(id), partitions: partitionCount });
     consumers.push(
       await runConsumer({
         kafka,
@@ -135,6 +139,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
         partitionsConsumedConcurrently: deps.fanoutConcurrency ?? 64,
         types: new Set(['FanoutTask']),
         assigner: coPartitionAssigner({ instance: instance.id, role: 'tasks', roles: fanoutRoles(kafka) }),
+        onAssigned: (assignment) => budgets.retain(new Set(assignment[TOPICS.fanoutTasks] ?? [])),
         transactions: transactional(partitions.group),
         handle: taskHandler({
           index: instance.index,
@@ -142,6 +147,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           isCancelled: (id) => controls.isCancelled(id),
           steering: (id) => controls.steering(id),
           changed: () => controls.changed(),
+          budgets,
           ...(deps.paceHoldMs === undefined ? {} : { holdMs: deps.paceHoldMs }),
           deviceEnds,
           loadMessage: async (partition, offset) => messageIn(await readRecordAt(kafka, TOPICS.fanoutTasks, partition, offset)),
@@ -173,7 +179,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           partitionOf: partitionForKey,
           registeredZones: (projectId) => registeredZones(readModels, projectId),
           defaultTimezone: async (projectId) => (await admins.findProject(projectId))?.default_timezone,
-          projectRate: projectRates(admins),
+          projectRate: projectSetting(admins, (project) => project.default_rate_per_minute),
           clock: deps.scheduleClock ?? systemClock,
           maxAgeMs,
           logger,
@@ -195,8 +201,11 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
     if (!deps.roles.includes(provider)) continue;
     const logger = deps.logger.child({ role: provider });
     const policy = { deadlineMs: deps.retryDeadlineMs ?? 30_000, minMs: 200, maxMs: 10_000, maxAttempts: deps.maxAttempts ?? 5 };
+    // Both lanes of the provider share its connections: express calls go first (lane-gate.ts).
+    const gate = new LaneGate();
+    const onThrottled = throttlePublisher(deps.producer, provider, logger);
     // The campaign lane and the express lane (small sends), each with its own group and send slots.
-    for (const lane of [DELIVERY_CONSUMERS[provider], DELIVERY_CONSUMERS[`${provider}Express`]]) {
+    for (const [laneName, lane] of [['campaign', DELIVERY_CONSUMERS[provider]], ['express', DELIVERY_CONSUMERS[`${provider}Express`]]] as const) {
       const [topic] = lane.topics;
       const held = new Set<number>();
       consumers.push(
@@ -218,7 +227,21 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           maxChunkSize: deps.concurrency ?? 8,
           partitionsConsumedConcurrently: 3,
           transactions: transactional(lane.group),
-          handle: senderHandler({ provider, clients, isCancelled: (id) => controls.isCancelled(id), isPaused: (id) => controls.isPaused(id), changed: () => controls.changed(), policy, clock, logger, concurrency: deps.concurrency ?? 8, ...(deps.observer === undefined ? {} : { observer: deps.observer }) }),
+          handle: senderHandler({
+            provider,
+            clients,
+            isCancelled: (id) => controls.isCancelled(id),
+            isPaused: (id) => controls.isPaused(id),
+            changed: () => controls.changed(),
+            policy,
+            clock,
+            logger,
+            concurrency: deps.concurrency ?? 8,
+            lane: laneName,
+            gate,
+            onThrottled,
+            ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+          }),
         }),
       );
     }
@@ -255,19 +278,22 @@ function messageIn(event: { type: string; data: unknown }): FanoutMessage {
 }
 
 /**
- * The projects' default pace (`herald projects pace`), each read at most
- * every 10 s: a send costs no store read for it. A change reaches new
- * sends within 10 s; sends in flight keep the pace they started with.
+ * A project setting read at most every 10 s per project: a send or a
+ * fan-out step costs no store read for it. The default pace (`herald
+ * projects pace`) reaches new sends within 10 s (sends in flight keep the
+ * pace they started with); the budget (`herald projects budget`) reaches
+ * the steps of sends in flight within 10 s.
  */
-function projectRates(admins: AdminStore): (projectId: string) => Promise<number | undefined> {
-  const cache = new Map<string, { rate: number | undefined; at: number }>();
+function projectSetting(admins: AdminStore, pick: (project: Project) => number | undefined): (projectId: string) => Promise<number | undefined> {
+  const cache = new Map<string, { value: number | undefined; at: number }>();
   return async (projectId) => {
     const cached = cache.get(projectId);
-    if (cached !== undefined && Date.now() - cached.at < 10_000) return cached.rate;
-    const rate = (await admins.findProject(projectId))?.default_rate_per_minute;
+    if (cached !== undefined && Date.now() - cached.at < 10_000) return cached.value;
+    const project = await admins.findProject(projectId);
+    const value = project === null ? undefined : pick(project);
     if (cache.size > 10_000) cache.clear();
-    cache.set(projectId, { rate, at: Date.now() });
-    return rate;
+    cache.set(projectId, { value, at: Date.now() });
+    return value;
   };
 }
 

@@ -80,6 +80,11 @@ export const Notification = Type.Object(
     counts_by_provider: Type.Optional(Type.Object({ apns: Counts, fcm: Counts })),
     dispatched_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When the audience was first resolved and queued' })),
     finished_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When it became sent, cancelled or expired' })),
+    priority_lane: Type.Optional(
+      Type.Union([Type.Literal('transactional'), Type.Literal('campaign'), Type.Null()], {
+        description: 'The lane the request asked for; null: decided by size per device partition (a partition whose share fits 1,000 devices goes transactional)',
+      }),
+    ),
     pace: Type.Optional(Pace),
     request: Type.Optional(
       Type.Object(

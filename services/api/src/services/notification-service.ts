@@ -19,7 +19,7 @@ import type { Logger } from '@herald/log';
 import { ledgerDevice, planReceiptPage, tallyOf, type Outcome, type Tally } from '@herald/projections';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { receiptView, type ReceiptView } from '../domain/receipts.ts';
-import { pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts';
+import { laneProblems, pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts';
 import type { Clock } from '@herald/runtime';
 import { targetProblems } from '../domain/target-problems.ts';
 import { audienceSize, type AudienceSize } from './audience-size.ts';
@@ -73,6 +73,7 @@ export class NotificationService {
       ...targetProblems(input),
       ...pushOptionProblems(input),
       ...scheduleProblems(input, this.#clock.now()),
+      ...laneProblems(input),
       ...sizeProblems(input, notificationId, projectId),
     ];
     if (problems.length > 0) throw new UnprocessableError(problems);
