@@ -96,16 +96,18 @@ async function batchSender(deps: SenderDeps, batch: DeliveryBatchV1, context: Ha
   // Waits (back-off, Retry-After) heartbeat, so a long push-back does not cost the partition.
   const clock = { ...deps.clock, sleep: (ms: number) => sleepHeartbeating(deps, context, ms) };
   const gated = <T>(call: () => Promise<T>): Promise<T> => (deps.gate === undefined ? call() : deps.lane === 'express' ? deps.gate.express(call) : deps.gate.campaign(call));
+  // Express requests also go ahead of campaign requests already waiting inside the client for its send slots.
+  const urgent = deps.lane === 'express';
   if (deps.provider === 'apns') {
     const client = await untilAvailable(deps, context, () => deps.clients.apns(batch.project_id));
     if (client === undefined) return 'NoApnsCredentials';
     const request = buildApnsRequest(message);
-    return (devices) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, request))), deps.policy, clock, hooks);
+    return (devices) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, request, urgent))), deps.policy, clock, hooks);
   }
   const client = await untilAvailable(deps, context, () => deps.clients.fcm(batch.project_id));
   if (client === undefined) return 'NoFcmCredentials';
   const fcmMessage = buildFcmMessage(message);
-  return (devices) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, fcmMessage))), deps.policy, clock, hooks);
+  return (devices) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, fcmMessage, urgent))), deps.policy, clock, hooks);
 }
 
 /** Sleeps `ms` in pieces of at most 5 s, heartbeating between them. */
