@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TOPICS } from '@herald/events';
+import { readRecordAt, topicEnds } from '@herald/kafka';
 import { deliveryDeadLetters, devicesPerPlatform, seedTopicAudience, startApiHarness, waitFor, type ApiHarness, type SeedDevice } from '@herald/testing';
 
 /**
@@ -147,6 +149,11 @@ describe('priority lanes and project budgets', () => {
     expect(new Set(pushesOf(id).map((push) => push.token)).size).toBe(THROTTLED);
     expect(await receipts(pushedBack, id, 'delivered')).toBe(THROTTLED);
     expect(await receipts(pushedBack, id, 'failed')).toBe(0);
+    // The push-back reached herald.delivery-control (the only records there in this file), for the fan-out of every instance.
+    const ends = await topicEnds(harness.env.kafka, TOPICS.deliveryControl);
+    expect(ends[0]!.high).toBeGreaterThan(0);
+    const first = await readRecordAt(harness.env.kafka, TOPICS.deliveryControl, 0, ends[0]!.low);
+    expect(first).toMatchObject({ type: 'ProjectThrottled', project_id: pushedBack.id, data: { provider: 'fcm', reason: 'QUOTA_EXCEEDED' } });
     const deadLetters = await deliveryDeadLetters(harness.env.kafka);
     expect(Object.values(deadLetters).every((count) => count === 0), `dead letters ${JSON.stringify(deadLetters)}`).toBe(true);
   }, 240_000);
