@@ -88,13 +88,24 @@ export function decideBudget(bucket: Bucket, perSecond: number, now: number, thr
 }
 
 /**
- * The lane a step's budget treats it as: the request's `priority_lane`
- * wins; a task forwarded to a token holder is transactional (a handful of
- * devices); otherwise the first step is transactional (a send whose
- * partition share fits it never waits for the budget; what it sends is
- * still drawn) and later steps are campaign.
+ * Steps of a declared transactional send that never wait for the budget:
+ * the first (≤ 1,000 devices per partition) and the next (≤ a full step,
+ * 10,000 by default). Later steps still go on the express lane but wait for
+ * the budget like a campaign's, so labelling a million-device campaign
+ * `transactional` does not escape the project's budget.
+ */
+export const TRANSACTIONAL_UNHELD_STEPS = 2;
+
+/**
+ * The lane a step's budget treats it as: a declared transactional send is
+ * transactional for its first TRANSACTIONAL_UNHELD_STEPS steps, a declared
+ * campaign always campaign; a task forwarded to a token holder is
+ * transactional (a handful of devices); otherwise the first step is
+ * transactional (a send whose partition share fits it never waits for the
+ * budget; what it sends is still drawn) and later steps are campaign.
  */
 export function budgetLane(task: { lane?: PriorityLane | undefined; forwarded?: boolean | undefined; step: number }): PriorityLane {
+  if (task.lane === 'transactional') return task.step < TRANSACTIONAL_UNHELD_STEPS || task.forwarded === true ? 'transactional' : 'campaign';
   if (task.lane !== undefined) return task.lane;
   if (task.forwarded === true) return 'transactional';
   return task.step === 0 ? 'transactional' : 'campaign';

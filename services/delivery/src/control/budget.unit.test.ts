@@ -54,7 +54,10 @@ describe('project budget arithmetic', () => {
 describe('lanes', () => {
   it("takes the request's lane; else a forwarded task and a first step are transactional, later steps campaign", () => {
     expect(budgetLane({ lane: 'campaign', step: 0 })).toBe('campaign');
-    expect(budgetLane({ lane: 'transactional', step: 5 })).toBe('transactional');
+    expect(budgetLane({ lane: 'transactional', step: 1 })).toBe('transactional');
+    // A declared transactional send past its first two steps waits for the budget (it cannot escape it by its label).
+    expect(budgetLane({ lane: 'transactional', step: 2 })).toBe('campaign');
+    expect(budgetLane({ lane: 'transactional', step: 2, forwarded: true })).toBe('transactional');
     expect(budgetLane({ forwarded: true, step: 3 })).toBe('transactional');
     expect(budgetLane({ step: 0 })).toBe('transactional');
     expect(budgetLane({ step: 1 })).toBe('campaign');
