@@ -61,7 +61,7 @@ export const PaceInput = {
   priority_lane: Type.Optional(
     Type.Union([Type.Literal('transactional'), Type.Literal('campaign')], {
       description:
-        "`transactional`: sent on the express lane, never paced and never held by the project's budget, ahead of the project's campaigns; `campaign`: paced (its own `rate_per_minute` or the project's default) and held by the project's budget (`herald projects budget`) from its first push. " +
+        "`transactional`: sent on the express lane ahead of the project's campaigns, never paced, and not held by the project's budget (`herald projects budget`) for its first 11,000 devices per partition; `campaign`: paced (its own `rate_per_minute` or the project's default) and held by the project's budget from its first push. " +
         'Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/campaign-control.md "Priority and budget")',
     }),
   ),

@@ -2315,7 +2315,7 @@ export interface paths {
                             rate_per_minute?: number;
                             /** @description Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired` */
                             max_duration?: number;
-                            /** @description `transactional`: sent on the express lane, never paced and never held by the project's budget, ahead of the project's campaigns; `campaign`: paced (its own `rate_per_minute` or the project's default) and held by the project's budget (`herald projects budget`) from its first push. Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/campaign-control.md "Priority and budget") */
+                            /** @description `transactional`: sent on the express lane ahead of the project's campaigns, never paced, and not held by the project's budget (`herald projects budget`) for its first 11,000 devices per partition; `campaign`: paced (its own `rate_per_minute` or the project's default) and held by the project's budget from its first push. Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/campaign-control.md "Priority and budget") */
                             priority_lane?: "transactional" | "campaign";
                         };
                     };
@@ -2547,7 +2547,7 @@ export interface paths {
                             rate_per_minute?: number;
                             /** @description Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired` */
                             max_duration?: number;
-                            /** @description `transactional`: sent on the express lane, never paced and never held by the project's budget, ahead of the project's campaigns; `campaign`: paced (its own `rate_per_minute` or the project's default) and held by the project's budget (`herald projects budget`) from its first push. Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/campaign-control.md "Priority and budget") */
+                            /** @description `transactional`: sent on the express lane ahead of the project's campaigns, never paced, and not held by the project's budget (`herald projects budget`) for its first 11,000 devices per partition; `campaign`: paced (its own `rate_per_minute` or the project's default) and held by the project's budget from its first push. Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/campaign-control.md "Priority and budget") */
                             priority_lane?: "transactional" | "campaign";
                         };
                     };
