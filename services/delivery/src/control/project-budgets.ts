@@ -28,8 +28,8 @@ export class ProjectBudgets {
 
   /** Reads the budgets of these projects (the caller's cache decides how fresh), before a chunk's steps are decided. */
   async load(projectIds: Iterable<string>): Promise<void> {
-    for (const id of new Set(projectIds)) this.#budgets.set(id, await this.#deps.budgetOf(id));
     if (this.#budgets.size > 10_000) this.#budgets.clear();
+    for (const id of new Set(projectIds)) this.#budgets.set(id, await this.#deps.budgetOf(id));
   }
 
   /**
