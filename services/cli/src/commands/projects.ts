@@ -25,7 +25,7 @@ async function giveLocalFakeProviders(db: Db, settings: ProjectSettings, project
 }
 
 export function projectCommands(program: Command, withContext: Runner, settings: ProjectSettings): void {
-  const projects = program.command('projects').description('create and list projects; identity verification, device topics, device quota');
+  const projects = program.command('projects').description('create and list projects; identity verification, device topics, device quota, default pace, budget');
 
   projects
     .command('create <name>')
