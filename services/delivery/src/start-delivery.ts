@@ -16,7 +16,7 @@ import { ReadModelRegistry, wrapMongoError, type Db } from '@herald/mongo';
 import type { DeviceDocument } from '@herald/projections';
 import { ConfigError } from '@herald/errors';
 import type { Logger } from '@herald/log';
-import { AdminStore, type Project } from '@herald/admin';
+import { AdminStore } from '@herald/admin';
 import { systemClock, type Clock } from '@herald/runtime';
 import type { Role } from './config.ts';
 import { senderHandler, type SenderObserver } from './sender/sender.ts';
@@ -28,6 +28,7 @@ import { followLog } from './index/follow-log.ts';
 import { fanoutRoles, runAudienceIndex } from './index/run-index.ts';
 import { DeliveryControls } from './control/delivery-controls.ts';
 import { ProjectBudgets } from './control/project-budgets.ts';
+import { projectSetting } from './control/project-setting.ts';
 import { LaneGate } from './sender/lane-gate.ts';
 import { throttlePublisher } from './sender/throttle-publisher.ts';
 import { coordinatorHandler, COORDINATOR_TYPES } from './fanout/coordinator.ts';
@@ -275,26 +276,6 @@ function messageIn(event: { type: string; data: unknown }): FanoutMessage {
   const message = event.type === 'FanoutTask' ? (event.data as { message?: FanoutMessage }).message : undefined;
   if (message === undefined) throw new Error('the first step of a fan-out task carries no message');
   return message;
-}
-
-/**
- * A project setting read at most every 10 s per project: a send or a
- * fan-out step costs no store read for it. The default pace (`herald
- * projects pace`) reaches new sends within 10 s (sends in flight keep the
- * pace they started with); the budget (`herald projects budget`) reaches
- * the steps of sends in flight within 10 s.
- */
-function projectSetting(admins: AdminStore, pick: (project: Project) => number | undefined): (projectId: string) => Promise<number | undefined> {
-  const cache = new Map<string, { value: number | undefined; at: number }>();
-  return async (projectId) => {
-    const cached = cache.get(projectId);
-    if (cached !== undefined && Date.now() - cached.at < 10_000) return cached.value;
-    const project = await admins.findProject(projectId);
-    const value = project === null ? undefined : pick(project);
-    if (cache.size > 10_000) cache.clear();
-    cache.set(projectId, { value, at: Date.now() });
-    return value;
-  };
 }
 
 /** Zones the project's devices registered: a local-time send makes a slot for each (one read per such send). */
