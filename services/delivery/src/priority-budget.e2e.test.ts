@@ -165,5 +165,12 @@ describe('priority lanes and project budgets', () => {
     const unknown = await harness.request('POST', '/api/v1/notifications', { key: budgeted.api_key, body: { notification: { title: 'a', body: 'b', targets: ['crowd'], priority_lane: 'urgent' } } });
     expect(unknown.status).toBe(422);
     expect(JSON.stringify(unknown.body)).toContain('priority_lane');
+    // A transactional send cannot be re-paced either (held for an hour, so it is still in flight when asked).
+    const later = await send(budgeted, { targets: ['ios-3'], priority_lane: 'transactional', send_at: new Date(Date.now() + 3_600_000).toISOString() });
+    await waitFor('the scheduled transactional send in the read model', async () => (await get(budgeted, later))?.status === 'scheduled', 30_000);
+    const repaced = await harness.request('PATCH', `/api/v1/notifications/${later}`, { key: budgeted.api_key, body: { rate_per_minute: 60 } });
+    expect(repaced.status).toBe(422);
+    expect(repaced.body).toEqual({ errors: ['rate_per_minute cannot be set on a priority_lane "transactional" notification (transactional sends are never paced)'] });
+    expect((await harness.request('POST', `/api/v1/notifications/${later}/cancel`, { key: budgeted.api_key })).status).toBe(202);
   }, 60_000);
 });

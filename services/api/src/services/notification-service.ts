@@ -142,6 +142,9 @@ export class NotificationService {
     if (FINISHED_STATUSES.includes(doc.status)) {
       throw new AppError('CONFLICT', `notification ${id} has already finished (status ${doc.status}): only a notification still scheduled, queued, sending or paused can be steered`);
     }
+    if (change.rate_per_minute !== undefined && doc.options?.priority_lane === 'transactional') {
+      throw new UnprocessableError(['rate_per_minute cannot be set on a priority_lane "transactional" notification (transactional sends are never paced)']);
+    }
     const data = { notification_id: id, ...(change.state === undefined ? {} : { state: change.state }), ...(change.rate_per_minute === undefined ? {} : { rate_per_minute: change.rate_per_minute }) };
     await this.#producer.publish([createEvent('NotificationSteered', data, { project_id: projectId, correlation_id: correlationId })]);
     const steered = steerNotification(doc, change, new Date().toISOString());

@@ -2811,7 +2811,7 @@ export interface paths {
         head?: never;
         /**
          * Pause, resume or re-pace a notification in flight
-         * @description `{"state": "paused"}` stops queueing and sending within a second across every delivery instance; its devices are held, not lost. `{"state": "sending"}` resumes where it stopped. `rate_per_minute` sets the pace from now on (also on an unpaced send). 202 with the notification as steered; 409 once it finished (sent, cancelled, expired). Cancel still works while paused.
+         * @description `{"state": "paused"}` stops queueing and sending within a second across every delivery instance; its devices are held, not lost. `{"state": "sending"}` resumes where it stopped. `rate_per_minute` sets the pace from now on (also on an unpaced send; 422 on a `priority_lane: "transactional"` one, which is never paced). 202 with the notification as steered; 409 once it finished (sent, cancelled, expired). Cancel still works while paused.
          */
         patch: {
             parameters: {
