@@ -18,6 +18,8 @@ export interface Project {
   device_quota?: number;
   /** The pace of sends that set no `rate_per_minute` (larger than one fan-out step); unset: unpaced. */
   default_rate_per_minute?: number;
+  /** Pushes per second all the project's sends share across every delivery instance (campaigns wait, transactional sends draw first); unset: unlimited. */
+  budget_per_second?: number;
 }
 
 /**
@@ -100,6 +102,12 @@ export class AdminStore {
   /** The pace of sends that set none (undefined: unpaced); false when there is no such project. */
   async setDefaultRate(projectId: string, ratePerMinute: number | undefined): Promise<boolean> {
     const result = await this.#projects.updateOne({ _id: projectId }, ratePerMinute === undefined ? { $unset: { default_rate_per_minute: '' } } : { $set: { default_rate_per_minute: ratePerMinute } });
+    return result.matchedCount === 1;
+  }
+
+  /** The project's budget in pushes per second (undefined: unlimited); false when there is no such project. */
+  async setBudget(projectId: string, perSecond: number | undefined): Promise<boolean> {
+    const result = await this.#projects.updateOne({ _id: projectId }, perSecond === undefined ? { $unset: { budget_per_second: '' } } : { $set: { budget_per_second: perSecond } });
     return result.matchedCount === 1;
   }
 

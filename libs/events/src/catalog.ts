@@ -20,6 +20,7 @@ import { NotificationCancelledV1 } from './schemas/notification-cancelled.v1.ts'
 import { NotificationExpiredV1 } from './schemas/notification-expired.v1.ts';
 import { NotificationSteeredV1 } from './schemas/notification-steered.v1.ts';
 import { AudienceEstimatedV1 } from './schemas/audience-estimated.v1.ts';
+import { ProjectThrottledV1 } from './schemas/project-throttled.v1.ts';
 
 /** The latest version of every event; consumers only ever see these (older versions are upcast). */
 export type HeraldEvent =
@@ -42,7 +43,8 @@ export type HeraldEvent =
   | NotificationCancelledV1
   | NotificationExpiredV1
   | NotificationSteeredV1
-  | AudienceEstimatedV1;
+  | AudienceEstimatedV1
+  | ProjectThrottledV1;
 
 export type EventType = HeraldEvent['type'];
 export type EventOf<T extends EventType> = Extract<HeraldEvent, { type: T }>;
@@ -91,6 +93,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   // Keyed by fan-out; published to an explicit partition: the device-events partition whose index runs it.
   entry(FanoutTaskV1, TOPICS.fanoutTasks, 'fanout_id'),
   entry(DeliveryControlV1, TOPICS.deliveryControl, 'notification_id'),
+  // herald.delivery-control has one partition: the key only names the provider that pushed back.
+  entry(ProjectThrottledV1, TOPICS.deliveryControl, 'provider'),
 ];
 
 const LATEST = new Map<EventType, CatalogEntry>();

@@ -26,3 +26,4 @@ export * from './schemas/notification-cancelled.v1.ts';
 export * from './schemas/notification-steered.v1.ts';
 export * from './schemas/notification-expired.v1.ts';
 export * from './schemas/audience-estimated.v1.ts';
+export * from './schemas/project-throttled.v1.ts';

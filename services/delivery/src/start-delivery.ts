@@ -27,6 +27,10 @@ import { openInstance } from './index/open-instance.ts';
 import { followLog } from './index/follow-log.ts';
 import { fanoutRoles, runAudienceIndex } from './index/run-index.ts';
 import { DeliveryControls } from './control/delivery-controls.ts';
+import { ProjectBudgets } from './control/project-budgets.ts';
+import { projectSetting } from './control/project-setting.ts';
+import { LaneGate } from './sender/lane-gate.ts';
+import { throttlePublisher } from './sender/throttle-publisher.ts';
 import { coordinatorHandler, COORDINATOR_TYPES } from './fanout/coordinator.ts';
 import { taskHandler } from './fanout/task-runner.ts';
 
@@ -123,6 +127,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
     const index = await runAudienceIndex({ kafka, producer: deps.producer, index: instance.index, instance: instance.id, logger: logger.child({ component: 'audience-index' }), ...(deps.onIndexApplied === undefined ? {} : { onApplied: deps.onIndexApplied }) });
     consumers.push(index.consumer);
     const partitions = DELIVERY_CONSUMERS.fanoutPartitions;
+    const budgets = new ProjectBudgets({ budgetOf: projectSetting(admins, (project) => project.budget_per_second), throttledUntil: (id) => controls.throttledUntil(id), partitions: partitionCount });
     consumers.push(
       await runConsumer({
         kafka,
@@ -135,6 +140,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
         partitionsConsumedConcurrently: deps.fanoutConcurrency ?? 64,
         types: new Set(['FanoutTask']),
         assigner: coPartitionAssigner({ instance: instance.id, role: 'tasks', roles: fanoutRoles(kafka) }),
+        onAssigned: (assignment) => budgets.retain(new Set(assignment[TOPICS.fanoutTasks] ?? [])),
         transactions: transactional(partitions.group),
         handle: taskHandler({
           index: instance.index,
@@ -142,6 +148,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           isCancelled: (id) => controls.isCancelled(id),
           steering: (id) => controls.steering(id),
           changed: () => controls.changed(),
+          budgets,
           ...(deps.paceHoldMs === undefined ? {} : { holdMs: deps.paceHoldMs }),
           deviceEnds,
           loadMessage: async (partition, offset) => messageIn(await readRecordAt(kafka, TOPICS.fanoutTasks, partition, offset)),
@@ -173,7 +180,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           partitionOf: partitionForKey,
           registeredZones: (projectId) => registeredZones(readModels, projectId),
           defaultTimezone: async (projectId) => (await admins.findProject(projectId))?.default_timezone,
-          projectRate: projectRates(admins),
+          projectRate: projectSetting(admins, (project) => project.default_rate_per_minute),
           clock: deps.scheduleClock ?? systemClock,
           maxAgeMs,
           logger,
@@ -195,8 +202,11 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
     if (!deps.roles.includes(provider)) continue;
     const logger = deps.logger.child({ role: provider });
     const policy = { deadlineMs: deps.retryDeadlineMs ?? 30_000, minMs: 200, maxMs: 10_000, maxAttempts: deps.maxAttempts ?? 5 };
+    // Both lanes of the provider share its connections: express calls go first (lane-gate.ts).
+    const gate = new LaneGate();
+    const onThrottled = throttlePublisher(deps.producer, provider, logger);
     // The campaign lane and the express lane (small sends), each with its own group and send slots.
-    for (const lane of [DELIVERY_CONSUMERS[provider], DELIVERY_CONSUMERS[`${provider}Express`]]) {
+    for (const [laneName, lane] of [['campaign', DELIVERY_CONSUMERS[provider]], ['express', DELIVERY_CONSUMERS[`${provider}Express`]]] as const) {
       const [topic] = lane.topics;
       const held = new Set<number>();
       const laneTopicPartitions = Math.max(1, (await admin.ends(kafka.topic(topic))).length);
@@ -234,6 +244,9 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
             clock,
             logger,
             concurrency: deps.concurrency ?? 8,
+            lane: laneName,
+            gate,
+            onThrottled,
             ...(deps.observer === undefined ? {} : { observer: deps.observer }),
           }),
         }),
@@ -269,23 +282,6 @@ function messageIn(event: { type: string; data: unknown }): FanoutMessage {
   const message = event.type === 'FanoutTask' ? (event.data as { message?: FanoutMessage }).message : undefined;
   if (message === undefined) throw new Error('the first step of a fan-out task carries no message');
   return message;
-}
-
-/**
- * The projects' default pace (`herald projects pace`), each read at most
- * every 10 s: a send costs no store read for it. A change reaches new
- * sends within 10 s; sends in flight keep the pace they started with.
- */
-function projectRates(admins: AdminStore): (projectId: string) => Promise<number | undefined> {
-  const cache = new Map<string, { rate: number | undefined; at: number }>();
-  return async (projectId) => {
-    const cached = cache.get(projectId);
-    if (cached !== undefined && Date.now() - cached.at < 10_000) return cached.rate;
-    const rate = (await admins.findProject(projectId))?.default_rate_per_minute;
-    if (cache.size > 10_000) cache.clear();
-    cache.set(projectId, { rate, at: Date.now() });
-    return rate;
-  };
 }
 
 /** Zones the project's devices registered: a local-time send makes a slot for each (one read per such send). */

@@ -72,6 +72,11 @@ export const FanoutTaskV1 = eventSchema(
         { description: 'A paced campaign (`rate_per_minute`)' },
       ),
     ),
+    lane: Type.Optional(
+      Type.Union([Type.Literal('transactional'), Type.Literal('campaign')], {
+        description: "The request's `priority_lane`; absent: decided by size (a task whose audience fits its first step is transactional)",
+      }),
+    ),
     deadline: Type.Optional(Type.String({ format: 'date-time', description: '`requested_at` + `max_duration`: what is not sent by then is reported `expired`' })),
     forwarded: Type.Optional(Type.Boolean({ description: 'Runs on the partition of devices that hold a target token under an id derived from another token (a refresh), for the task of `partition`, which hands on its dispatch' })),
     forwards: Type.Optional(

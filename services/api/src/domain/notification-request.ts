@@ -15,7 +15,7 @@ export type NotificationView = Static<typeof Notification>;
  */
 export function sizeProblems(input: Partial<NotificationInput> | undefined, notificationId: string, projectId: string): string[] {
   if (typeof input?.title !== 'string' || typeof input.body !== 'string') return [];
-  const { send_at: _at, send_at_local: _local, rate_per_minute: _rate, max_duration: _duration, ...fields } = pushFields(input);
+  const { send_at: _at, send_at_local: _local, rate_per_minute: _rate, max_duration: _duration, priority_lane: _lane, ...fields } = pushFields(input);
   return fitsProviderLimits({ ...fields, notification_id: notificationId, project_id: projectId, title: input.title, body: input.body });
 }
 
@@ -38,7 +38,7 @@ export function requestedEvent(input: NotificationInput, notificationId: string,
 export function acceptedView(event: NotificationRequestedV1): NotificationView {
   const status = isScheduled(event.data, event.occurred_at) ? 'scheduled' : 'queued';
   const { notification_id: _id, ...request } = event.data;
-  return { ...baseView({ ...event.data, _id: event.data.notification_id, status, created_at: event.occurred_at }), request };
+  return { ...baseView({ ...event.data, _id: event.data.notification_id, status, created_at: event.occurred_at }), priority_lane: event.data.priority_lane ?? null, request };
 }
 
 type ViewFields = Pick<NotificationDocument, '_id' | 'title' | 'body' | 'targets' | 'link_to' | 'group' | 'status' | 'created_at'>;
@@ -97,9 +97,16 @@ export function notificationView(doc: NotificationDocument, pace?: NotificationV
     ...baseView(doc),
     counts: withExpired(doc.counts),
     counts_by_provider: doc.by_provider === undefined ? { apns: withExpired(ZERO_COUNTS), fcm: withExpired(ZERO_COUNTS) } : { apns: withExpired(doc.by_provider.apns), fcm: withExpired(doc.by_provider.fcm) },
+    priority_lane: laneOf(doc.options),
     dispatched_at: doc.dispatched_at ?? null,
     finished_at: doc.finished_at ?? null,
     ...(pace === undefined ? {} : { pace }),
     request,
   };
+}
+
+/** The `priority_lane` the request set (null: decided by size per partition). */
+function laneOf(options: NotificationDocument['options']): NotificationView['priority_lane'] {
+  const lane = options?.priority_lane;
+  return lane === 'transactional' || lane === 'campaign' ? lane : null;
 }

@@ -80,6 +80,11 @@ export const Notification = Type.Object(
     counts_by_provider: Type.Optional(Type.Object({ apns: Counts, fcm: Counts })),
     dispatched_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When the audience was first resolved and queued' })),
     finished_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When it became sent, cancelled or expired' })),
+    priority_lane: Type.Optional(
+      Type.Union([Type.Literal('transactional'), Type.Literal('campaign'), Type.Null()], {
+        description: 'The lane the request asked for; null: decided by size per device partition (a partition whose share fits 1,000 devices goes transactional)',
+      }),
+    ),
     pace: Type.Optional(Pace),
     request: Type.Optional(
       Type.Object(
@@ -137,7 +142,7 @@ export const steerNotificationSchema = {
   summary: 'Pause, resume or re-pace a notification in flight',
   description:
     '`{"state": "paused"}` stops queueing and sending within a second across every delivery instance; its devices are held, not lost. ' +
-    '`{"state": "sending"}` resumes where it stopped. `rate_per_minute` sets the pace from now on (also on an unpaced send). ' +
+    '`{"state": "sending"}` resumes where it stopped. `rate_per_minute` sets the pace from now on (also on an unpaced send; 422 on a `priority_lane: "transactional"` one, which is never paced). ' +
     '202 with the notification as steered; 409 once it finished (sent, cancelled, expired). Cancel still works while paused.',
   tags: ['notifications'],
   security: BEARER,

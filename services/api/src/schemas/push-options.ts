@@ -58,7 +58,20 @@ export const PaceInput = {
       description: 'Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired`',
     }),
   ),
+  priority_lane: Type.Optional(
+    Type.Union([Type.Literal('transactional'), Type.Literal('campaign')], {
+      description:
+        "`transactional`: sent on the express lane ahead of the project's campaigns, never paced, and not held by the project's budget (`herald projects budget`) for its first 11,000 devices per partition; `campaign`: paced (its own `rate_per_minute` or the project's default) and held by the project's budget from its first push. " +
+        'Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/campaign-control.md "Priority and budget")',
+    }),
+  ),
 };
+
+/** Lane and pace together: a transactional send is never paced (pure). */
+export function laneProblems(input: { priority_lane?: unknown; rate_per_minute?: unknown } | undefined): string[] {
+  if (input?.priority_lane === 'transactional' && input.rate_per_minute !== undefined) return ['notification.rate_per_minute cannot be set on a priority_lane "transactional" send (transactional sends are never paced)'];
+  return [];
+}
 
 export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 60 * 60 * 1000;
 const PAST_GRACE_MS = 60_000;

@@ -19,7 +19,7 @@ import type { Logger } from '@herald/log';
 import { audienceEstimateOf, ledgerDevice, planReceiptPage, tallyOf, type Outcome, type Tally } from '@herald/projections';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { receiptView, type ReceiptView } from '../domain/receipts.ts';
-import { pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts';
+import { laneProblems, pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts';
 import type { Clock } from '@herald/runtime';
 import { targetProblems } from '../domain/target-problems.ts';
 import { audienceSize, type AudienceSize } from './audience-size.ts';
@@ -73,6 +73,7 @@ export class NotificationService {
       ...targetProblems(input),
       ...pushOptionProblems(input),
       ...scheduleProblems(input, this.#clock.now()),
+      ...laneProblems(input),
       ...sizeProblems(input, notificationId, projectId),
     ];
     if (problems.length > 0) throw new UnprocessableError(problems);
@@ -138,6 +139,9 @@ export class NotificationService {
     const doc = await this.#find(projectId, id);
     if (FINISHED_STATUSES.includes(doc.status)) {
       throw new AppError('CONFLICT', `notification ${id} has already finished (status ${doc.status}): only a notification still scheduled, queued, sending or paused can be steered`);
+    }
+    if (change.rate_per_minute !== undefined && doc.options?.priority_lane === 'transactional') {
+      throw new UnprocessableError(['rate_per_minute cannot be set on a priority_lane "transactional" notification (transactional sends are never paced)']);
     }
     const data = { notification_id: id, ...(change.state === undefined ? {} : { state: change.state }), ...(change.rate_per_minute === undefined ? {} : { rate_per_minute: change.rate_per_minute }) };
     await this.#producer.publish([createEvent('NotificationSteered', data, { project_id: projectId, correlation_id: correlationId })]);

@@ -25,7 +25,7 @@ async function giveLocalFakeProviders(db: Db, settings: ProjectSettings, project
 }
 
 export function projectCommands(program: Command, withContext: Runner, settings: ProjectSettings): void {
-  const projects = program.command('projects').description('create and list projects; identity verification, device topics, device quota');
+  const projects = program.command('projects').description('create and list projects; identity verification, device topics, device quota, default pace, budget');
 
   projects
     .command('create <name>')
@@ -82,6 +82,26 @@ export function projectCommands(program: Command, withContext: Runner, settings:
       }),
     );
 
+  projects
+    .command('budget <project-id> <per-second>')
+    .description(
+      "pushes per second all the project's sends share across every delivery instance (`off`: unlimited, the default): campaign sends wait for it, transactional sends draw from it first and never wait; applies to sends in flight within 10 s",
+    )
+    .action(async (projectId: string, perSecond: string) =>
+      withContext(async ({ admin, out }) => {
+        const budget = perSecond === 'off' ? undefined : parseBudget(perSecond);
+        if (!(await admin.setBudget(projectId, budget))) throw new NotFoundError(`project ${projectId} does not exist`);
+        out(budget === undefined ? `project ${projectId}: no budget (sends as fast as Herald goes, unless paced)` : `project ${projectId}: budget ${budget} pushes per second, transactional sends first`);
+      }),
+    );
+
   identityVerificationCommand(projects, withContext);
   deviceSettingsCommands(projects, withContext);
+}
+
+/** A budget in pushes per second: a whole number from 1 to 10,000,000. */
+export function parseBudget(text: string): number {
+  const budget = Number(text);
+  if (!Number.isInteger(budget) || budget < 1 || budget > 10_000_000) throw new ValidationError([`budget ${text} must be a whole number of pushes per second from 1 to 10000000, or off`]);
+  return budget;
 }

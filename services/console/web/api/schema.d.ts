@@ -2315,6 +2315,8 @@ export interface paths {
                             rate_per_minute?: number;
                             /** @description Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired` */
                             max_duration?: number;
+                            /** @description `transactional`: sent on the express lane ahead of the project's campaigns, never paced, and not held by the project's budget (`herald projects budget`) for its first 11,000 devices per partition; `campaign`: paced (its own `rate_per_minute` or the project's default) and held by the project's budget from its first push. Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/campaign-control.md "Priority and budget") */
+                            priority_lane?: "transactional" | "campaign";
                         };
                     };
                 };
@@ -2545,6 +2547,8 @@ export interface paths {
                             rate_per_minute?: number;
                             /** @description Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired` */
                             max_duration?: number;
+                            /** @description `transactional`: sent on the express lane ahead of the project's campaigns, never paced, and not held by the project's budget (`herald projects budget`) for its first 11,000 devices per partition; `campaign`: paced (its own `rate_per_minute` or the project's default) and held by the project's budget from its first push. Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/campaign-control.md "Priority and budget") */
+                            priority_lane?: "transactional" | "campaign";
                         };
                     };
                 };
@@ -2807,7 +2811,7 @@ export interface paths {
         head?: never;
         /**
          * Pause, resume or re-pace a notification in flight
-         * @description `{"state": "paused"}` stops queueing and sending within a second across every delivery instance; its devices are held, not lost. `{"state": "sending"}` resumes where it stopped. `rate_per_minute` sets the pace from now on (also on an unpaced send). 202 with the notification as steered; 409 once it finished (sent, cancelled, expired). Cancel still works while paused.
+         * @description `{"state": "paused"}` stops queueing and sending within a second across every delivery instance; its devices are held, not lost. `{"state": "sending"}` resumes where it stopped. `rate_per_minute` sets the pace from now on (also on an unpaced send; 422 on a `priority_lane: "transactional"` one, which is never paced). 202 with the notification as steered; 409 once it finished (sent, cancelled, expired). Cancel still works while paused.
          */
         patch: {
             parameters: {
@@ -4985,6 +4989,8 @@ export interface components {
             dispatched_at?: string | null;
             /** @description When it became sent, cancelled or expired */
             finished_at?: string | null;
+            /** @description The lane the request asked for; null: decided by size per device partition (a partition whose share fits 1,000 devices goes transactional) */
+            priority_lane?: "transactional" | "campaign" | null;
             /** @description Progress of a paced or paused send: its current rate, progress and ETA */
             pace?: {
                 /** @description The pace in effect (requested, or set by the latest PATCH); null: unpaced */

@@ -1,4 +1,4 @@
-import type { DeliveryControlV1 } from '@herald/events';
+import type { DeliveryControlV1, ProjectThrottledV1 } from '@herald/events';
 
 /** How a notification in flight is steered now (PATCH /api/v1/notifications/{id}). */
 export interface Steering {
@@ -22,6 +22,8 @@ const UNSTEERED: Steering = { paused: false };
 export class DeliveryControls {
   readonly #cancelled = new Set<string>();
   readonly #steering = new Map<string, Steering>();
+  /** Per project: until when a provider pushed back (the latest `until` of its ProjectThrottled records). */
+  readonly #throttled = new Map<string, number>();
   #wake: { promise: Promise<void>; resolve: () => void } = Promise.withResolvers<void>();
 
   apply(event: DeliveryControlV1): void {
@@ -37,6 +39,28 @@ export class DeliveryControls {
       return;
     }
     this.#changed();
+  }
+
+  /**
+   * A provider pushed back on a project (429 with Retry-After): its
+   * campaign steps wait until `until`. Records read from the start of the
+   * topic whose `until` has passed change nothing.
+   */
+  throttle(event: ProjectThrottledV1): void {
+    const until = Date.parse(event.data.until);
+    if (Number.isNaN(until) || until <= (this.#throttled.get(event.project_id) ?? 0)) return;
+    if (this.#throttled.size > 10_000) this.#forgetPast(Date.now());
+    this.#throttled.set(event.project_id, until);
+    this.#changed();
+  }
+
+  /** Until when the project's campaign steps wait for a provider's Retry-After (undefined: not pushed back, or longer ago than the last record said). */
+  throttledUntil(projectId: string): number | undefined {
+    return this.#throttled.get(projectId);
+  }
+
+  #forgetPast(now: number): void {
+    for (const [id, until] of this.#throttled) if (until < now) this.#throttled.delete(id);
   }
 
   /** The fan-out learns of a cancel first (it writes the control record): it stops at once, not when the record comes back. */

@@ -35,4 +35,15 @@ describe('DeliveryControls', () => {
     await waiting;
     expect(woken).toBe(true);
   });
+
+  it("keeps each project's latest push-back (ProjectThrottled), never moving it earlier, and wakes waiters", async () => {
+    const controls = new DeliveryControls();
+    const throttled = (until: string, project = 'p1') => createEvent('ProjectThrottled', { provider: 'fcm', until, reason: 'QUOTA_EXCEEDED' }, { project_id: project });
+    const woken = controls.changed();
+    controls.throttle(throttled('2026-11-24T10:00:05.000Z'));
+    await woken;
+    controls.throttle(throttled('2026-11-24T10:00:01.000Z'));
+    expect(controls.throttledUntil('p1')).toBe(Date.parse('2026-11-24T10:00:05.000Z'));
+    expect(controls.throttledUntil('p2')).toBeUndefined();
+  });
 });

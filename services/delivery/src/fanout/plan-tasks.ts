@@ -52,7 +52,8 @@ export function planTasks(input: TaskPlanInput): Outgoing[] {
     return [{ event: createEvent('NotificationDispatched', { notification_id: request.notification_id, targeted: none, batches: none, ...slot }, context) }];
   }
   const message = messageOf(request);
-  const rate = request.rate_per_minute ?? input.projectRate;
+  // A transactional send is never paced: the project's default pace is not copied onto it.
+  const rate = request.priority_lane === 'transactional' ? undefined : (request.rate_per_minute ?? input.projectRate);
   const pace = rate === undefined ? {} : { pace: { rate_per_minute: rate, ...(request.rate_per_minute === undefined ? { from_project: true } : {}) } };
   const deadline = deadlineOf(input.requestedAt, request.max_duration);
   return partitions.map((partition): Outgoing => {
@@ -71,6 +72,7 @@ export function planTasks(input: TaskPlanInput): Outgoing[] {
       targeted: { apns: 0, fcm: 0 },
       ...(input.slot === undefined ? {} : { slot: input.slot }),
       ...pace,
+      ...(request.priority_lane === undefined ? {} : { lane: request.priority_lane }),
       ...(deadline === undefined ? {} : { deadline: new Date(deadline).toISOString() }),
     };
     return { event: createEvent('FanoutTask', data, context), partition };

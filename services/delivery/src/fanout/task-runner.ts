@@ -4,6 +4,8 @@ import type { Logger } from '@herald/log';
 import { BATCH_BYTE_BUDGET, BATCH_SIZE, type PlannedBatch } from './batcher.ts';
 import { decideTask, paceAfter, planPace, planStep, progressOf, type PacePlan, type TaskProgress } from './task-step.ts';
 import type { Steering } from '../control/delivery-controls.ts';
+import { budgeted, workLane } from '../control/budget.ts';
+import type { ProjectBudgets } from '../control/project-budgets.ts';
 import { estimateAudience, readPage, type IndexReader } from '../index/read-page.ts';
 
 export const WORK_TOPIC = {
@@ -27,6 +29,8 @@ export interface TaskRunnerDeps {
   isCancelled(notificationId: string): boolean;
   /** Pause and pace set in flight (herald.delivery-control); default: none. */
   steering?(notificationId: string): Steering;
+  /** Project budgets and provider push-back (control/project-budgets.ts); default: none. */
+  budgets?: Pick<ProjectBudgets, 'load' | 'decide' | 'spend'>;
   /** Resolves at the next control change: a hold ends early on a pause, resume or new rate. */
   changed?(): Promise<void>;
   /** Longest a chunk of tasks that are all waiting (paced, paused) is held before they are queued again. */
@@ -74,10 +78,15 @@ export function taskHandler(deps: TaskRunnerDeps) {
   const now = deps.now ?? Date.now;
   const steering = (id: string): Steering => deps.steering?.(id) ?? { paused: false };
   const limits = { first: FIRST_STEP_DEVICES, step: deps.stepDevices ?? DEFAULT_STEP_DEVICES };
-  const paceOf = (task: Task): PacePlan => (deps.isCancelled(task.notification_id) ? { kind: 'run', limit: 0 } : planPace(task, steering(task.notification_id), now(), limits));
+  const paceOf = (task: Task, record: ConsumedEvent): PacePlan => {
+    if (deps.isCancelled(task.notification_id)) return { kind: 'run', limit: 0 };
+    const plan = planPace(task, steering(task.notification_id), now(), limits);
+    return budgeted(plan, deps.budgets?.decide(record.event.project_id, record.partition, task, now()));
+  };
 
   return async (records: readonly ConsumedEvent[]): Promise<Outgoing[]> => {
     const out: Outgoing[] = [];
+    await deps.budgets?.load(records.map((record) => record.event.project_id));
     await holdWhileAllWait(records);
     for (const record of records) {
       if (record.event.type !== 'FanoutTask') continue;
@@ -91,7 +100,7 @@ export function taskHandler(deps: TaskRunnerDeps) {
         out.push({ event: dispatched(task, progress, context) });
         continue;
       }
-      const pace = paceOf(task);
+      const pace = paceOf(task, record);
       if (pace.kind === 'wait') {
         // Paced before its slot, or paused: queued again as it is (its progress recorded in it), so whoever owns the partition next takes it up.
         out.push({ event: createEvent('FanoutTask', task, context), partition: record.partition });
@@ -112,7 +121,8 @@ export function taskHandler(deps: TaskRunnerDeps) {
       });
       const envelope = envelopeBytes(task, message, context);
       const plan = planStep(progress, page, { maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelope });
-      const lane = task.forwarded === true ? 'express' : pace.kind === 'expire' ? 'campaign' : plan.lane;
+      const lane = workLane(task, plan.lane, pace.kind === 'expire');
+      if (pace.kind !== 'expire') deps.budgets?.spend(record.event.project_id, record.partition, page.rows.length, now());
       const ratePerMinute = pace.kind === 'run' ? pace.paced?.ratePerMinute : undefined;
       for (const batch of plan.batches) out.push({ event: batchEvent(task, message, batch, context, ratePerMinute), topic: WORK_TOPIC[lane][batch.provider] });
       // A campaign (more than one step) says how large this partition's audience is, for its progress and ETA.
@@ -147,7 +157,7 @@ export function taskHandler(deps: TaskRunnerDeps) {
     let earliest = Number.POSITIVE_INFINITY;
     for (const record of records) {
       if (record.event.type !== 'FanoutTask') continue;
-      const pace = paceOf(record.event.data);
+      const pace = paceOf(record.event.data, record);
       if (pace.kind !== 'wait') return;
       earliest = Math.min(earliest, pace.ms);
     }
@@ -189,6 +199,7 @@ async function forward(deps: TaskRunnerDeps, task: Task, message: FanoutMessage,
     forwarded: true,
     ...(task.slot === undefined ? {} : { slot: task.slot }),
     ...(task.deadline === undefined ? {} : { deadline: task.deadline }),
+    ...(task.lane === undefined ? {} : { lane: task.lane }),
     ...(rest.length === 0 ? {} : { forwards: rest }),
   };
   return { event: createEvent('FanoutTask', data, context), partition: home };

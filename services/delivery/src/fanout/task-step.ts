@@ -77,15 +77,17 @@ export type PacePlan =
  */
 export function planPace(task: FanoutTaskV1['data'], steering: Steering, now: number, limits: { first: number; step: number }): PacePlan {
   const unpaced = task.step === 0 ? Math.min(limits.first, limits.step) : limits.step;
-  const ratePerMinute = steering.ratePerMinute ?? task.pace?.rate_per_minute;
+  // A transactional send is never paced (the API refuses a rate on one; the project's default and a PATCH do not apply).
+  const ratePerMinute = task.lane === 'transactional' ? undefined : (steering.ratePerMinute ?? task.pace?.rate_per_minute);
   const perSecond = ratePerMinute === undefined || task.forwarded === true ? undefined : partitionRate(ratePerMinute, task.partitions);
   const recorded = task.pace?.slot_at === undefined ? undefined : { slotAt: Date.parse(task.pace.slot_at), sent: task.pace.sent ?? 0 };
   const nextAt = perSecond === undefined || recorded === undefined ? undefined : nextAtOf(recorded.slotAt, recorded.sent, perSecond);
   const decision = decidePace({ now, nextAt, deadline: task.deadline === undefined ? undefined : Date.parse(task.deadline), paused: steering.paused });
   if (decision.kind === 'expire') return { kind: 'expire', limit: limits.step };
   if (decision.kind === 'wait') return decision;
-  // The project's default pace leaves the first step alone: a send that fits it is a small send, never slowed.
-  if (perSecond === undefined || ratePerMinute === undefined || (task.step === 0 && task.pace?.from_project === true && steering.ratePerMinute === undefined)) return { kind: 'run', limit: unpaced };
+  // The project's default pace leaves the first step alone (a send that fits it is a small send, never slowed), unless the send declared itself a campaign.
+  const smallSendExempt = task.step === 0 && task.pace?.from_project === true && steering.ratePerMinute === undefined && task.lane !== 'campaign';
+  if (perSecond === undefined || ratePerMinute === undefined || smallSendExempt) return { kind: 'run', limit: unpaced };
   return { kind: 'run', limit: Math.min(unpaced, pacedStepDevices(perSecond, limits.step)), paced: { perSecond, slotAt: slotOf(nextAt, now), ratePerMinute } };
 }
 

@@ -98,6 +98,12 @@ describe('planPace', () => {
     expect(planPace(task({ step: 1, pace: { rate_per_minute: 6_000, from_project: true } }), free, t0, limits)).toMatchObject({ kind: 'run', limit: 8 });
   });
 
+  it('never paces a transactional send; paces a declared campaign from its first step, even at the project default', () => {
+    expect(planPace(task({ lane: 'transactional', pace: { rate_per_minute: 60 } }), { paused: false, ratePerMinute: 60 }, t0, limits)).toEqual({ kind: 'run', limit: 10_000 });
+    expect(planPace(task({ lane: 'transactional' }), { paused: true }, t0, limits)).toEqual({ kind: 'wait', ms: Number.POSITIVE_INFINITY });
+    expect(planPace(task({ step: 0, lane: 'campaign', pace: { rate_per_minute: 6_000, from_project: true } }), free, t0, limits)).toMatchObject({ kind: 'run', limit: 8 });
+  });
+
   it('does not pace a task forwarded to a token holder', () => {
     expect(planPace(task({ forwarded: true, pace: { rate_per_minute: 60 } }), free, t0, limits)).toEqual({ kind: 'run', limit: 10_000 });
   });

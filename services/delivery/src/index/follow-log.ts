@@ -38,6 +38,7 @@ export async function followLog(deps: { kafka: HeraldKafka; index: AudienceIndex
         return;
       }
       if (event?.type === 'DeliveryControl') controls.apply(event);
+      else if (event?.type === 'ProjectThrottled') controls.throttle(event);
       controlNext.set(partition, offset + 1);
       controlWaiters.moved(partition);
     },

@@ -26,8 +26,8 @@ export interface ApnsClientOptions {
 }
 
 export interface ApnsClient {
-  /** One result per device, in input order. Never throws for provider answers. */
-  send(devices: readonly DeviceTarget[], request: ApnsRequest): Promise<DeviceResult[]>;
+  /** One result per device, in input order. Never throws for provider answers. `urgent` (express lane): its requests take the next free slots, ahead of waiting campaign requests. */
+  send(devices: readonly DeviceTarget[], request: ApnsRequest, urgent?: boolean): Promise<DeviceResult[]>;
   close(): Promise<void>;
 }
 
@@ -93,7 +93,7 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
   }
 
   return {
-    async send(devices, request) {
+    async send(devices, request, urgent = false) {
       // One notification per batch: node-apn compiles the body once and reuses it for every token.
       const notification = new apn.Notification();
       notification.rawPayload = request.payload;
@@ -102,7 +102,7 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
       notification.priority = request.priority;
       if (request.collapseId !== undefined) notification.collapseId = request.collapseId;
       if (request.expiry !== undefined) notification.expiry = request.expiry;
-      return Promise.all(devices.map((device) => limiter.run(() => sendOne(device, notification))));
+      return Promise.all(devices.map((device) => limiter.run(() => sendOne(device, notification), urgent)));
     },
     async close() {
       // Provider.shutdown does not return the client's promise; its callback is the only completion signal. node-apn

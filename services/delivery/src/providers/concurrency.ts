@@ -1,8 +1,8 @@
 import { ConfigError } from '@herald/errors';
 
-/** Runs at most `max` tasks at once; the rest wait in arrival order. */
+/** Runs at most `max` tasks at once; the rest wait in arrival order, urgent ones (express-lane sends) ahead of the others. */
 export interface Limiter {
-  run<T>(task: () => Promise<T>): Promise<T>;
+  run<T>(task: () => Promise<T>, urgent?: boolean): Promise<T>;
   readonly active: number;
   readonly waiting: number;
 }
@@ -11,16 +11,17 @@ export function createLimiter(max: number, name = 'concurrency limit'): Limiter 
   if (!Number.isInteger(max) || max < 1) throw new ConfigError([`${name} must be a positive integer`]);
   let active = 0;
   const queue: Array<() => void> = [];
+  const urgentQueue: Array<() => void> = [];
   // A finishing task hands its slot straight to the next waiter, so a caller arriving in between cannot overtake it.
   const release = () => {
-    const next = queue.shift();
+    const next = urgentQueue.shift() ?? queue.shift();
     if (next === undefined) active -= 1;
     else next();
   };
   return {
-    async run(task) {
+    async run(task, urgent = false) {
       if (active < max) active += 1;
-      else await new Promise<void>((resolve) => queue.push(resolve));
+      else await new Promise<void>((resolve) => (urgent ? urgentQueue : queue).push(resolve));
       try {
         return await task();
       } finally {
@@ -31,7 +32,7 @@ export function createLimiter(max: number, name = 'concurrency limit'): Limiter 
       return active;
     },
     get waiting() {
-      return queue.length;
+      return queue.length + urgentQueue.length;
     },
   };
 }

@@ -38,6 +38,23 @@ describe('createLimiter', () => {
     expect(limiter.active).toBe(0);
   });
 
+  it('starts urgent waiters (express-lane sends) before the others, each in arrival order', async () => {
+    const limiter = createLimiter(1);
+    const busy = deferred();
+    const started: string[] = [];
+    const first = limiter.run(() => busy.promise);
+    const runs = [
+      limiter.run(async () => void started.push('campaign 1')),
+      limiter.run(async () => void started.push('campaign 2')),
+      limiter.run(async () => void started.push('urgent 1'), true),
+      limiter.run(async () => void started.push('urgent 2'), true),
+    ];
+    expect(limiter.waiting).toBe(4);
+    busy.resolve();
+    await Promise.all([first, ...runs]);
+    expect(started).toEqual(['urgent 1', 'urgent 2', 'campaign 1', 'campaign 2']);
+  });
+
   it('frees the slot when a task fails', async () => {
     const limiter = createLimiter(1);
     await expect(limiter.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

@@ -32,8 +32,8 @@ export interface FcmClientOptions {
 }
 
 export interface FcmClient {
-  /** One result per device, in input order. Never throws for provider answers. */
-  send(devices: readonly DeviceTarget[], message: FcmMessage): Promise<DeviceResult[]>;
+  /** One result per device, in input order. Never throws for provider answers. `urgent` (express lane): its chunks take the next free slots, ahead of waiting campaign chunks. */
+  send(devices: readonly DeviceTarget[], message: FcmMessage, urgent?: boolean): Promise<DeviceResult[]>;
   close(): Promise<void>;
 }
 
@@ -99,9 +99,9 @@ export function createFcmClient(options: FcmClientOptions): FcmClient {
   }
 
   return {
-    async send(devices, message) {
+    async send(devices, message, urgent = false) {
       if (devices.length === 0) return [];
-      const results = await Promise.all(chunk(devices, chunkSize).map((part) => limiter.run(() => sendChunk(part, message))));
+      const results = await Promise.all(chunk(devices, chunkSize).map((part) => limiter.run(() => sendChunk(part, message), urgent)));
       return results.flat();
     },
     async close() {

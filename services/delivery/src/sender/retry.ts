@@ -17,6 +17,18 @@ export interface Clock {
 /** A device's last answer, and how many sends it took (AttemptsExhausted: how many attempts failed). */
 export type AttemptedResult = DeviceResult & { attempts: number };
 
+/**
+ * Provider push-back on the sender (rather than a failure): APNs 429
+ * TooManyRequests (https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns),
+ * FCM 429 QUOTA_EXCEEDED / RESOURCE_EXHAUSTED and firebase-admin's
+ * rate-exceeded codes (https://firebase.google.com/docs/cloud-messaging/scale-fcm#handling-retries).
+ * Devices answered so are retried after Retry-After without using up an
+ * attempt, and the project's budget is slowed (ProjectThrottled).
+ */
+const THROTTLED_REASONS = new Set(['TooManyRequests', 'QUOTA_EXCEEDED', 'RESOURCE_EXHAUSTED', 'messaging/message-rate-exceeded', 'messaging/device-message-rate-exceeded', 'messaging/topics-message-rate-exceeded']);
+
+export const isThrottled = (result: DeviceResult): boolean => result.outcome === 'retryable' && result.reason !== undefined && THROTTLED_REASONS.has(result.reason);
+
 /** Reason reported for devices still open when a batch used up its attempts. */
 export const ATTEMPTS_EXHAUSTED = 'AttemptsExhausted';
 
@@ -36,7 +48,14 @@ export async function sendWithRetry(
   send: (devices: readonly DeviceTarget[]) => Promise<DeviceResult[]>,
   policy: RetryPolicy,
   clock: Clock,
-  hooks: { isInfrastructure(error: unknown): boolean; onFailedAttempt?(error: unknown, failures: number): void },
+  hooks: {
+    isInfrastructure(error: unknown): boolean;
+    onFailedAttempt?(error: unknown, failures: number): void;
+    /** The provider pushed back (every open device throttled): the wait before the next send, and the reason. */
+    onThrottled?(waitMs: number, reason: string): void;
+    /** Waits for push-back end no later than this instant (the batch's `expires_at`, or a bound from now); past it they count as failed attempts. */
+    throttleUntil?: number;
+  },
 ): Promise<AttemptedResult[]> {
   const final = new Map<string, AttemptedResult>();
   let pending = [...devices];
@@ -45,22 +64,34 @@ export async function sendWithRetry(
   for (let round = 1; pending.length > 0; round += 1) {
     let retryAfter = 0;
     let thrown: unknown;
+    let throttled: string | undefined;
     try {
       const results = await send(pending);
       const open: DeviceTarget[] = [];
+      let allThrottled = true;
       results.forEach((result, index) => {
         final.set(result.device_id, { ...result, attempts: round });
         if (result.outcome !== 'retryable') return;
         open.push(pending[index]!);
         retryAfter = Math.max(retryAfter, result.retryAfterMs ?? 0);
+        if (isThrottled(result)) throttled ??= result.reason;
+        else allThrottled = false;
       });
       pending = open;
       if (pending.length === 0) break;
+      if (!allThrottled) throttled = undefined;
     } catch (error) {
       if (hooks.isInfrastructure(error)) throw error;
       thrown = error;
     }
     const delay = Math.max(retryAfter, backoffDelay(round, policy, clock.random()));
+    if (throttled !== undefined && hooks.throttleUntil !== undefined && clock.now() + delay <= hooks.throttleUntil) {
+      // Push-back, not failure: wait as told, then the attempt starts afresh (its deadline is for the provider's trouble, not its pacing).
+      hooks.onThrottled?.(delay, throttled);
+      await clock.sleep(delay);
+      attemptStarted = clock.now();
+      continue;
+    }
     const attemptOver = thrown !== undefined || clock.now() + delay - attemptStarted > policy.deadlineMs;
     if (attemptOver) {
       failures += 1;

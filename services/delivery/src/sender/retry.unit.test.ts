@@ -76,4 +76,50 @@ describe('sendWithRetry', () => {
     await expect(failing).rejects.toMatchObject({ code: 'MONGO_UNAVAILABLE' });
     expect(failures).toEqual([]);
   });
+
+  it('waits out a provider push-back (429 Retry-After) without using up attempts, and says so', async () => {
+    const clock = fakeClock();
+    const failures: number[] = [];
+    const throttled: Array<[number, string]> = [];
+    let call = 0;
+    // Rounds of 60 s Retry-After, far past the attempt deadline (10 s) and the attempts (3): still delivered.
+    const results = await sendWithRetry(
+      devices.slice(0, 1),
+      async (list) => (call += 1) <= 5 ? list.map((d): DeviceResult => ({ device_id: d.device_id, outcome: 'retryable', reason: 'QUOTA_EXCEEDED', retryAfterMs: 60_000 })) : answer({})(list),
+      policy,
+      clock,
+      { ...hooks, throttleUntil: 3_600_000, onFailedAttempt: (_e, n) => void failures.push(n), onThrottled: (ms, reason) => void throttled.push([ms, reason]) },
+    );
+    expect(results).toEqual([{ device_id: 'a', outcome: 'delivered', attempts: 6 }]);
+    expect(failures).toEqual([]);
+    expect(throttled).toEqual(Array.from({ length: 5 }, () => [60_000, 'QUOTA_EXCEEDED']));
+    expect(clock.slept).toEqual(Array.from({ length: 5 }, () => 60_000));
+  });
+
+  it('counts push-back as failed attempts once it would wait past its bound (the batch expiry, or the maximum)', async () => {
+    const failures: number[] = [];
+    const results = await sendWithRetry(
+      devices.slice(0, 1),
+      async (list) => list.map((d): DeviceResult => ({ device_id: d.device_id, outcome: 'retryable', reason: 'TooManyRequests', retryAfterMs: 60_000 })),
+      policy,
+      fakeClock(),
+      { ...hooks, throttleUntil: 90_000, onFailedAttempt: (_e, n) => void failures.push(n) },
+    );
+    expect(failures).toEqual([1, 2, 3]);
+    expect(results[0]).toMatchObject({ outcome: 'rejected', reason: 'AttemptsExhausted' });
+  });
+
+  it('treats a round where only some devices were pushed back as ordinary retries', async () => {
+    const failures: number[] = [];
+    const throttled: number[] = [];
+    await sendWithRetry(
+      devices.slice(0, 2),
+      async (list) => list.map((d): DeviceResult => ({ device_id: d.device_id, outcome: 'retryable', reason: d.device_id === 'a' ? 'QUOTA_EXCEEDED' : 'UNAVAILABLE', retryAfterMs: 60_000 })),
+      policy,
+      fakeClock(),
+      { ...hooks, throttleUntil: 3_600_000, onFailedAttempt: (_e, n) => void failures.push(n), onThrottled: (ms) => void throttled.push(ms) },
+    );
+    expect(throttled).toEqual([]);
+    expect(failures).toEqual([1, 2, 3]);
+  });
 });

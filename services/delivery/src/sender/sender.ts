@@ -10,6 +10,7 @@ import { sendWithRetry, type AttemptedResult, type Clock, type RetryPolicy } fro
 import type { ProviderClients } from './provider-clients.ts';
 import { allFailed, batchReport, cancelledReport, expiredReport, isExpired } from './report.ts';
 import { SendPacer } from '../control/send-pace.ts';
+import type { LaneGate } from './lane-gate.ts';
 
 export interface SenderDeps {
   provider: Provider;
@@ -30,7 +31,18 @@ export interface SenderDeps {
   /** Reports of the last this many batches are kept, to publish again (not send again) when a chunk's commit was lost. */
   recentReports?: number;
   observer?: SenderObserver;
+  /** Which work topics this sender consumes: express calls pre-empt campaign calls through `gate`. */
+  lane?: 'campaign' | 'express';
+  /** Shared by both lanes of the provider in this process (lane-gate.ts). */
+  gate?: LaneGate;
+  /** A provider pushed back on the project until `until` (429 with Retry-After): published as ProjectThrottled. */
+  onThrottled?(projectId: string, until: number, reason: string): void;
+  /** Longest a batch waits out a provider's push-back before those waits count as failed attempts (default 10 min; a batch's `expires_at` comes first). */
+  throttleMaxMs?: number;
 }
+
+/** How long a batch waits out a provider's push-back at most, by default. */
+export const THROTTLE_MAX_MS = 10 * 60 * 1000;
 
 /** Hooks for metrics. */
 export interface SenderObserver {
@@ -73,17 +85,40 @@ async function untilAvailable<T>(deps: SenderDeps, context: HandlerContext, work
 /** The batch's provider payload, built once, and the send to one set of its devices. */
 async function batchSender(deps: SenderDeps, batch: DeliveryBatchV1, context: HandlerContext): Promise<((devices: readonly DeviceTarget[]) => Promise<AttemptedResult[]>) | string> {
   const message = pushMessage(batch);
-  const hooks = { isInfrastructure, onFailedAttempt: (error: unknown, failures: number) => deps.logger.warn({ err: error, batch_id: batch.data.batch_id, failures, max: deps.policy.maxAttempts }, 'batch attempt failed') };
+  const now = deps.clock.now();
+  const expiresAt = batch.data.expires_at === undefined ? Number.POSITIVE_INFINITY : Date.parse(batch.data.expires_at);
+  const hooks = {
+    isInfrastructure,
+    onFailedAttempt: (error: unknown, failures: number) => deps.logger.warn({ err: error, batch_id: batch.data.batch_id, failures, max: deps.policy.maxAttempts }, 'batch attempt failed'),
+    onThrottled: (waitMs: number, reason: string) => {
+      deps.logger.info({ batch_id: batch.data.batch_id, project_id: batch.project_id, wait_ms: waitMs, reason }, 'provider pushed back: waiting, not failing');
+      deps.onThrottled?.(batch.project_id, deps.clock.now() + waitMs, reason);
+    },
+    throttleUntil: Math.min(expiresAt, now + (deps.throttleMaxMs ?? THROTTLE_MAX_MS)),
+  };
+  // Waits (back-off, Retry-After) heartbeat, so a long push-back does not cost the partition.
+  const clock = { ...deps.clock, sleep: (ms: number) => sleepHeartbeating(deps, context, ms) };
+  const gated = <T>(call: () => Promise<T>): Promise<T> => (deps.gate === undefined ? call() : deps.lane === 'express' ? deps.gate.express(call) : deps.gate.campaign(call));
+  // Express requests also go ahead of campaign requests already waiting inside the client for its send slots.
+  const urgent = deps.lane === 'express';
   if (deps.provider === 'apns') {
     const client = await untilAvailable(deps, context, () => deps.clients.apns(batch.project_id));
     if (client === undefined) return 'NoApnsCredentials';
     const request = buildApnsRequest(message);
-    return (devices) => sendWithRetry(devices, (open) => timed(deps, () => client.send(open, request)), deps.policy, deps.clock, hooks);
+    return (devices) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, request, urgent))), deps.policy, clock, hooks);
   }
   const client = await untilAvailable(deps, context, () => deps.clients.fcm(batch.project_id));
   if (client === undefined) return 'NoFcmCredentials';
   const fcmMessage = buildFcmMessage(message);
-  return (devices) => sendWithRetry(devices, (open) => timed(deps, () => client.send(open, fcmMessage)), deps.policy, deps.clock, hooks);
+  return (devices) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, fcmMessage, urgent))), deps.policy, clock, hooks);
+}
+
+/** Sleeps `ms` in pieces of at most 5 s, heartbeating between them. */
+async function sleepHeartbeating(deps: SenderDeps, context: HandlerContext, ms: number): Promise<void> {
+  for (let left = ms; left > 0; left -= 5_000) {
+    await deps.clock.sleep(Math.min(left, 5_000));
+    if (left > 5_000) await context.heartbeat();
+  }
 }
 
 /**
