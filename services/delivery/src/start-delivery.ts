@@ -29,6 +29,7 @@ import { fanoutRoles, runAudienceIndex } from './index/run-index.ts';
 import { DeliveryControls } from './control/delivery-controls.ts';
 import { ProjectBudgets } from './control/project-budgets.ts';
 import { projectSetting } from './control/project-setting.ts';
+import { SendPacer } from './control/send-pace.ts';
 import { LaneGate } from './sender/lane-gate.ts';
 import { throttlePublisher } from './sender/throttle-publisher.ts';
 import { coordinatorHandler, COORDINATOR_TYPES } from './fanout/coordinator.ts';
@@ -198,6 +199,9 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
       ...(deps.schedulerIdleMs === undefined ? {} : { idleMs: deps.schedulerIdleMs }),
     });
   }
+  // The senders hold a project's campaign batches to its budget too (read at most every 10 s), so a backlog leaves at the budget, not at once.
+  const senderBudgets = projectSetting(new AdminStore(deps.db), (project) => project.budget_per_second);
+  const projectPacer = new SendPacer();
   for (const provider of ['apns', 'fcm'] as const) {
     if (!deps.roles.includes(provider)) continue;
     const logger = deps.logger.child({ role: provider });
@@ -239,6 +243,12 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
             pacePerSecond: (batch) => {
               const ratePerMinute = controls.steering(batch.data.notification_id).ratePerMinute ?? batch.data.rate_per_minute;
               return ratePerMinute === undefined ? undefined : (ratePerMinute / 60) * (Math.max(1, held.size) / laneTopicPartitions);
+            },
+            projectPacer,
+            budgetPerSecond: async (projectId) => {
+              // The store down: the fan-out's budget still holds; the senders do not wait on the store.
+              const budget = await senderBudgets(projectId).catch(() => undefined);
+              return budget === undefined ? undefined : budget * (Math.max(1, held.size) / laneTopicPartitions);
             },
             policy,
             clock,

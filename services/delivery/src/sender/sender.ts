@@ -23,6 +23,10 @@ export interface SenderDeps {
   changed?(): Promise<void>;
   /** Pushes per second this instance may send of the batch's notification (its share of the pace in effect); undefined: unpaced. */
   pacePerSecond?(batch: DeliveryBatchV1): number | undefined;
+  /** Pushes per second this instance may send of the project's campaigns (its share of `herald projects budget`); undefined: no budget. Campaign lane only. */
+  budgetPerSecond?(projectId: string): Promise<number | undefined>;
+  /** The projects' buckets, shared by the process's APNs and FCM campaign senders (a project's budget covers both). */
+  projectPacer?: SendPacer;
   policy: RetryPolicy;
   clock: Clock;
   logger: Logger;
@@ -144,7 +148,7 @@ export function senderHandler(deps: SenderDeps) {
     sentRecently.set(batch.data.batch_id, outputs);
     return outputs;
   };
-  const pacer = new SendPacer();
+  const pacer = { notifications: new SendPacer(), projects: deps.projectPacer ?? new SendPacer() };
   const sendAndReport = async (batch: DeliveryBatchV1, context: HandlerContext): Promise<Outgoing[]> => {
     await whilePaused(deps, batch, context);
     if (deps.isCancelled(batch.data.notification_id)) {
@@ -188,14 +192,20 @@ export function senderHandler(deps: SenderDeps) {
 
 /**
  * A paced notification's batch leaves no sooner than this instance's share
- * of the pace allows (control/send-pace.ts): a sender catching up a backlog
+ * of the pace allows, and a campaign's batch no sooner than its project's
+ * budget allows (control/send-pace.ts): a sender catching up a backlog
  * sends it at the rate, not at once. It heartbeats while it waits; a pause,
  * cancel or deadline is checked after the wait.
  */
-async function atPace(deps: SenderDeps, pacer: SendPacer, batch: DeliveryBatchV1, context: HandlerContext): Promise<void> {
+async function atPace(deps: SenderDeps, pacer: { notifications: SendPacer; projects: SendPacer }, batch: DeliveryBatchV1, context: HandlerContext): Promise<void> {
   const perSecond = deps.pacePerSecond?.(batch);
-  if (perSecond === undefined || perSecond <= 0) return;
-  let waitMs = pacer.book(batch.data.notification_id, deps.clock.now(), batch.data.devices.length, perSecond);
+  const budget = deps.lane === 'express' ? undefined : await deps.budgetPerSecond?.(batch.project_id);
+  const now = deps.clock.now();
+  const pushes = batch.data.devices.length;
+  let waitMs = Math.max(
+    perSecond === undefined || perSecond <= 0 ? 0 : pacer.notifications.book(batch.data.notification_id, now, pushes, perSecond),
+    budget === undefined || budget <= 0 ? 0 : pacer.projects.book(batch.project_id, now, pushes, budget),
+  );
   while (waitMs > 0 && !deps.isCancelled(batch.data.notification_id)) {
     const slice = Math.min(waitMs, 1_000);
     await deps.clock.sleep(slice);

@@ -80,6 +80,43 @@ describe('senderHandler on a paced notification', () => {
   });
 });
 
+describe('senderHandler under a project budget', () => {
+  it("holds the project's campaign batches, of every notification, to the budget; the express lane is not held", async () => {
+    const batchOf = (notification: string, id: string): ConsumedEvent => {
+      const record = batch(id);
+      return { ...record, event: { ...record.event, data: { ...(record.event.data as object), notification_id: notification } } as ConsumedEvent['event'] };
+    };
+    const run = async (lane: 'campaign' | 'express') => {
+      let now = 0;
+      const sentAt: number[] = [];
+      const clients = {
+        apns: async () => ({
+          send: async (devices: readonly DeviceTarget[]) => {
+            for (const _ of devices) sentAt.push(now);
+            return devices.map((device) => ({ device_id: device.device_id, outcome: 'delivered' as const }));
+          },
+        }),
+      } as unknown as ProviderClients;
+      const handle = senderHandler({
+        provider: 'apns',
+        clients,
+        lane,
+        isCancelled: () => false,
+        budgetPerSecond: async () => 2,
+        concurrency: 1,
+        policy: { deadlineMs: 1_000, minMs: 1, maxMs: 1, maxAttempts: 1 },
+        clock: { now: () => now, sleep: async (ms) => void (now += ms), random: () => 0 },
+        logger: createLogger({ name: 'test', level: 'silent' }),
+      });
+      // Two notifications of the project, 2 devices a batch, at a budget of 2/s: one second's worth leaves at once, then one batch a second.
+      await handle([batchOf('n-1', 'n-1:apns:0:0'), batchOf('n-2', 'n-2:apns:0:0'), batchOf('n-1', 'n-1:apns:0:1')], { heartbeat: async () => undefined });
+      return Math.max(...sentAt);
+    };
+    expect(await run('campaign')).toBeGreaterThanOrEqual(2_000);
+    expect(await run('express')).toBe(0);
+  });
+});
+
 describe('RecentReports', () => {
   it('keeps the most recently set, up to its capacity', () => {
     const recent = new RecentReports(2);
