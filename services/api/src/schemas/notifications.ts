@@ -59,7 +59,7 @@ const Pace = Type.Object(
   {
     rate_per_minute: Type.Union([Type.Integer(), Type.Null()], { description: 'The pace in effect (requested, or set by the latest PATCH); null: unpaced' }),
     paused: Type.Boolean(),
-    audience_estimate: Type.Union([Type.Integer(), Type.Null()], { description: "The send's audience: the devices of the partitions already dispatched plus each other partition's count by its fan-out as it began (AudienceEstimated; an upper bound for several or overlapping targets). Null until a partition counted. What progress and ETA are measured against" }),
+    audience_estimate: Type.Union([Type.Integer(), Type.Null()], { description: "The send's audience: the devices of the partitions already dispatched plus each other partition's count by its fan-out at its second step (AudienceEstimated; an upper bound for several or overlapping targets). Null until a partition counted. What progress and ETA are measured against" }),
     progress: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'Devices with an outcome / the audience' }),
     eta: Type.Union([Timestamp, Type.Null()], { description: 'When the last push should leave at the current pace (null: paused, unpaced or finished)' }),
   },

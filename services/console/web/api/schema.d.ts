@@ -4996,7 +4996,7 @@ export interface components {
                 /** @description The pace in effect (requested, or set by the latest PATCH); null: unpaced */
                 rate_per_minute: number | null;
                 paused: boolean;
-                /** @description The send's audience: the devices of the partitions already dispatched plus each other partition's count by its fan-out as it began (AudienceEstimated; an upper bound for several or overlapping targets). Null until a partition counted. What progress and ETA are measured against */
+                /** @description The send's audience: the devices of the partitions already dispatched plus each other partition's count by its fan-out at its second step (AudienceEstimated; an upper bound for several or overlapping targets). Null until a partition counted. What progress and ETA are measured against */
                 audience_estimate: number | null;
                 /** @description Devices with an outcome / the audience */
                 progress: number | null;
