@@ -5,6 +5,7 @@ import { newId } from '@herald/events';
 import { NotFoundError } from '@herald/errors';
 import { apiKeyMatches, generateApiKey, parseApiKey } from './api-key.ts';
 import { generateDeviceAuthSecret } from './device-auth.ts';
+import type { FrequencyCap, QuietHoursSetting } from './campaign-caps.ts';
 
 export interface Project {
   _id: string;
@@ -18,6 +19,10 @@ export interface Project {
   device_quota?: number;
   /** The pace of sends that set no `rate_per_minute` (larger than one fan-out step); unset: unpaced. */
   default_rate_per_minute?: number;
+  /** At most `max` campaign pushes per device (or per user: `external_id`) per window (`herald projects caps`); unset: none. */
+  frequency_cap?: FrequencyCap;
+  /** No campaign push between `start` and `end` in the device's own zone (`herald projects quiet-hours`); unset: none. */
+  quiet_hours?: QuietHoursSetting;
 }
 
 /**
@@ -100,6 +105,18 @@ export class AdminStore {
   /** The pace of sends that set none (undefined: unpaced); false when there is no such project. */
   async setDefaultRate(projectId: string, ratePerMinute: number | undefined): Promise<boolean> {
     const result = await this.#projects.updateOne({ _id: projectId }, ratePerMinute === undefined ? { $unset: { default_rate_per_minute: '' } } : { $set: { default_rate_per_minute: ratePerMinute } });
+    return result.matchedCount === 1;
+  }
+
+  /** The project's frequency cap for campaign sends (undefined: none); false when there is no such project. */
+  async setFrequencyCap(projectId: string, cap: FrequencyCap | undefined): Promise<boolean> {
+    const result = await this.#projects.updateOne({ _id: projectId }, cap === undefined ? { $unset: { frequency_cap: '' } } : { $set: { frequency_cap: cap } });
+    return result.matchedCount === 1;
+  }
+
+  /** The project's quiet hours for campaign sends (undefined: none); false when there is no such project. */
+  async setQuietHours(projectId: string, quiet: QuietHoursSetting | undefined): Promise<boolean> {
+    const result = await this.#projects.updateOne({ _id: projectId }, quiet === undefined ? { $unset: { quiet_hours: '' } } : { $set: { quiet_hours: quiet } });
     return result.matchedCount === 1;
   }
 

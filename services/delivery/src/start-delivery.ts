@@ -29,6 +29,8 @@ import { fanoutRoles, runAudienceIndex } from './index/run-index.ts';
 import { DeliveryControls } from './control/delivery-controls.ts';
 import { coordinatorHandler, COORDINATOR_TYPES } from './fanout/coordinator.ts';
 import { taskHandler } from './fanout/task-runner.ts';
+import { CapStore } from './control/cap-store.ts';
+import { projectCaps, releasedBatch } from './control/project-caps.ts';
 
 export interface DeliveryDeps {
   kafka: HeraldKafka;
@@ -149,6 +151,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           logger,
           maxAgeMs,
           ...(deps.fanoutStepDevices === undefined ? {} : { stepDevices: deps.fanoutStepDevices }),
+          caps: { state: new CapStore(deps.db), schedules, now: () => (deps.scheduleClock ?? systemClock).now() },
         }),
       }),
     );
@@ -174,6 +177,8 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           registeredZones: (projectId) => registeredZones(readModels, projectId),
           defaultTimezone: async (projectId) => (await admins.findProject(projectId))?.default_timezone,
           projectRate: projectRates(admins),
+          projectCaps: projectCaps(admins),
+          releases: { batchOf: async (id) => releasedBatch(await schedules.released(id)) },
           clock: deps.scheduleClock ?? systemClock,
           maxAgeMs,
           logger,

@@ -19,6 +19,12 @@ export const DeliveryBatchV1 = eventSchema(
       ...PushOptionFields,
     }),
     expires_at: Type.Optional(Type.String({ format: 'date-time', description: "The notification's `max_duration` deadline: a batch not sent by then is reported `expired`, not sent" })),
+    deferral: Type.Optional(
+      Type.Object(
+        { rule: Type.String({ minLength: 1 }), until: Type.String({ format: 'date-time' }) },
+        { description: 'A batch held by a frequency cap or quiet hours and released at `until` (reported `deferred` under this batch id first): its report settles that deferral' },
+      ),
+    ),
     devices: Type.Array(
       Type.Object({ device_id: Type.String({ minLength: 1 }), token: Type.String({ minLength: 1 }) }),
       { maxItems: 500 },

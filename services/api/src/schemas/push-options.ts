@@ -58,6 +58,12 @@ export const PaceInput = {
       description: 'Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired`',
     }),
   ),
+  priority_lane: Type.Optional(
+    Type.Union([Type.Literal('transactional'), Type.Literal('campaign')], {
+      description:
+        "`transactional` bypasses the project's frequency cap and quiet hours (`herald projects caps` / `quiet-hours`); `campaign` keeps them (devices over the cap are reported `capped` or `deferred`, devices in quiet hours `deferred` to their end). Absent: a send whose audience fits one fan-out step per partition (≤ 1,000 devices) is transactional, a larger one a campaign",
+    }),
+  ),
 };
 
 export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 60 * 60 * 1000;

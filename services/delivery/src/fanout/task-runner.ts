@@ -5,6 +5,7 @@ import { BATCH_BYTE_BUDGET, BATCH_SIZE, type PlannedBatch } from './batcher.ts';
 import { decideTask, paceAfter, planPace, planStep, progressOf, type PacePlan, type TaskProgress } from './task-step.ts';
 import type { Steering } from '../control/delivery-controls.ts';
 import { readPage, type IndexReader } from '../index/read-page.ts';
+import { gatePage, heldBatches, keepsCaps, type CapsDeps } from './caps-step.ts';
 
 export const WORK_TOPIC = {
   campaign: { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm },
@@ -42,6 +43,8 @@ export interface TaskRunnerDeps {
   /** Devices per batch (tests use fewer). */
   batchSize?: number;
   now?: () => number;
+  /** Frequency caps and quiet hours of campaign sends (caps-step.ts); absent: not applied. */
+  caps?: CapsDeps;
 }
 
 type Task = FanoutTaskV1['data'];
@@ -111,10 +114,18 @@ export function taskHandler(deps: TaskRunnerDeps) {
         registeredBefore: task.wait_for,
       });
       const envelope = envelopeBytes(task, message, context);
-      const plan = planStep(progress, page, { maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelope });
+      const limits = { maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelope };
+      // Campaign sends keep the project's frequency cap and quiet hours: held devices get their own batches and reports (caps-step.ts).
+      const gate = deps.caps !== undefined && pace.kind !== 'expire' && keepsCaps(task, progress.step === 0 && page.exhausted) ? await gatePage(deps.caps, task, record.event.project_id, page) : undefined;
+      let plan = planStep(progress, gate?.page ?? page, limits);
+      if (gate !== undefined && gate.held.length > 0) {
+        const held = await heldBatches(deps.caps!, gate.held, plan.next, limits, (batch) => batchEvent(task, message, batch, context), context);
+        out.push(...held.out);
+        plan = { ...plan, next: held.next };
+      }
       const lane = task.forwarded === true ? 'express' : pace.kind === 'expire' ? 'campaign' : plan.lane;
       for (const batch of plan.batches) out.push({ event: batchEvent(task, message, batch, context), topic: WORK_TOPIC[lane][batch.provider] });
-      const nextPace = paceAfter(task, pace, page.rows.length);
+      const nextPace = paceAfter(task, pace, (gate?.page ?? page).rows.length);
       // A holder on a partition this fan-out has a task on is found there (by its token): hand on only the others.
       const uncovered = page.forwards.filter((holder) => task.covers !== undefined && !task.covers.includes(deps.partitionOf(holder.device_id)));
       const pending = [...(task.forwards ?? []), ...uncovered];
