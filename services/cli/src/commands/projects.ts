@@ -90,7 +90,8 @@ export function projectCommands(program: Command, withContext: Runner, settings:
     )
     .option('--per <device|user>', 'count per device, or per user (external_id) across its devices', 'device')
     .option('--on-cap <drop|defer>', 'what a capped push becomes', 'drop')
-    .action(async (projectId: string, spec: string, options: { per: string; onCap: string }) =>
+    .option('--json', 'print {"project_id", "frequency_cap"} (null: none)')
+    .action(async (projectId: string, spec: string, options: { per: string; onCap: string; json?: boolean }) =>
       withContext(async ({ admin, out }) => {
         let cap: FrequencyCap | undefined;
         if (spec !== 'off') {
@@ -100,6 +101,7 @@ export function projectCommands(program: Command, withContext: Runner, settings:
           cap = parsed.cap;
         }
         if (!(await admin.setFrequencyCap(projectId, cap))) throw new NotFoundError(`project ${projectId} does not exist`);
+        if (options.json === true) return out(JSON.stringify({ project_id: projectId, frequency_cap: cap ?? null }));
         out(cap === undefined ? `project ${projectId}: no frequency cap` : `project ${projectId}: campaign sends capped at ${capRule(cap)} (on_cap ${cap.on_cap}); new sends take it within 10 s`);
       }),
     );
@@ -110,7 +112,8 @@ export function projectCommands(program: Command, withContext: Runner, settings:
       "quiet hours of campaign sends in each device's own time zone, \"22:00-08:00\" (start after end spans midnight), or `off`: a push due in them is deferred to their end; " +
         'devices without a zone use the project zone (herald projects timezone, else UTC); transactional sends bypass them',
     )
-    .action(async (projectId: string, spec: string) =>
+    .option('--json', 'print {"project_id", "quiet_hours"} (null: none)')
+    .action(async (projectId: string, spec: string, options: { json?: boolean }) =>
       withContext(async ({ admin, out }) => {
         let quiet: QuietHoursSetting | undefined;
         if (spec !== 'off') {
@@ -119,6 +122,7 @@ export function projectCommands(program: Command, withContext: Runner, settings:
           quiet = parsed.quiet;
         }
         if (!(await admin.setQuietHours(projectId, quiet))) throw new NotFoundError(`project ${projectId} does not exist`);
+        if (options.json === true) return out(JSON.stringify({ project_id: projectId, quiet_hours: quiet ?? null }));
         out(quiet === undefined ? `project ${projectId}: no quiet hours` : `project ${projectId}: campaign sends wait out ${quiet.start}-${quiet.end} in each device's zone; new sends take it within 10 s`);
       }),
     );
