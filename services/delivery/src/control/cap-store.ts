@@ -42,7 +42,16 @@ export class CapStore implements CapState {
     const operations = [...changed].map(([key, entries]) => ({
       updateOne: { filter: { _id: `${projectId}|${key}` }, update: { $set: { project_id: projectId, entries, updated_at: now } }, upsert: true },
     }));
-    await this.#guard(() => this.#caps.bulkWrite(operations, { ordered: false }));
+    // A user's devices on two partitions are gated by concurrent steps: both may insert the user's first document, and one
+    // then fails on the duplicate key. Written again, it updates the document the other inserted (the per-user bound in docs).
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.#guard(() => this.#caps.bulkWrite(operations, { ordered: false }));
+        return;
+      } catch (error) {
+        if (attempt >= 3 || !isDuplicateKey(error)) throw error;
+      }
+    }
   }
 
   async #guard<T>(operation: () => Promise<T>): Promise<T> {
@@ -52,4 +61,12 @@ export class CapStore implements CapState {
       throw wrapMongoError(error);
     }
   }
+}
+
+/** A write refused because another writer inserted the same `_id` first (code 11000), alone or in a bulk write's errors. */
+export function isDuplicateKey(error: unknown): boolean {
+  const failure = error as { code?: unknown; writeErrors?: unknown } | null;
+  if (failure?.code === 11000) return true;
+  const writeErrors = Array.isArray(failure?.writeErrors) ? (failure.writeErrors as Array<{ code?: unknown }>) : [];
+  return writeErrors.some((item) => item.code === 11000);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CampaignCaps } from '@herald/events';
 import { gateDevices, nextCapSlot, type CapEntry } from './caps.ts';
+import { isDuplicateKey } from './cap-store.ts';
 
 const at = (iso: string) => Date.parse(iso);
 const HOUR = 3_600_000;
@@ -98,5 +99,15 @@ describe('gateDevices', () => {
     const decisions = gateDevices([device('x')], { notificationId: 'n', caps: { frequency_cap: { max: 1, window_seconds: 3_600, per: 'device', on_cap: 'drop' } }, now: noon, state });
     expect(decisions).toEqual([{ kind: 'send' }]);
     expect(state.get('d:x')).toEqual([{ n: 'n', at: noon, d: 'x' }]);
+  });
+});
+
+describe('cap state writes', () => {
+  it('knows a duplicate key (a concurrent first insert), alone or in a bulk write', () => {
+    expect(isDuplicateKey({ code: 11000 })).toBe(true);
+    expect(isDuplicateKey({ code: 1, writeErrors: [{ code: 11000 }] })).toBe(true);
+    expect(isDuplicateKey({ code: 2 })).toBe(false);
+    expect(isDuplicateKey(new Error('boom'))).toBe(false);
+    expect(isDuplicateKey(null)).toBe(false);
   });
 });
