@@ -12,6 +12,8 @@ export interface CapEntry {
   n: string;
   at: number;
   d: string;
+  /** When the cap let the push go (before quiet hours moved it to `at`), when the cap deferred it: the user's other devices go no earlier. */
+  c?: number;
 }
 
 export interface GateDevice {
@@ -94,30 +96,38 @@ export function gateDevices(devices: readonly GateDevice[], input: GateInput): G
     const key = cap === undefined ? undefined : capKey(cap, device);
     const entries = key === undefined ? [] : (state.get(key) ?? []).filter((entry) => entry.at > now - windowMs);
     const mine = entries.find((entry) => entry.n === notificationId && entry.d === device.device_id);
+    const admitted = entries.find((entry) => entry.n === notificationId);
     let at: number;
     let rule: string | undefined;
+    let capAt: number | undefined;
     if (mine !== undefined) {
       at = Math.max(now, mine.at);
+    } else if (admitted !== undefined) {
+      // One notification counts once per key: another device of the user was admitted for it; this one goes no earlier than the cap let that one, then keeps its own quiet hours.
+      const allowed = Math.max(now, admitted.c ?? now);
+      at = quietEnd(allowed);
+      if (allowed > now) rule = capRuleOf(cap!);
+      else if (at > now) rule = quietRuleOf(caps.quiet_hours!, zone);
     } else {
       at = quietEnd(now);
       if (at > now) rule = quietRuleOf(caps.quiet_hours!, zone);
-      // One notification counts once per key: another device of the user already admitted it.
-      if (cap !== undefined && !entries.some((entry) => entry.n === notificationId)) {
+      if (cap !== undefined) {
         const others = othersOf(entries, notificationId);
         for (let round = 0; round < 4; round += 1) {
           const slot = nextCapSlot(others, at, cap.max, windowMs);
           if (slot === at) break;
           if (cap.on_cap === 'drop') return { kind: 'capped', rule: capRuleOf(cap) };
           rule = capRuleOf(cap);
+          capAt = roundUp(slot);
           // The window allows it at `slot`, unless that falls in the device's quiet hours: then at their end (checked again).
-          at = quietEnd(roundUp(slot));
+          at = quietEnd(capAt);
         }
       }
     }
     const ruleText = rule ?? (cap === undefined ? quietRuleOf(caps.quiet_hours!, zone) : capRuleOf(cap));
     // Never sent: not counted.
     if (at > now && input.deadline !== undefined && at > input.deadline) return { kind: 'expired', rule: ruleText };
-    if (key !== undefined && !entries.some((entry) => entry.n === notificationId)) entries.push({ n: notificationId, at, d: device.device_id });
+    if (key !== undefined && admitted === undefined) entries.push({ n: notificationId, at, d: device.device_id, ...(capAt === undefined ? {} : { c: capAt }) });
     if (key !== undefined) state.set(key, entries);
     if (at <= now) return { kind: 'send' };
     return { kind: 'deferred', until: at, rule: ruleText, reason: ruleText.startsWith('cap') ? 'FrequencyCap' : 'QuietHours' };

@@ -91,7 +91,19 @@ describe('gateDevices', () => {
     const state = new Map<string, CapEntry[]>([['d:x', [{ n: 'earlier', at: now - 30 * 60_000, d: 'x' }]]]);
     // The window allows 22:00 UTC, inside quiet hours: 08:00 the next morning.
     expect(gateDevices([device('x', { timezone: 'UTC' })], { notificationId: 'n', caps, now, state })).toEqual([{ kind: 'deferred', until: at('2026-01-11T08:00:00Z'), rule: 'cap 1/3600s per device', reason: 'FrequencyCap' }]);
-    expect(state.get('d:x')?.at(-1)).toEqual({ n: 'n', at: at('2026-01-11T08:00:00Z'), d: 'x' });
+    expect(state.get('d:x')?.at(-1)).toEqual({ n: 'n', at: at('2026-01-11T08:00:00Z'), d: 'x', c: at('2026-01-10T22:00:00Z') });
+  });
+
+  it("sends a user's other device (gated by another step) no earlier than the cap let the first, in its own quiet hours", () => {
+    const caps: CampaignCaps = { frequency_cap: { max: 1, window_seconds: 3_600, per: 'user', on_cap: 'defer' }, quiet_hours: { start: '22:00', end: '08:00' } };
+    const state = new Map<string, CapEntry[]>([['u:ann', [{ n: 'earlier', at: noon - 60_000, d: 'a1' }]]]);
+    // One step gates Ann's Paris device, another (another partition) later her Tokyo one: it is 21:00 in Tokyo, so the cap's 12:59Z is 21:59 there, before its quiet hours.
+    const first = gateDevices([device('a-paris', { external_id: 'ann', timezone: 'Europe/Paris' })], { notificationId: 'n', caps, now: noon, state });
+    const second = gateDevices([device('a-tokyo', { external_id: 'ann', timezone: 'Asia/Tokyo' })], { notificationId: 'n', caps, now: noon + 1_000, state });
+    expect(first).toEqual([{ kind: 'deferred', until: noon + HOUR - 60_000, rule: 'cap 1/3600s per user', reason: 'FrequencyCap' }]);
+    expect(second).toEqual([{ kind: 'deferred', until: noon + HOUR - 60_000, rule: 'cap 1/3600s per user', reason: 'FrequencyCap' }]);
+    // Counted once.
+    expect(state.get('u:ann')).toHaveLength(2);
   });
 
   it('forgets pushes older than the window', () => {
