@@ -48,8 +48,11 @@ export async function gatePage(deps: CapsDeps, task: Task, projectId: string, pa
   const cap = caps.frequency_cap;
   const now = deps.now();
   const state = cap === undefined ? new Map<string, CapEntry[]>() : await deps.state.read(projectId, page.rows.map((row) => capKey(cap, row)));
+  const read = new Map(state);
   const decisions = gateDevices(page.rows, { notificationId: task.notification_id, caps, now, deadline: task.deadline === undefined ? undefined : Date.parse(task.deadline), state });
-  if (cap !== undefined) await deps.state.write(projectId, state, new Date(now));
+  // Only the keys the gate touched (a capped user's document is left as it was).
+  const touched = new Map([...state].filter(([key, entries]) => read.get(key) !== entries));
+  if (cap !== undefined) await deps.state.write(projectId, touched, new Date(now));
   const send: AudienceRow[] = [];
   const held: HeldRow[] = [];
   page.rows.forEach((row, index) => {
