@@ -5,6 +5,7 @@ import { newId } from '@herald/events';
 import { NotFoundError } from '@herald/errors';
 import { apiKeyMatches, generateApiKey, parseApiKey } from './api-key.ts';
 import { generateDeviceAuthSecret } from './device-auth.ts';
+import type { FrequencyCap, QuietHoursSetting } from './campaign-caps.ts';
 
 export interface Project {
   _id: string;
@@ -20,6 +21,10 @@ export interface Project {
   default_rate_per_minute?: number;
   /** Pushes per second all the project's sends share across every delivery instance (campaigns wait, transactional sends draw first); unset: unlimited. */
   budget_per_second?: number;
+  /** At most `max` campaign pushes per device (or per user: `external_id`) per window (`herald projects caps`); unset: none. */
+  frequency_cap?: FrequencyCap;
+  /** No campaign push between `start` and `end` in the device's own zone (`herald projects quiet-hours`); unset: none. */
+  quiet_hours?: QuietHoursSetting;
 }
 
 /**
@@ -108,6 +113,18 @@ export class AdminStore {
   /** The project's budget in pushes per second (undefined: unlimited); false when there is no such project. */
   async setBudget(projectId: string, perSecond: number | undefined): Promise<boolean> {
     const result = await this.#projects.updateOne({ _id: projectId }, perSecond === undefined ? { $unset: { budget_per_second: '' } } : { $set: { budget_per_second: perSecond } });
+    return result.matchedCount === 1;
+  }
+
+  /** The project's frequency cap for campaign sends (undefined: none); false when there is no such project. */
+  async setFrequencyCap(projectId: string, cap: FrequencyCap | undefined): Promise<boolean> {
+    const result = await this.#projects.updateOne({ _id: projectId }, cap === undefined ? { $unset: { frequency_cap: '' } } : { $set: { frequency_cap: cap } });
+    return result.matchedCount === 1;
+  }
+
+  /** The project's quiet hours for campaign sends (undefined: none); false when there is no such project. */
+  async setQuietHours(projectId: string, quiet: QuietHoursSetting | undefined): Promise<boolean> {
+    const result = await this.#projects.updateOne({ _id: projectId }, quiet === undefined ? { $unset: { quiet_hours: '' } } : { $set: { quiet_hours: quiet } });
     return result.matchedCount === 1;
   }
 

@@ -1,5 +1,6 @@
 export * from './api-key.ts';
 export * from './admin-store.ts';
+export * from './campaign-caps.ts';
 export * from './idempotency-store.ts';
 export * from './secret-box.ts';
 export * from './provider-credentials.ts';

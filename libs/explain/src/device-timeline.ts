@@ -67,6 +67,8 @@ export function receiptsOf(records: readonly ConsumedEvent[], deviceId: string):
           outcome: result.outcome,
           reason: result.reason ?? null,
           attempts: result.attempts ?? null,
+          ...(result.rule === undefined ? {} : { rule: result.rule }),
+          ...(result.until === undefined ? {} : { until: result.until }),
           at: event.occurred_at,
         },
       }));

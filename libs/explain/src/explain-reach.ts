@@ -74,7 +74,7 @@ export function explainReach(facts: ReachFacts): ReachExplanation {
     chosen?.device === undefined ? { audience_position: position } : { audience_position: position, device_at_send: deviceView(chosen.device), clauses: chosen.verdict?.clauses ?? [] };
 
   const last = receipts.at(-1);
-  if (last !== undefined && last.outcome !== 'cancelled' && last.outcome !== 'expired') {
+  if (last !== undefined && (last.outcome === 'delivered' || last.outcome === 'failed' || last.outcome === 'invalid')) {
     // Sent: the provider's answer decides (delivered: reached; the token refused, or retries exhausted: not).
     const reason = last.outcome === 'delivered' ? 'reached' : last.outcome === 'invalid' ? 'provider_rejected' : 'send_failed';
     return answer(reason, `${last.provider} ${last.outcome}${last.reason === null ? '' : ` (${last.reason})`} at ${last.at}${opened === null ? '' : `; opened at ${opened}`}`, judgement);
@@ -117,6 +117,8 @@ export function explainReach(facts: ReachFacts): ReachExplanation {
     return answer('not_matched', `not matched by any target: ${verdict.clauses.map((clause) => clause.detail).join('; ')}`, more);
   }
   if (last?.outcome === 'cancelled') return answer('cancelled', `its batch was not sent: the notification was cancelled (${last.provider})`, more);
+  if (last?.outcome === 'capped') return answer('capped', `not sent: the project's frequency cap (${last.rule ?? last.reason ?? '?'}) dropped it (${last.provider})`, more);
+  if (last?.outcome === 'deferred') return answer('deferred', `deferred by ${last.rule ?? last.reason ?? '?'}: not sent yet, it goes out at ${last.until ?? '?'} (${last.provider})`, more);
   if (last?.outcome === 'expired') return answer('expired', `its batch was not sent: the campaign's max_duration ran out at ${last.at} (${last.provider})`, more);
   return answer('awaiting_report', 'in the audience: no outcome reported yet (queued or being sent)', more);
 }

@@ -47,6 +47,17 @@ describe('explainReach', () => {
     expect(explainReach(facts({ notificationRecords: [reported] }))).toMatchObject({ reached: false, reason: 'expired', summary: expect.stringContaining('max_duration') });
   });
 
+  it('capped or deferred by the project: the rule, and a deferred one replaced by its release', () => {
+    const rule = 'cap 1/3600s per user';
+    const capped = record(TOPICS.notificationEvents, 3, 'DeliveryReported', { notification_id: 'n1', batch_id: 'b', provider: 'fcm', results: [{ device_id: D, outcome: 'capped', reason: 'FrequencyCap', rule }] });
+    expect(explainReach(facts({ notificationRecords: [capped] }))).toMatchObject({ reached: false, reason: 'capped', summary: expect.stringContaining(rule) });
+    const until = '2026-01-11T07:00:00.000Z';
+    const deferred = record(TOPICS.notificationEvents, 3, 'DeliveryReported', { notification_id: 'n1', batch_id: 'b', provider: 'fcm', results: [{ device_id: D, outcome: 'deferred', reason: 'QuietHours', rule: 'quiet 22:00-08:00 Europe/Paris', until }] });
+    expect(explainReach(facts({ notificationRecords: [deferred] }))).toMatchObject({ reached: false, reason: 'deferred', summary: expect.stringContaining(until) });
+    const released = record(TOPICS.notificationEvents, 4, 'DeliveryReported', { notification_id: 'n1', batch_id: 'b', provider: 'fcm', settles_deferral: true, results: [{ device_id: D, outcome: 'delivered', attempts: 1 }] });
+    expect(explainReach(facts({ notificationRecords: [deferred, released] }))).toMatchObject({ reached: true, reason: 'reached' });
+  });
+
   it('not matched: which metadata pair failed, judged at the audience position', () => {
     const answer = explainReach(facts({ tasks: [task(5, { ...none, metadata: [{ plan: 'pro' }] })] }));
     expect(answer.reason).toBe('not_matched');

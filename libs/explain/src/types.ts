@@ -21,9 +21,12 @@ export interface Receipt {
   notification_id: string;
   batch_id: string;
   provider: 'apns' | 'fcm';
-  outcome: 'delivered' | 'failed' | 'invalid' | 'cancelled' | 'expired';
+  outcome: 'delivered' | 'failed' | 'invalid' | 'cancelled' | 'expired' | 'capped' | 'deferred';
   reason: string | null;
   attempts: number | null;
+  /** capped / deferred: the frequency cap or quiet hours that applied, and (deferred) when it goes out. */
+  rule?: string;
+  until?: string;
   at: string;
 }
 
@@ -55,6 +58,8 @@ export type ReachReason =
   | 'registered_after_send'
   | 'cancelled'
   | 'expired'
+  | 'capped'
+  | 'deferred'
   | 'not_dispatched_yet'
   | 'audience_unknown'
   | 'awaiting_report';

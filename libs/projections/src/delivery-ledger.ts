@@ -1,4 +1,4 @@
-import { parseBatchId, TOPICS } from '@herald/events';
+import { parseBatchId, TOPICS, type DeliveryOutcome, type DeliveryReportedV1 } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import { tallyOf } from './ledger-rows.ts';
 import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
@@ -7,9 +7,13 @@ import type { IndexDescription } from '@herald/mongo';
 /** One device's line in a delivery batch. */
 export interface LedgerDevice {
   device_id: string;
-  outcome: 'delivered' | 'failed' | 'invalid' | 'cancelled' | 'expired';
+  outcome: DeliveryOutcome;
   /** Provider's reason code when not delivered. */
   reason?: string;
+  /** capped / deferred: the frequency cap or quiet hours that applied. */
+  rule?: string;
+  /** deferred: when it goes out. */
+  until?: string;
   /** Sends tried for this device (absent when the report did not say). */
   attempts?: number;
   opened_at?: string;
@@ -48,7 +52,9 @@ export const LEDGER_INDEXES: readonly IndexDescription[] = [
  * The delivery ledger, one document per batch. A batch's first report is
  * final: a batch re-sent after a sender crash is reported again, and the
  * notification counts count it once, so the ledger keeps the first report
- * too and both always agree. An open marks its device (the open event names
+ * too and both always agree. The one exception is a deferred batch (a
+ * frequency cap or quiet hours): the report of its release
+ * (`settles_deferral`) replaces its `deferred` lines, once. An open marks its device (the open event names
  * the batch; the API resolved it when it checked the device was a recipient).
  */
 export function evolveLedger(state: DeliveryLedgerDocument | undefined, record: ConsumedEvent, id: string): DeliveryLedgerDocument | undefined {
@@ -57,17 +63,10 @@ export function evolveLedger(state: DeliveryLedgerDocument | undefined, record: 
   if (state !== undefined && state.project_id !== event.project_id) return state;
   switch (event.type) {
     case 'DeliveryReported': {
-      if (state !== undefined) return state;
       const { data } = event;
+      if (state !== undefined) return data.settles_deferral === true ? settleDeferral(state, data.results, event.occurred_at, positionOf(record)) : state;
       const parts = parseBatchId(id);
-      const devices = data.results.map(
-        (result): LedgerDevice => ({
-          device_id: result.device_id,
-          outcome: result.outcome,
-          ...(result.reason === undefined ? {} : { reason: result.reason }),
-          ...(result.attempts === undefined ? {} : { attempts: result.attempts }),
-        }),
-      );
+      const devices = data.results.map(ledgerLine);
       return {
         _id: id,
         project_id: event.project_id,
@@ -93,6 +92,31 @@ export function evolveLedger(state: DeliveryLedgerDocument | undefined, record: 
     default:
       return state;
   }
+}
+
+function ledgerLine(result: DeliveryReportedV1['data']['results'][number]): LedgerDevice {
+  return {
+    device_id: result.device_id,
+    outcome: result.outcome,
+    ...(result.reason === undefined ? {} : { reason: result.reason }),
+    ...(result.attempts === undefined ? {} : { attempts: result.attempts }),
+    ...(result.rule === undefined ? {} : { rule: result.rule }),
+    ...(result.until === undefined ? {} : { until: result.until }),
+  };
+}
+
+/** A released deferred batch's report replaces the lines still `deferred` (a repeat of it finds none left and changes nothing). */
+export function settleDeferral(state: DeliveryLedgerDocument, results: DeliveryReportedV1['data']['results'], at: string, position: DeliveryLedgerDocument['position']): DeliveryLedgerDocument {
+  const settled = new Map(results.map((result) => [result.device_id, result]));
+  let changed = false;
+  const devices = state.devices.map((device) => {
+    const result = settled.get(device.device_id);
+    if (device.outcome !== 'deferred' || result === undefined) return device;
+    changed = true;
+    return ledgerLine(result);
+  });
+  if (!changed) return { ...state, position };
+  return { ...state, devices, tally: tallyOf(devices), reported_at: at, position };
 }
 
 export const deliveryLedgerProjection: Projection<DeliveryLedgerDocument> = {

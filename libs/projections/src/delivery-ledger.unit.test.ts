@@ -124,6 +124,6 @@ describe('receiptRows', () => {
       { notification_id: 'n1', batch_id: 'n1:apns:0', provider: 'apns', reported_at: doc.reported_at, device_id: 'a', outcome: 'delivered', attempts: 2, opened_at: doc.devices[0]!.opened_at },
       { notification_id: 'n1', batch_id: 'n1:apns:0', provider: 'apns', reported_at: doc.reported_at, device_id: 'b', outcome: 'failed', reason: 'TooManyRequests', attempts: 3 },
     ]);
-    expect(ledgerCounts([doc])).toEqual({ sent: 2, delivered: 1, failed: 1, invalid: 0, cancelled: 0, expired: 0, opened: 1 });
+    expect(ledgerCounts([doc])).toEqual({ sent: 2, delivered: 1, failed: 1, invalid: 0, cancelled: 0, expired: 0, capped: 0, deferred: 0, opened: 1 });
   });
 });

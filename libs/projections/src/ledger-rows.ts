@@ -67,13 +67,18 @@ export function planReceiptPage(batches: ReadonlyArray<{ _id: string; tally: Tal
   return { count, slices };
 }
 
+/** Whether an outcome is a provider's answer (counted in `sent`). */
+export function isSent(outcome: Outcome): boolean {
+  return outcome === 'delivered' || outcome === 'failed' || outcome === 'invalid';
+}
+
 /** The outcome counts a notification's ledger documents add up to (what its `counts` must equal). */
 export function ledgerCounts(docs: Iterable<DeliveryLedgerDocument>): Omit<DeliveryCounts, 'targeted'> {
-  const counts = { sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, opened: 0 };
+  const counts = { sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, capped: 0, deferred: 0, opened: 0 };
   for (const doc of docs) {
     for (const device of doc.devices) {
-      // A cancelled or expired device was never handed to a provider.
-      if (device.outcome !== 'cancelled' && device.outcome !== 'expired') counts.sent += 1;
+      // A cancelled, expired, capped or (still) deferred device was not handed to a provider.
+      if (isSent(device.outcome)) counts.sent += 1;
       counts[device.outcome] += 1;
       if (device.opened_at !== undefined) counts.opened += 1;
     }

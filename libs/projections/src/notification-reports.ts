@@ -86,8 +86,10 @@ export function evolveNotificationReport(state: NotificationReportDocument | und
     return { ...base, started_at: startedAt, timeline: addToBucket(base.timeline, bucket, { opened: 1 }), updated_at: at, position };
   }
   if (base.reported_batches.includes(event.data.batch_id)) return { ...base, position };
+  // A deferred batch is counted once, when its release is reported (under the same batch id).
+  if (event.data.results.every((result) => result.outcome === 'deferred')) return { ...base, position };
   const counts: Partial<OutcomeCounts> = {};
-  for (const result of event.data.results) counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
+  for (const result of event.data.results) if (result.outcome !== 'deferred') counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
   return {
     ...base,
     started_at: startedAt,

@@ -1,6 +1,6 @@
 import { TOPICS, type NotificationRequestedV1, type Target } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import { batchProvider } from './ledger-rows.ts';
+import { batchProvider, isSent } from './ledger-rows.ts';
 import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
 import type { IndexDescription } from '@herald/mongo';
 import { notificationCountDeltas } from './notification-counts.ts';
@@ -20,6 +20,10 @@ export interface DeliveryCounts {
   cancelled: number;
   /** Not sent: its `max_duration` ran out before its batch went out (absent on documents older than the field). */
   expired?: number;
+  /** Not sent: a project frequency cap with `on_cap: drop` (absent on documents older than the field). */
+  capped?: number;
+  /** Held by a frequency cap (`on_cap: defer`) or quiet hours, not sent yet: each moves to its real outcome when its batch is released. */
+  deferred?: number;
   /** Devices that reported opening it. */
   opened: number;
 }
@@ -70,7 +74,7 @@ export const NOTIFICATION_INDEXES: readonly IndexDescription[] = [
 ];
 
 
-export const ZERO_COUNTS: DeliveryCounts = { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, opened: 0 };
+export const ZERO_COUNTS: DeliveryCounts = { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, capped: 0, deferred: 0, opened: 0 };
 
 /** Request fields kept as the client sent them besides title, body, targets, link_to and group. */
 function optionsOf(data: NotificationRequestedV1['data']): NotificationOptions | undefined {
@@ -106,8 +110,11 @@ export function audienceEstimateOf(doc: Pick<NotificationDocument, 'audience_est
   return doc.counts.targeted + underWay;
 }
 
-/** Each device is counted once it has an outcome; a cancelled or expired device has one too (it will never be sent). */
-const settled = (counts: DeliveryCounts) => counts.delivered + counts.failed + counts.invalid + counts.cancelled + (counts.expired ?? 0);
+/** Each device is counted once it has an outcome; a cancelled, expired or capped device has one too (it will never be sent); a deferred one has not yet. */
+const settled = (counts: DeliveryCounts) => counts.delivered + counts.failed + counts.invalid + counts.cancelled + (counts.expired ?? 0) + (counts.capped ?? 0);
+
+/** The `reported_batches` entry of a released deferred batch's report (the batch id itself names its `deferred` report). */
+export const SETTLED_SUFFIX = '+settled';
 
 /**
  * `queued`/`scheduled` → `sending` (first dispatch) → `sent` once every slot
@@ -211,20 +218,26 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
     case 'DeliveryReported': {
       if (state === undefined) return state;
       const reported = state.reported_batches ?? [];
-      if (reported.includes(event.data.batch_id)) return { ...state, position };
+      // A released deferred batch is reported a second time under its id: counted once more, moving its devices out of `deferred`.
+      const key = event.data.settles_deferral === true ? `${event.data.batch_id}${SETTLED_SUFFIX}` : event.data.batch_id;
+      if (reported.includes(key)) return { ...state, position };
       const counts = { ...state.counts };
       const byProvider = state.by_provider ?? { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } };
       const provider = { ...byProvider[event.data.provider] };
       for (const result of event.data.results) {
         counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
         provider[result.outcome] = (provider[result.outcome] ?? 0) + 1;
-        if (result.outcome !== 'cancelled' && result.outcome !== 'expired') {
+        if (isSent(result.outcome)) {
           counts.sent += 1;
           provider.sent += 1;
         }
+        if (event.data.settles_deferral === true) {
+          counts.deferred = Math.max(0, (counts.deferred ?? 0) - 1);
+          provider.deferred = Math.max(0, (provider.deferred ?? 0) - 1);
+        }
       }
       return withProgress(
-        { ...state, counts, by_provider: { ...byProvider, [event.data.provider]: provider }, reported_batches: [...reported, event.data.batch_id], updated_at: at, position },
+        { ...state, counts, by_provider: { ...byProvider, [event.data.provider]: provider }, reported_batches: [...reported, key], updated_at: at, position },
         at,
       );
     }

@@ -10,6 +10,8 @@ export interface OutcomeCounts {
   cancelled: number;
   /** Not sent: the notification's `max_duration` ran out first (absent in hours counted before it existed). */
   expired?: number;
+  /** Not sent: a frequency cap (`on_cap: drop`). Deferred devices are counted when released, in their real outcome. */
+  capped?: number;
   opened: number;
 }
 
@@ -38,7 +40,7 @@ export interface ProjectOutcomesDocument extends ProjectedDocument {
 /** Hours a document keeps, counted back from the newest hour it has seen. */
 export const KEPT_HOURS = 48;
 
-export const ZERO_OUTCOMES: OutcomeCounts = { delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, opened: 0 };
+export const ZERO_OUTCOMES: OutcomeCounts = { delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, capped: 0, opened: 0 };
 
 export function projectOutcomesId(projectId: string, partition: number): string {
   return `${projectId}|${partition}`;
@@ -78,9 +80,11 @@ export function evolveProjectOutcomes(state: ProjectOutcomesDocument | undefined
   }
   const batchId = event.data.batch_id;
   if (base.hours.some((item) => item.batches.includes(batchId))) return { ...base, position };
+  // A deferred batch is counted once, when its release is reported (under the same batch id).
+  if (event.data.results.every((result) => result.outcome === 'deferred')) return { ...base, position };
   const hours = addToHour(base.hours, hour, (item) => {
     const next = { ...item, batches: [...item.batches, batchId] };
-    for (const result of event.data.results) next[result.outcome] = (next[result.outcome] ?? 0) + 1;
+    for (const result of event.data.results) if (result.outcome !== 'deferred') next[result.outcome] = (next[result.outcome] ?? 0) + 1;
     return next;
   });
   return { ...base, hours, updated_at: event.occurred_at, position };

@@ -33,11 +33,11 @@ describe('project outcomes per hour', () => {
     ]);
     expect([...docs.keys()].sort()).toEqual([projectOutcomesId('other', 1), projectOutcomesId('p', 0), projectOutcomesId('p', 1)]);
     expect(docs.get(projectOutcomesId('p', 0))!.hours).toEqual([
-      { hour: '2026-05-01T10', delivered: 2, failed: 1, invalid: 1, cancelled: 1, expired: 0, opened: 0, batches: ['b1', 'b2'] },
-      { hour: '2026-05-01T11', delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, opened: 1, batches: [] },
+      { hour: '2026-05-01T10', delivered: 2, failed: 1, invalid: 1, cancelled: 1, expired: 0, capped: 0, opened: 0, batches: ['b1', 'b2'] },
+      { hour: '2026-05-01T11', delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, capped: 0, opened: 1, batches: [] },
     ]);
     const { totals, hours } = outcomesSince([...docs.values()].filter((doc) => doc.project_id === 'p'), '2026-05-01T10');
-    expect(totals).toEqual({ delivered: 3, failed: 1, invalid: 1, cancelled: 1, expired: 0, opened: 1 });
+    expect(totals).toEqual({ delivered: 3, failed: 1, invalid: 1, cancelled: 1, expired: 0, capped: 0, opened: 1 });
     expect(hours.map((item) => [item.hour, item.delivered])).toEqual([['2026-05-01T10', 3], ['2026-05-01T11', 0]]);
     expect(outcomesSince([...docs.values()], '2026-05-01T11').totals.delivered).toBe(0);
   });

@@ -93,9 +93,9 @@ describe('following a notification', () => {
   it('shows status, counts per provider, timestamps and the request as sent', async () => {
     const id = await send({ title: 'Sale', body: 'Now', targets: ['crowd'], link_to: 'app://sale' });
     const data = await finished(id);
-    expect(data.counts).toEqual({ targeted: 7, sent: 7, delivered: 5, failed: 1, invalid: 1, cancelled: 0, expired: 0, opened: 0 });
-    expect(data.counts_by_provider.apns).toEqual({ targeted: 5, sent: 5, delivered: 3, failed: 1, invalid: 1, cancelled: 0, expired: 0, opened: 0 });
-    expect(data.counts_by_provider.fcm).toEqual({ targeted: 2, sent: 2, delivered: 2, failed: 0, invalid: 0, cancelled: 0, expired: 0, opened: 0 });
+    expect(data.counts).toEqual({ targeted: 7, sent: 7, delivered: 5, failed: 1, invalid: 1, cancelled: 0, expired: 0, capped: 0, deferred: 0, opened: 0 });
+    expect(data.counts_by_provider.apns).toEqual({ targeted: 5, sent: 5, delivered: 3, failed: 1, invalid: 1, cancelled: 0, expired: 0, capped: 0, deferred: 0, opened: 0 });
+    expect(data.counts_by_provider.fcm).toEqual({ targeted: 2, sent: 2, delivered: 2, failed: 0, invalid: 0, cancelled: 0, expired: 0, capped: 0, deferred: 0, opened: 0 });
     expect(data.request).toEqual({ title: 'Sale', body: 'Now', targets: ['crowd'], link_to: 'app://sale' });
     expect(Date.parse(data.dispatched_at!)).toBeGreaterThanOrEqual(Date.parse(data.created_at));
     expect(Date.parse(data.finished_at!)).toBeGreaterThanOrEqual(Date.parse(data.dispatched_at!));

@@ -34,6 +34,8 @@ import { LaneGate } from './sender/lane-gate.ts';
 import { throttlePublisher } from './sender/throttle-publisher.ts';
 import { coordinatorHandler, COORDINATOR_TYPES } from './fanout/coordinator.ts';
 import { taskHandler } from './fanout/task-runner.ts';
+import { CapStore } from './control/cap-store.ts';
+import { projectCaps, releasedBatch } from './control/project-caps.ts';
 
 export interface DeliveryDeps {
   kafka: HeraldKafka;
@@ -157,6 +159,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           logger,
           maxAgeMs,
           ...(deps.fanoutStepDevices === undefined ? {} : { stepDevices: deps.fanoutStepDevices }),
+          caps: { state: new CapStore(deps.db), schedules, now: () => (deps.scheduleClock ?? systemClock).now() },
         }),
       }),
     );
@@ -182,6 +185,8 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           registeredZones: (projectId) => registeredZones(readModels, projectId),
           defaultTimezone: async (projectId) => (await admins.findProject(projectId))?.default_timezone,
           projectRate: projectSetting(admins, (project) => project.default_rate_per_minute),
+          projectCaps: projectCaps(admins),
+          releases: { batchOf: async (id) => releasedBatch(await schedules.released(id)) },
           clock: deps.scheduleClock ?? systemClock,
           maxAgeMs,
           logger,

@@ -22,6 +22,12 @@ export const DeliveryBatchV1 = eventSchema(
     rate_per_minute: Type.Optional(
       Type.Integer({ minimum: 1, description: "The notification's pace when this batch was queued (absent: unpaced): senders never send its pushes faster, even when catching up a backlog" }),
     ),
+    deferral: Type.Optional(
+      Type.Object(
+        { rule: Type.String({ minLength: 1 }), until: Type.String({ format: 'date-time' }) },
+        { description: 'A batch held by a frequency cap or quiet hours and released at `until` (reported `deferred` under this batch id first): its report settles that deferral' },
+      ),
+    ),
     devices: Type.Array(
       Type.Object({ device_id: Type.String({ minLength: 1 }), token: Type.String({ minLength: 1 }) }),
       { maxItems: 500 },

@@ -36,6 +36,36 @@ export const FanoutMessage = Type.Object({
 });
 export type FanoutMessage = Static<typeof FanoutMessage>;
 
+/** A send's priority lane: `transactional` goes on the express lane, never paced, held by the budget only past its first steps, and bypasses frequency caps and quiet hours; `campaign` keeps all of them. */
+export const PriorityLane = Type.Union([Type.Literal('transactional'), Type.Literal('campaign')], {
+  description:
+    "`transactional`: the express lane, never paced or held by the project's budget (past its first two steps it waits for the budget), bypasses frequency caps and quiet hours; `campaign`: paced, held by the budget, capped and kept quiet from its first push. Absent: a partition task whose audience fits its first step (1,000 devices) is transactional, the rest campaign",
+});
+export type PriorityLane = Static<typeof PriorityLane>;
+
+/** The project's frequency cap and quiet hours, as they were when the send was taken (delivery reads no settings store per step). */
+export const CampaignCaps = Type.Object(
+  {
+    frequency_cap: Type.Optional(
+      Type.Object({
+        max: Type.Integer({ minimum: 1, description: 'Pushes at most per window' }),
+        window_seconds: Type.Integer({ minimum: 1, description: 'The sliding window' }),
+        per: Type.Union([Type.Literal('device'), Type.Literal('user')], { description: 'device: counted per device; user: per `external_id` across its devices (one notification counts once per user; devices without one count per device)' }),
+        on_cap: Type.Union([Type.Literal('drop'), Type.Literal('defer')], { description: 'drop: reported `capped`; defer: reported `deferred`, sent when the window allows (bounded by `max_duration`)' }),
+      }),
+    ),
+    quiet_hours: Type.Optional(
+      Type.Object({
+        start: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }),
+        end: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }),
+        timezone: Type.Optional(Type.String({ description: "The zone of devices that registered none (the project's default zone); absent: UTC" })),
+      }),
+    ),
+  },
+  { description: "The project's frequency cap and quiet hours when the send was taken (`herald projects caps` / `quiet-hours`): campaign sends only" },
+);
+export type CampaignCaps = Static<typeof CampaignCaps>;
+
 export const FanoutTaskV1 = eventSchema(
   'FanoutTask',
   1,
@@ -72,12 +102,9 @@ export const FanoutTaskV1 = eventSchema(
         { description: 'A paced campaign (`rate_per_minute`)' },
       ),
     ),
-    lane: Type.Optional(
-      Type.Union([Type.Literal('transactional'), Type.Literal('campaign')], {
-        description: "The request's `priority_lane`; absent: decided by size (a task whose audience fits its first step is transactional)",
-      }),
-    ),
+    lane: Type.Optional(PriorityLane),
     deadline: Type.Optional(Type.String({ format: 'date-time', description: '`requested_at` + `max_duration`: what is not sent by then is reported `expired`' })),
+    caps: Type.Optional(CampaignCaps),
     forwarded: Type.Optional(Type.Boolean({ description: 'Runs on the partition of devices that hold a target token under an id derived from another token (a refresh), for the task of `partition`, which hands on its dispatch' })),
     forwards: Type.Optional(
       Type.Array(Type.Object({ device_id: Type.String({ minLength: 1 }), token: Type.String({ minLength: 1 }) }), {

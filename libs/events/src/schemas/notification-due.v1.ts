@@ -10,6 +10,7 @@ export const NotificationDueV1 = eventSchema(
     fanout_id: Type.String({ minLength: 1, description: 'The notification id, or `<id>@<slot>` for one slot of a local-time send' }),
     due_at: Type.String({ format: 'date-time' }),
     slot: Type.Optional(FanoutSlot),
+    release: Type.Optional(Type.Boolean({ description: 'The schedule is a deferred batch (frequency cap or quiet hours): the fan-out queues that batch' })),
   }),
   'A scheduled send (send_at, or one time-zone slot of a local-time send) became due; the fan-out sends it now. Published by a delivery scheduler; a repeat (a scheduler that died before recording it) is ignored.',
 );

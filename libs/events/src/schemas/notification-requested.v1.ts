@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 import { eventSchema } from '../envelope.ts';
 import { Target } from './common.ts';
 import { PushOptionFields } from './push-options.ts';
+import { PriorityLane } from './fanout-task.v1.ts';
 
 export const NotificationRequestedV1 = eventSchema(
   'NotificationRequested',
@@ -20,11 +21,7 @@ export const NotificationRequestedV1 = eventSchema(
     ),
     rate_per_minute: Type.Optional(Type.Integer({ minimum: 1, description: 'Pushes per minute across every delivery instance together (paced campaign); absent: as fast as Herald goes' })),
     max_duration: Type.Optional(Type.Integer({ minimum: 1, description: 'Seconds after the send (or its slot) became due; devices not sent by then are reported `expired`' })),
-    priority_lane: Type.Optional(
-      Type.Union([Type.Literal('transactional'), Type.Literal('campaign')], {
-        description: "`transactional`: never paced or held by the project's budget, sent on the express lane; `campaign`: paced and held by the budget from its first push. Absent: a partition task whose audience fits its first step (1,000 devices) is transactional, the rest campaign",
-      }),
-    ),
+    priority_lane: Type.Optional(PriorityLane),
   }),
   'A client asked for a notification to be sent to its targets, now or at `send_at` / `send_at_local`. Fields added later are optional.',
 );

@@ -56,7 +56,7 @@ function baseView(doc: ViewFields): NotificationView {
   };
 }
 
-const withExpired = (counts: DeliveryCounts) => ({ ...counts, expired: counts.expired ?? 0 });
+const withExpired = (counts: DeliveryCounts) => ({ ...counts, expired: counts.expired ?? 0, capped: counts.capped ?? 0, deferred: counts.deferred ?? 0 });
 
 /** Whether the answer carries `pace` (and so is worth an audience estimate): a paced or paused send. */
 export const isPaced = (doc: Pick<NotificationDocument, 'rate_per_minute' | 'paused'>): boolean => doc.rate_per_minute !== undefined || doc.paused === true;
@@ -68,7 +68,7 @@ export const isPaced = (doc: Pick<NotificationDocument, 'rate_per_minute' | 'pau
  */
 export function paceView(doc: Pick<NotificationDocument, 'rate_per_minute' | 'paused' | 'counts' | 'status'>, audienceEstimate: number | undefined, now: number): NotificationView['pace'] {
   const { counts } = doc;
-  const settled = counts.delivered + counts.failed + counts.invalid + counts.cancelled + (counts.expired ?? 0);
+  const settled = counts.delivered + counts.failed + counts.invalid + counts.cancelled + (counts.expired ?? 0) + (counts.capped ?? 0);
   const audience = Math.max(audienceEstimate ?? 0, counts.targeted);
   const finished = FINISHED_STATUSES.includes(doc.status);
   const remaining = finished ? 0 : Math.max(0, audience - settled);

@@ -13,6 +13,8 @@ export function receiptView(doc: Pick<DeliveryLedgerDocument, 'notification_id' 
     outcome: device.outcome,
     reason: device.reason ?? null,
     attempts: device.attempts ?? null,
+    ...(device.rule === undefined ? {} : { rule: device.rule }),
+    ...(device.until === undefined ? {} : { until: device.until }),
     delivered_at: device.outcome === 'delivered' ? doc.reported_at : null,
     opened_at: device.opened_at ?? null,
     reported_at: doc.reported_at,

@@ -19,6 +19,8 @@ const Receipt = Type.Object({
   outcome: Type.Enum([...RECEIPT_OUTCOMES]),
   reason: NullableString,
   attempts: Type.Union([Type.Integer(), Type.Null()]),
+  rule: Type.Optional(Type.String({ description: 'capped / deferred: the frequency cap or quiet hours that applied' })),
+  until: Type.Optional(Type.String({ format: 'date-time', description: 'deferred: when it goes out' })),
   at: Time,
 });
 
@@ -63,7 +65,7 @@ const DeviceAtSend = Type.Object({
   timezone: NullableString,
 });
 
-export const REACH_REASONS = ['reached', 'provider_rejected', 'send_failed', 'not_matched', 'inactive', 'unregistered', 'registered_after_send', 'cancelled', 'expired', 'not_dispatched_yet', 'audience_unknown', 'awaiting_report'] as const;
+export const REACH_REASONS = ['reached', 'provider_rejected', 'send_failed', 'not_matched', 'inactive', 'unregistered', 'registered_after_send', 'cancelled', 'expired', 'capped', 'deferred', 'not_dispatched_yet', 'audience_unknown', 'awaiting_report'] as const;
 
 const ReachExplanation = Type.Object({
   device_id: Type.String(),

@@ -43,6 +43,8 @@ export const Counts = Type.Object({
   invalid: Type.Integer({ description: 'Token rejected by the provider; the device was deactivated' }),
   cancelled: Type.Integer({ description: 'Not sent: cancelled before its batch went out' }),
   expired: Type.Integer({ description: 'Not sent: `max_duration` ran out before its batch went out' }),
+  capped: Type.Integer({ description: 'Not sent: a project frequency cap with `on_cap: drop` (campaign sends only)' }),
+  deferred: Type.Integer({ description: 'Held now by a frequency cap (`on_cap: defer`) or quiet hours; each moves to its real outcome when released' }),
   opened: Type.Integer(),
 });
 

@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { BEARER, errorResponses, PageQuery, Pagination } from './common.ts';
 
 /** A device's outcome for a notification, as the ledger and every receipt list it. */
-export const RECEIPT_OUTCOMES = ['delivered', 'failed', 'invalid', 'cancelled', 'expired'] as const;
+export const RECEIPT_OUTCOMES = ['delivered', 'failed', 'invalid', 'cancelled', 'expired', 'capped', 'deferred'] as const;
 const OUTCOMES = RECEIPT_OUTCOMES;
 const NullableTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
@@ -12,10 +12,12 @@ export const Receipt = Type.Object(
     device_id: Type.String(),
     provider: Type.Enum(['apns', 'fcm']),
     outcome: Type.Enum(OUTCOMES, {
-      description: '`delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent (cancelled); `expired`: not sent (`max_duration` ran out; reason `MaxDurationExceeded`)',
+      description: '`delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent (cancelled); `expired`: not sent (`max_duration` ran out; reason `MaxDurationExceeded`); `capped`: not sent (a frequency cap with `on_cap: drop`; reason `FrequencyCap`, see `rule`); `deferred`: held by a frequency cap (`on_cap: defer`) or quiet hours until `until`, then replaced by its real outcome',
     }),
     reason: Type.Union([Type.String(), Type.Null()], { description: "The provider's reason code (or Herald's: AttemptsExhausted, NoApnsCredentials, …) when not delivered" }),
     attempts: Type.Union([Type.Integer(), Type.Null()], { description: 'Sends tried for this device' }),
+    rule: Type.Optional(Type.String({ description: 'capped / deferred (and expired after a deferral): the rule that applied, e.g. `cap 3/86400s per user` or `quiet 22:00-08:00 Europe/Paris`' })),
+    until: Type.Optional(Type.String({ format: 'date-time', description: 'deferred: when it goes out' })),
     delivered_at: NullableTime,
     opened_at: NullableTime,
     reported_at: Type.String({ format: 'date-time', description: 'When the outcome was recorded' }),

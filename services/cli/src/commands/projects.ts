@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { NotFoundError, ValidationError } from '@herald/errors';
-import { CredentialStore, parseSecretKey } from '@herald/admin';
+import { capRule, CredentialStore, parseFrequencyCap, parseQuietHours, parseSecretKey, type FrequencyCap, type QuietHoursSetting } from '@herald/admin';
 import { LOCAL_PROVIDER_IDENTITY_FILE, localProviderIdentity, storeIdentity } from '@herald/fake-providers';
 import type { Db } from '@herald/mongo';
 import type { Runner } from '../context.ts';
@@ -92,6 +92,51 @@ export function projectCommands(program: Command, withContext: Runner, settings:
         const budget = perSecond === 'off' ? undefined : parseBudget(perSecond);
         if (!(await admin.setBudget(projectId, budget))) throw new NotFoundError(`project ${projectId} does not exist`);
         out(budget === undefined ? `project ${projectId}: no budget (sends as fast as Herald goes, unless paced)` : `project ${projectId}: budget ${budget} pushes per second, transactional sends first`);
+      }),
+    );
+
+  projects
+    .command('caps <project-id> <max-per-window>')
+    .description(
+      'frequency cap of campaign sends: "3/24h" (at most 3 pushes per device, or per user with --per user, in any 24 h; windows as 90s, 15m, 24h, 7d) or `off`; ' +
+        'transactional sends bypass it. --on-cap drop reports the device `capped`, defer sends it when the window allows (bounded by max_duration)',
+    )
+    .option('--per <device|user>', 'count per device, or per user (external_id) across its devices', 'device')
+    .option('--on-cap <drop|defer>', 'what a capped push becomes', 'drop')
+    .option('--json', 'print {"project_id", "frequency_cap"} (null: none)')
+    .action(async (projectId: string, spec: string, options: { per: string; onCap: string; json?: boolean }) =>
+      withContext(async ({ admin, out }) => {
+        let cap: FrequencyCap | undefined;
+        if (spec !== 'off') {
+          const [max, window, ...rest] = spec.split('/');
+          const parsed = rest.length > 0 || window === undefined ? { errors: [`caps: ${spec} must be <max>/<window>, e.g. 3/24h`] } : parseFrequencyCap({ max: max!, window, per: options.per, on_cap: options.onCap });
+          if ('errors' in parsed) throw new ValidationError(parsed.errors);
+          cap = parsed.cap;
+        }
+        if (!(await admin.setFrequencyCap(projectId, cap))) throw new NotFoundError(`project ${projectId} does not exist`);
+        if (options.json === true) return out(JSON.stringify({ project_id: projectId, frequency_cap: cap ?? null }));
+        out(cap === undefined ? `project ${projectId}: no frequency cap` : `project ${projectId}: campaign sends capped at ${capRule(cap)} (on_cap ${cap.on_cap}); new sends take it within 10 s`);
+      }),
+    );
+
+  projects
+    .command('quiet-hours <project-id> <start-end>')
+    .description(
+      "quiet hours of campaign sends in each device's own time zone, \"22:00-08:00\" (start after end spans midnight), or `off`: a push due in them is deferred to their end; " +
+        'devices without a zone use the project zone (herald projects timezone, else UTC); transactional sends bypass them',
+    )
+    .option('--json', 'print {"project_id", "quiet_hours"} (null: none)')
+    .action(async (projectId: string, spec: string, options: { json?: boolean }) =>
+      withContext(async ({ admin, out }) => {
+        let quiet: QuietHoursSetting | undefined;
+        if (spec !== 'off') {
+          const parsed = parseQuietHours(spec);
+          if ('errors' in parsed) throw new ValidationError(parsed.errors);
+          quiet = parsed.quiet;
+        }
+        if (!(await admin.setQuietHours(projectId, quiet))) throw new NotFoundError(`project ${projectId} does not exist`);
+        if (options.json === true) return out(JSON.stringify({ project_id: projectId, quiet_hours: quiet ?? null }));
+        out(quiet === undefined ? `project ${projectId}: no quiet hours` : `project ${projectId}: campaign sends wait out ${quiet.start}-${quiet.end} in each device's zone; new sends take it within 10 s`);
       }),
     );
 

@@ -168,7 +168,7 @@ export interface paths {
                     /** @description Items per page; values above 100 are served as 100 */
                     limit?: number;
                     page?: number;
-                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired";
+                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
                 };
                 header?: never;
                 path: {
@@ -356,9 +356,16 @@ export interface paths {
                                         /** @enum {unknown} */
                                         provider: "apns" | "fcm";
                                         /** @enum {unknown} */
-                                        outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired";
+                                        outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
                                         reason: string | null;
                                         attempts: number | null;
+                                        /** @description capped / deferred: the frequency cap or quiet hours that applied */
+                                        rule?: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description deferred: when it goes out
+                                         */
+                                        until?: string;
                                         /** Format: date-time */
                                         at: string;
                                     };
@@ -1488,7 +1495,7 @@ export interface paths {
                     /** @description Items per page; values above 100 are served as 100 */
                     limit?: number;
                     page?: number;
-                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired";
+                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
                 };
                 header?: never;
                 path: {
@@ -1947,7 +1954,7 @@ export interface paths {
                                     device_id: string;
                                     reached: boolean;
                                     /** @enum {unknown} */
-                                    reason: "reached" | "provider_rejected" | "send_failed" | "not_matched" | "inactive" | "unregistered" | "registered_after_send" | "cancelled" | "expired" | "not_dispatched_yet" | "audience_unknown" | "awaiting_report";
+                                    reason: "reached" | "provider_rejected" | "send_failed" | "not_matched" | "inactive" | "unregistered" | "registered_after_send" | "cancelled" | "expired" | "capped" | "deferred" | "not_dispatched_yet" | "audience_unknown" | "awaiting_report";
                                     summary: string;
                                     /** @description The device-events end offset the send's audience was taken at on the device's partition (the fan-out task's wait_for) */
                                     audience_position: {
@@ -1994,9 +2001,16 @@ export interface paths {
                                         /** @enum {unknown} */
                                         provider: "apns" | "fcm";
                                         /** @enum {unknown} */
-                                        outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired";
+                                        outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
                                         reason: string | null;
                                         attempts: number | null;
+                                        /** @description capped / deferred: the frequency cap or quiet hours that applied */
+                                        rule?: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description deferred: when it goes out
+                                         */
+                                        until?: string;
                                         /** Format: date-time */
                                         at: string;
                                     }[];
@@ -2315,7 +2329,7 @@ export interface paths {
                             rate_per_minute?: number;
                             /** @description Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired` */
                             max_duration?: number;
-                            /** @description `transactional`: sent on the express lane ahead of the project's campaigns, never paced, and not held by the project's budget (`herald projects budget`) for its first 11,000 devices per partition; `campaign`: paced (its own `rate_per_minute` or the project's default) and held by the project's budget from its first push. Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/campaign-control.md "Priority and budget") */
+                            /** @description `transactional`: sent on the express lane ahead of the project's campaigns, never paced, not held by the project's budget (`herald projects budget`) for its first 11,000 devices per partition, and not subject to the project's frequency cap and quiet hours (`herald projects caps` / `quiet-hours`). `campaign`: paced (its own `rate_per_minute` or the project's default), held by the project's budget, capped (devices over the cap are reported `capped` or `deferred`) and kept quiet (devices in quiet hours are `deferred` to their end) from its first push. Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/campaign-control.md) */
                             priority_lane?: "transactional" | "campaign";
                         };
                     };
@@ -2547,7 +2561,7 @@ export interface paths {
                             rate_per_minute?: number;
                             /** @description Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired` */
                             max_duration?: number;
-                            /** @description `transactional`: sent on the express lane ahead of the project's campaigns, never paced, and not held by the project's budget (`herald projects budget`) for its first 11,000 devices per partition; `campaign`: paced (its own `rate_per_minute` or the project's default) and held by the project's budget from its first push. Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/campaign-control.md "Priority and budget") */
+                            /** @description `transactional`: sent on the express lane ahead of the project's campaigns, never paced, not held by the project's budget (`herald projects budget`) for its first 11,000 devices per partition, and not subject to the project's frequency cap and quiet hours (`herald projects caps` / `quiet-hours`). `campaign`: paced (its own `rate_per_minute` or the project's default), held by the project's budget, capped (devices over the cap are reported `capped` or `deferred`) and kept quiet (devices in quiet hours are `deferred` to their end) from its first push. Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/campaign-control.md) */
                             priority_lane?: "transactional" | "campaign";
                         };
                     };
@@ -4859,14 +4873,21 @@ export interface components {
             /** @enum {unknown} */
             provider: "apns" | "fcm";
             /**
-             * @description `delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent (cancelled); `expired`: not sent (`max_duration` ran out; reason `MaxDurationExceeded`)
+             * @description `delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent (cancelled); `expired`: not sent (`max_duration` ran out; reason `MaxDurationExceeded`); `capped`: not sent (a frequency cap with `on_cap: drop`; reason `FrequencyCap`, see `rule`); `deferred`: held by a frequency cap (`on_cap: defer`) or quiet hours until `until`, then replaced by its real outcome
              * @enum {unknown}
              */
-            outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired";
+            outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
             /** @description The provider's reason code (or Herald's: AttemptsExhausted, NoApnsCredentials, …) when not delivered */
             reason: string | null;
             /** @description Sends tried for this device */
             attempts: number | null;
+            /** @description capped / deferred (and expired after a deferral): the rule that applied, e.g. `cap 3/86400s per user` or `quiet 22:00-08:00 Europe/Paris` */
+            rule?: string;
+            /**
+             * Format: date-time
+             * @description deferred: when it goes out
+             */
+            until?: string;
             delivered_at: string | null;
             opened_at: string | null;
             /**
@@ -4951,6 +4972,10 @@ export interface components {
                 cancelled: number;
                 /** @description Not sent: `max_duration` ran out before its batch went out */
                 expired: number;
+                /** @description Not sent: a project frequency cap with `on_cap: drop` (campaign sends only) */
+                capped: number;
+                /** @description Held now by a frequency cap (`on_cap: defer`) or quiet hours; each moves to its real outcome when released */
+                deferred: number;
                 opened: number;
             };
             counts_by_provider?: {
@@ -4967,6 +4992,10 @@ export interface components {
                     cancelled: number;
                     /** @description Not sent: `max_duration` ran out before its batch went out */
                     expired: number;
+                    /** @description Not sent: a project frequency cap with `on_cap: drop` (campaign sends only) */
+                    capped: number;
+                    /** @description Held now by a frequency cap (`on_cap: defer`) or quiet hours; each moves to its real outcome when released */
+                    deferred: number;
                     opened: number;
                 };
                 fcm: {
@@ -4982,6 +5011,10 @@ export interface components {
                     cancelled: number;
                     /** @description Not sent: `max_duration` ran out before its batch went out */
                     expired: number;
+                    /** @description Not sent: a project frequency cap with `on_cap: drop` (campaign sends only) */
+                    capped: number;
+                    /** @description Held now by a frequency cap (`on_cap: defer`) or quiet hours; each moves to its real outcome when released */
+                    deferred: number;
                     opened: number;
                 };
             };

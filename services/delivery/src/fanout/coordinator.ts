@@ -1,4 +1,4 @@
-import { createEvent, TOPICS, type NotificationDueV1, type NotificationRequestedV1 } from '@herald/events';
+import { createEvent, TOPICS, type CampaignCaps, type NotificationDueV1, type NotificationRequestedV1 } from '@herald/events';
 import type { TopicLookup } from '@herald/audience';
 import { highsByPartition, type ConsumedEvent, type Outgoing, type PartitionEnd } from '@herald/kafka';
 import type { Logger } from '@herald/log';
@@ -23,6 +23,10 @@ export interface CoordinatorDeps {
   defaultTimezone(projectId: string): Promise<string | undefined>;
   /** The project's default pace (`herald projects pace`), cached by the caller: no store read per send. */
   projectRate?(projectId: string): Promise<number | undefined>;
+  /** The project's frequency cap and quiet hours (cached by the caller), snapshotted into each task. */
+  projectCaps?(projectId: string): Promise<CampaignCaps | undefined>;
+  /** A deferred batch's record, once its schedule fired (services/delivery/src/schedule/releases.ts). */
+  releases?: { batchOf(scheduleId: string): Promise<Outgoing | undefined> };
   /** Schedule decisions (is send_at still ahead?); tests move it. */
   clock: Clock;
   maxAgeMs: number;
@@ -57,7 +61,7 @@ export function coordinatorHandler(deps: CoordinatorDeps) {
           await holdSchedules(deps, event);
           continue;
         }
-        out.push(...take(deps, event, event.data, event.occurred_at, undefined, deviceEnds, await deps.projectRate?.(event.project_id)));
+        out.push(...take(deps, event, event.data, event.occurred_at, undefined, deviceEnds, await deps.projectRate?.(event.project_id), await deps.projectCaps?.(event.project_id)));
       } else if (event.type === 'NotificationDue') {
         out.push(...(await due(deps, record, event, deviceEnds)));
       } else if (event.type === 'NotificationCancelled') {
@@ -82,7 +86,8 @@ function take(
   requestedAt: string,
   slot: NotificationDueV1['data']['slot'],
   deviceEnds: readonly number[],
-  projectRate?: number  ,
+  projectRate?: number,
+  caps?: CampaignCaps,
 ): Outgoing[] {
   const context = { project_id: event.project_id, correlation_id: event.correlation_id };
   if (deps.controls.isCancelled(request.notification_id)) return [];
@@ -92,7 +97,7 @@ function take(
     const reason = `not sent: requested (or due) at ${requestedAt}, longer ago than DELIVERY_MAX_AGE_MS allows`;
     return [{ event: createEvent('NotificationExpired', { notification_id: request.notification_id, reason }, context) }];
   }
-  return planTasks({ request, projectId: event.project_id, correlationId: event.correlation_id, requestedAt, slot, deviceEnds, topicOf: deps.topicOf, partitionOf: deps.partitionOf, projectRate });
+  return planTasks({ request, projectId: event.project_id, correlationId: event.correlation_id, requestedAt, slot, deviceEnds, topicOf: deps.topicOf, partitionOf: deps.partitionOf, projectRate, caps });
 }
 
 /** A due schedule, once: a repeated announcement (a scheduler whose lease ran out) finds it fired by another record. */
@@ -103,7 +108,13 @@ async function due(deps: CoordinatorDeps, record: ConsumedEvent, event: Notifica
     deps.logger.info({ notification_id: data.notification_id, schedule: data.fanout_id }, 'schedule already fired or cancelled; announcement dropped');
     return [];
   }
+  if (data.release === true) {
+    // A batch deferred by a frequency cap or quiet hours: queued now, as it was planned (the sender reports it cancelled or expired if it must).
+    const batch = await deps.releases?.batchOf(data.fanout_id);
+    if (batch === undefined) deps.logger.warn({ notification_id: data.notification_id, schedule: data.fanout_id }, 'deferred batch not found; nothing is released');
+    return batch === undefined ? [] : [batch];
+  }
   const held = await deps.schedules.request(data.notification_id);
   if (held === null) return [];
-  return take(deps, { project_id: held.project_id, correlation_id: held.correlation_id }, held.request, data.due_at, data.slot, deviceEnds, await deps.projectRate?.(held.project_id));
+  return take(deps, { project_id: held.project_id, correlation_id: held.correlation_id }, held.request, data.due_at, data.slot, deviceEnds, await deps.projectRate?.(held.project_id), await deps.projectCaps?.(held.project_id));
 }

@@ -1,4 +1,4 @@
-import { createEvent, PushOptionFields, type FanoutMessage, type FanoutSlot, type FanoutTaskV1, type NotificationRequestedV1 } from '@herald/events';
+import { createEvent, PushOptionFields, type FanoutMessage, type CampaignCaps, type FanoutSlot, type FanoutTaskV1, type NotificationRequestedV1 } from '@herald/events';
 import { partitionsOf, resolveAudience, type TopicLookup } from '@herald/audience';
 import type { Outgoing } from '@herald/kafka';
 import { deadlineOf } from '../control/pace.ts';
@@ -30,6 +30,8 @@ export interface TaskPlanInput {
   partitionOf: (key: string, partitionCount: number) => number;
   /** The project's default `rate_per_minute` (`herald projects pace`), for a request that sets none. */
   projectRate?: number | undefined;
+  /** The project's frequency cap and quiet hours now (`herald projects caps` / `quiet-hours`): each task carries them, so no step reads settings. */
+  caps?: CampaignCaps | undefined;
 }
 
 /**
@@ -74,6 +76,7 @@ export function planTasks(input: TaskPlanInput): Outgoing[] {
       ...pace,
       ...(request.priority_lane === undefined ? {} : { lane: request.priority_lane }),
       ...(deadline === undefined ? {} : { deadline: new Date(deadline).toISOString() }),
+      ...(input.caps === undefined ? {} : { caps: input.caps }),
     };
     return { event: createEvent('FanoutTask', data, context), partition };
   });

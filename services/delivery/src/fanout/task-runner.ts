@@ -7,6 +7,7 @@ import type { Steering } from '../control/delivery-controls.ts';
 import { budgeted, workLane } from '../control/budget.ts';
 import type { ProjectBudgets } from '../control/project-budgets.ts';
 import { estimateAudience, readPage, type IndexReader } from '../index/read-page.ts';
+import { gatePage, heldBatches, keepsCaps, type CapsDeps } from './caps-step.ts';
 
 export const WORK_TOPIC = {
   campaign: { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm },
@@ -46,6 +47,8 @@ export interface TaskRunnerDeps {
   /** Devices per batch (tests use fewer). */
   batchSize?: number;
   now?: () => number;
+  /** Frequency caps and quiet hours of campaign sends (caps-step.ts); absent: not applied. */
+  caps?: CapsDeps;
 }
 
 type Task = FanoutTaskV1['data'];
@@ -120,10 +123,19 @@ export function taskHandler(deps: TaskRunnerDeps) {
         registeredBefore: task.wait_for,
       });
       const envelope = envelopeBytes(task, message, context);
-      const plan = planStep(progress, page, { maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelope });
-      const lane = workLane(task, plan.lane, pace.kind === 'expire');
-      if (pace.kind !== 'expire') deps.budgets?.spend(record.event.project_id, record.partition, page.rows.length, now());
+      const limits = { maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelope };
       const ratePerMinute = pace.kind === 'run' ? pace.paced?.ratePerMinute : undefined;
+      // Campaign sends keep the project's frequency cap and quiet hours: held devices get their own batches and reports (caps-step.ts).
+      const gate = deps.caps !== undefined && pace.kind !== 'expire' && keepsCaps(task, progress.step === 0 && page.exhausted) ? await gatePage(deps.caps, task, record.event.project_id, page) : undefined;
+      const sendable = gate?.page ?? page;
+      let plan = planStep(progress, sendable, limits);
+      if (gate !== undefined && gate.held.length > 0) {
+        const held = await heldBatches(deps.caps!, gate.held, plan.next, limits, (batch) => batchEvent(task, message, batch, context, ratePerMinute), context);
+        out.push(...held.out);
+        plan = { ...plan, next: held.next };
+      }
+      const lane = workLane(task, plan.lane, pace.kind === 'expire');
+      if (pace.kind !== 'expire') deps.budgets?.spend(record.event.project_id, record.partition, sendable.rows.length, now());
       for (const batch of plan.batches) out.push({ event: batchEvent(task, message, batch, context, ratePerMinute), topic: WORK_TOPIC[lane][batch.provider] });
       // A campaign (more than one step) says how large this partition's audience is, for its progress and ETA:
       // at its second step, so the count (about 10 ms per 170,000 devices) never delays a first push.
@@ -131,7 +143,7 @@ export function taskHandler(deps: TaskRunnerDeps) {
         const devices = estimateAudience(deps.index, { partition: record.partition, projectId: record.event.project_id, audience: task.audience });
         out.push({ event: createEvent('AudienceEstimated', { notification_id: task.notification_id, partition: task.partition, partitions: task.partitions, devices }, context) });
       }
-      const nextPace = paceAfter(task, pace, page.rows.length);
+      const nextPace = paceAfter(task, pace, sendable.rows.length);
       // A holder on a partition this fan-out has a task on is found there (by its token): hand on only the others.
       const uncovered = page.forwards.filter((holder) => task.covers !== undefined && !task.covers.includes(deps.partitionOf(holder.device_id)));
       const pending = [...(task.forwards ?? []), ...uncovered];

@@ -10,6 +10,9 @@ export interface AudienceRow {
   device_id: string;
   token: string;
   platform: 'ios' | 'android';
+  /** For frequency caps per user and quiet hours (campaign control). */
+  external_id?: string | undefined;
+  timezone?: string | undefined;
 }
 
 export interface Page {
@@ -95,7 +98,7 @@ export function readPage(index: IndexReader, request: PageRequest): Page {
     // Ordinals follow the log: from the first device created after the send on, none belongs to it.
     if (device !== undefined && request.registeredBefore !== undefined && device.since >= request.registeredBefore) return { rows, after, exhausted: true, forwards };
     if (device !== undefined && matchesAudience(device, projectId, audience, request.zones)) {
-      rows.push({ ordinal, device_id: device._id, token: device.token, platform: device.platform });
+      rows.push({ ordinal, device_id: device._id, token: device.token, platform: device.platform, external_id: device.external_id ?? undefined, timezone: device.timezone ?? undefined });
     }
     if (rows.length >= request.limit || scanned >= scanLimit) return { rows, after, exhausted: false, forwards };
   }

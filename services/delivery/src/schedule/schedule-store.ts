@@ -1,4 +1,4 @@
-import type { FanoutSlot, NotificationRequestedV1 } from '@herald/events';
+import type { DeliveryBatchV1, FanoutSlot, NotificationRequestedV1 } from '@herald/events';
 import { ADMIN_COLLECTIONS, wrapMongoError, type Collection, type Db } from '@herald/mongo';
 
 /** A send waiting for its time: the whole notification (send_at), or one slot of a local-time send. Small: the request is kept once, apart. */
@@ -16,6 +16,8 @@ export interface Schedule {
   lease_until?: Date;
   /** The NotificationDue record the fan-out sent it for: a repeat of that record is the same firing, any other a duplicate. */
   fired_by?: { partition: number; offset: number };
+  /** A batch deferred by a frequency cap or quiet hours (`_id` = its batch id): queued as it is when due, on `topic`. */
+  release?: { batch: DeliveryBatchV1['data']; topic: string; correlation_id?: string };
   created_at: Date;
 }
 
@@ -61,6 +63,19 @@ export class ScheduleStore {
     });
     const first = Math.min(...schedules.map((schedule) => schedule.due_at.getTime()));
     if (Number.isFinite(first)) for (const listener of this.#held) listener(new Date(first));
+  }
+
+  /** Deferred batches (idempotent: a step run again writes the same ids). */
+  async holdReleases(schedules: readonly Schedule[]): Promise<void> {
+    if (schedules.length === 0) return;
+    await this.#guard(() => this.#schedules.bulkWrite(schedules.map((schedule) => ({ updateOne: { filter: { _id: schedule._id }, update: { $setOnInsert: schedule }, upsert: true } })), { ordered: false }));
+    const first = Math.min(...schedules.map((schedule) => schedule.due_at.getTime()));
+    for (const listener of this.#held) listener(new Date(first));
+  }
+
+  /** A deferred batch's schedule (fired or not). */
+  released(id: string): Promise<Schedule | null> {
+    return this.#guard(() => this.#schedules.findOne({ _id: id }));
   }
 
   /** Calls `listener` with the earliest due time of each hold this process makes (the scheduler wakes for it); answers the unsubscribe. */
@@ -121,7 +136,8 @@ export class ScheduleStore {
   /** A cancelled notification's pending slots will not fire, and its request is dropped. */
   async cancel(notificationId: string): Promise<void> {
     await this.#guard(async () => {
-      await this.#schedules.updateMany({ notification_id: notificationId, state: 'pending' }, { $set: { state: 'cancelled' } });
+      // Deferred batches still fire: the sender reports their devices `cancelled`, settling each `deferred` line.
+      await this.#schedules.updateMany({ notification_id: notificationId, state: 'pending', release: { $exists: false } }, { $set: { state: 'cancelled' } });
       await this.#requests.deleteOne({ _id: notificationId });
     });
   }

@@ -33,7 +33,7 @@ const PAGE = 50;
 export function dueEvent(schedule: Schedule): NotificationDueV1 {
   return createEvent(
     'NotificationDue',
-    { notification_id: schedule.notification_id, fanout_id: schedule._id, due_at: schedule.due_at.toISOString(), ...(schedule.slot === undefined ? {} : { slot: schedule.slot }) },
+    { notification_id: schedule.notification_id, fanout_id: schedule._id, due_at: schedule.due_at.toISOString(), ...(schedule.slot === undefined ? {} : { slot: schedule.slot }), ...(schedule.release === undefined ? {} : { release: true }) },
     { project_id: schedule.project_id },
   );
 }

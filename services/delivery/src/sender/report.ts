@@ -22,6 +22,7 @@ export function batchReport(batch: DeliveryBatchV1, results: readonly AttemptedR
         ...(result.outcome === 'delivered' ? {} : { reason: result.reason ?? (result.outcome === 'retryable' ? 'RetryDeadlineExceeded' : 'Rejected') }),
         attempts: result.attempts,
       })),
+      ...settles(batch),
     },
     context,
   );
@@ -65,7 +66,7 @@ function unsentReport(batch: DeliveryBatchV1, outcome: 'cancelled' | 'expired', 
   const { data } = batch;
   return createEvent(
     'DeliveryReported',
-    { notification_id: data.notification_id, batch_id: data.batch_id, provider: data.provider, results: data.devices.map((device) => ({ device_id: device.device_id, outcome, ...(reason === undefined ? {} : { reason }) })) },
+    { notification_id: data.notification_id, batch_id: data.batch_id, provider: data.provider, results: data.devices.map((device) => ({ device_id: device.device_id, outcome, ...(reason === undefined ? {} : { reason }) })), ...settles(batch) },
     { project_id: batch.project_id, correlation_id: batch.correlation_id, now },
   );
 }
@@ -73,4 +74,9 @@ function unsentReport(batch: DeliveryBatchV1, outcome: 'cancelled' | 'expired', 
 /** Every device failed for one reason (no credentials, a client that cannot start). */
 export function allFailed(devices: readonly DeviceTarget[], reason: string): AttemptedResult[] {
   return devices.map((device) => ({ device_id: device.device_id, outcome: 'rejected', reason, attempts: 1 }));
+}
+
+/** A batch released after a deferral (frequency cap, quiet hours): its report replaces the batch's `deferred` lines. */
+function settles(batch: DeliveryBatchV1): { settles_deferral?: true } {
+  return batch.data.deferral === undefined ? {} : { settles_deferral: true };
 }
