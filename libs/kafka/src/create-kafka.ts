@@ -29,6 +29,16 @@ export interface KafkaObserver {
 /** A kafkajs client plus the naming rule: code uses logical names, Kafka sees prefixed ones. */
 export interface HeraldKafka {
   client: Kafka;
+  /**
+   * A kafkajs client of its own, same settings. kafkajs keeps one map of
+   * committed offsets per group id for every consumer made by one client, and
+   * a member that joins again clears the whole group's entry: two members of
+   * one group in one process (the audience index and the task runner of
+   * herald.fanout-partitions) then wipe each other's, and the other crashes
+   * at its next fetch ("Cannot read properties of undefined (reading '1')"
+   * in OffsetManager.resolveOffsets). The second member takes its own client.
+   */
+  isolatedClient?(): Kafka;
   prefix: string;
   observer: KafkaObserver;
   topic(logical: string): string;
@@ -60,12 +70,13 @@ export function createKafka(settings: KafkaSettings): HeraldKafka {
   // kafkajs asks for a coordinator before every transactional request (coordinator-cache.ts).
   cacheCoordinators(kafkajsCluster());
   const prefix = settings.prefix ?? '';
-  const client = new Kafka({
+  const config = {
     clientId: settings.clientId,
     brokers: settings.brokers.split(',').map((broker) => broker.trim()).filter(Boolean),
     logLevel: logLevel.WARN,
     logCreator: pinoLogCreator(settings.logger.child({ component: 'kafkajs' })),
     retry: { initialRetryTime: 100, retries: 8 },
-  });
-  return { client, prefix, observer: settings.observer ?? {}, topic: (logical) => prefix + logical, group: (logical) => prefix + logical };
+  };
+  const client = new Kafka(config);
+  return { client, isolatedClient: () => new Kafka(config), prefix, observer: settings.observer ?? {}, topic: (logical) => prefix + logical, group: (logical) => prefix + logical };
 }

@@ -51,7 +51,8 @@ export async function runPositionedConsumer(spec: PositionedConsumerSpec): Promi
   const deadLetterTopicOf = (physical: string) => kafka.topic(deadLetterTopic(logicalTopic.get(physical) ?? physical, spec.groupId));
   await ensurePlainTopics(kafka, [...logicalTopic.keys()].map(deadLetterTopicOf));
   kafka.observer.deadLetterTopics?.(spec.topics.map((topic) => deadLetterTopic(topic, spec.groupId)));
-  const consumer: Consumer = kafka.client.consumer({
+  // Its own client: it may share its group with another member of this process (create-kafka.ts, isolatedClient).
+  const consumer: Consumer = (kafka.isolatedClient?.() ?? kafka.client).consumer({
     groupId,
     sessionTimeout: spec.sessionTimeoutMs ?? 15_000,
     heartbeatInterval: 1_000,
