@@ -6,13 +6,20 @@ export interface FunnelCounts {
   invalid: number;
   cancelled: number;
   opened: number;
+  /** Not sent: `max_duration` ran out; a frequency cap dropped it; held by a cap or quiet hours for now (campaign control). */
+  expired?: number;
+  capped?: number;
+  deferred?: number;
 }
+
+/** Outcomes of campaign control, shown only when a notification has some. */
+export const HELD_OUTCOMES = ['expired', 'capped', 'deferred'] as const;
 
 export const FUNNEL_STEPS = ['targeted', 'sent', 'delivered', 'opened'] as const;
 export type FunnelStep = (typeof FUNNEL_STEPS)[number];
 
-/** Devices with an outcome: delivered, failed, invalid or cancelled. */
-export const settled = (counts: FunnelCounts): number => counts.delivered + counts.failed + counts.invalid + counts.cancelled;
+/** Devices with an outcome: delivered, failed, invalid, cancelled, expired or capped (a deferred one has none yet). */
+export const settled = (counts: FunnelCounts): number => counts.delivered + counts.failed + counts.invalid + counts.cancelled + (counts.expired ?? 0) + (counts.capped ?? 0);
 
 /** Share of the targeted devices that have an outcome (0 … 1); 0 before the audience is known. */
 export function progress(counts: FunnelCounts): number {

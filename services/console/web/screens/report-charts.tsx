@@ -5,12 +5,13 @@ import { TableScroll } from '../components/ui.tsx';
 import type { paths } from '../api/schema';
 import type { Notification } from '../lib/draft.ts';
 import { formatCount, formatShare, formatTime } from '../lib/format.ts';
-import { cumulative, FUNNEL_STEPS, type FunnelCounts } from '../lib/funnel.ts';
+import { cumulative, FUNNEL_STEPS, HELD_OUTCOMES, type FunnelCounts } from '../lib/funnel.ts';
 import { reasonMeaning } from '../lib/reasons.ts';
 
 type ReportData = paths['/api/v1/notifications/{id}/report']['get']['responses'][200]['content']['application/json']['data'];
 
 const STEP_LABELS = { targeted: 'Targeted', sent: 'Sent', delivered: 'Delivered', opened: 'Opened' } as const;
+const HELD_LABELS = { expired: 'Expired', capped: 'Capped', deferred: 'Deferred' } as const;
 const PROVIDERS = [
   { key: 'apns', label: 'APNs (iOS)' },
   { key: 'fcm', label: 'FCM (Android)' },
@@ -21,6 +22,8 @@ export function Funnel({ notification }: { notification: Notification }) {
   const all = notification.counts!;
   const byProvider = notification.counts_by_provider!;
   const rows: Array<{ key: string; label: string; counts: FunnelCounts }> = [...PROVIDERS.map((provider) => ({ ...provider, counts: byProvider[provider.key] })), { key: 'all', label: 'All', counts: all }];
+  // max_duration, frequency caps and quiet hours: a column each, only when the notification has such devices.
+  const held = HELD_OUTCOMES.filter((outcome) => ((all as FunnelCounts)[outcome] ?? 0) > 0);
   const config = useMemo<ChartConfiguration>(
     () => ({
       type: 'bar',
@@ -53,6 +56,11 @@ export function Funnel({ notification }: { notification: Notification }) {
               <th scope="col" class="num">Failed</th>
               <th scope="col" class="num">Invalid</th>
               <th scope="col" class="num">Cancelled</th>
+              {held.map((outcome) => (
+                <th scope="col" class="num" key={outcome}>
+                  {HELD_LABELS[outcome]}
+                </th>
+              ))}
               <th scope="col" class="num">Open rate</th>
             </tr>
           </thead>
@@ -68,6 +76,11 @@ export function Funnel({ notification }: { notification: Notification }) {
                 <td class="num" data-testid={`funnel-${row.key}-failed`}>{formatCount(row.counts.failed)}</td>
                 <td class="num" data-testid={`funnel-${row.key}-invalid`}>{formatCount(row.counts.invalid)}</td>
                 <td class="num" data-testid={`funnel-${row.key}-cancelled`}>{formatCount(row.counts.cancelled)}</td>
+                {held.map((outcome) => (
+                  <td class="num" key={outcome} data-testid={`funnel-${row.key}-${outcome}`}>
+                    {formatCount(row.counts[outcome] ?? 0)}
+                  </td>
+                ))}
                 <td class="num">{formatShare(row.counts.opened, row.counts.delivered)}</td>
               </tr>
             ))}
