@@ -37,6 +37,15 @@ import { taskHandler } from './fanout/task-runner.ts';
 import { CapStore } from './control/cap-store.ts';
 import { projectCaps, releasedBatch } from './control/project-caps.ts';
 
+/**
+ * Work-topic partitions a sender lane handles at once. Its send slots
+ * (DELIVERY_CONCURRENCY batches) are shared by them, but a chunk whose
+ * batches are sent waits for its commit while the next partition's chunk
+ * sends: at a kill -9, up to this many chunks per lane were sent and not
+ * committed, and are sent again by the partition's next owner.
+ */
+export const SENDER_PARTITIONS_AT_ONCE = 3;
+
 export interface DeliveryDeps {
   kafka: HeraldKafka;
   producer: EventProducer;
@@ -236,7 +245,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
           sessionTimeoutMs: 30_000,
           // A chunk is the batches sent at once, committed together: a crash re-sends at most the batches in flight.
           maxChunkSize: deps.concurrency ?? 8,
-          partitionsConsumedConcurrently: 3,
+          partitionsConsumedConcurrently: SENDER_PARTITIONS_AT_ONCE,
           transactions: transactional(lane.group),
           handle: senderHandler({
             provider,
