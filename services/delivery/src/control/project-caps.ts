@@ -2,6 +2,7 @@ import { createEvent, type CampaignCaps } from '@herald/events';
 import type { AdminStore } from '@herald/admin';
 import type { Outgoing } from '@herald/kafka';
 import type { Schedule } from '../schedule/schedule-store.ts';
+import { projectSetting } from './project-setting.ts';
 
 /** What a project's settings give a send (pure): its frequency cap and quiet hours (with the project zone for devices without one), or nothing. */
 export function capsOf(project: { frequency_cap?: CampaignCaps['frequency_cap']; quiet_hours?: { start: string; end: string }; default_timezone?: string } | null | undefined): CampaignCaps | undefined {
@@ -16,20 +17,12 @@ export function capsOf(project: { frequency_cap?: CampaignCaps['frequency_cap'];
 
 /**
  * The projects' frequency caps and quiet hours (`herald projects caps` /
- * `quiet-hours`), each read at most every 10 s: a send costs no store read
- * for them. A change reaches new sends within 10 s; sends in flight keep
- * what they started with (their tasks carry it).
+ * `quiet-hours`), each read at most every 10 s (project-setting.ts): a send
+ * costs no store read for them. Sends in flight keep what they started with
+ * (their tasks carry it).
  */
 export function projectCaps(admins: Pick<AdminStore, 'findProject'>): (projectId: string) => Promise<CampaignCaps | undefined> {
-  const cache = new Map<string, { caps: CampaignCaps | undefined; at: number }>();
-  return async (projectId) => {
-    const cached = cache.get(projectId);
-    if (cached !== undefined && Date.now() - cached.at < 10_000) return cached.caps;
-    const caps = capsOf(await admins.findProject(projectId));
-    if (cache.size > 10_000) cache.clear();
-    cache.set(projectId, { caps, at: Date.now() });
-    return caps;
-  };
+  return projectSetting(admins, capsOf);
 }
 
 /** The DeliveryBatch a fired deferral schedule queues (its batch as planned, on the campaign lane). */

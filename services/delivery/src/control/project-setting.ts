@@ -7,8 +7,8 @@ import type { AdminStore, Project } from '@herald/admin';
  * pace they started with); the budget (`herald projects budget`) reaches
  * the steps of sends in flight within 10 s.
  */
-export function projectSetting(admins: Pick<AdminStore, 'findProject'>, pick: (project: Project) => number | undefined, now: () => number = Date.now): (projectId: string) => Promise<number | undefined> {
-  const cache = new Map<string, { value: number | undefined; at: number }>();
+export function projectSetting<T>(admins: Pick<AdminStore, 'findProject'>, pick: (project: Project) => T | undefined, now: () => number = Date.now): (projectId: string) => Promise<T | undefined> {
+  const cache = new Map<string, { value: T | undefined; at: number }>();
   return async (projectId) => {
     const cached = cache.get(projectId);
     if (cached !== undefined && now() - cached.at < 10_000) return cached.value;

@@ -48,18 +48,24 @@ describe('senderHandler', () => {
   });
 });
 
+/** An APNs client that accepts every device and records, per push, the fake clock's instant. */
+function timedClients(clock: { now: number }) {
+  const sentAt: number[] = [];
+  const clients = {
+    apns: async () => ({
+      send: async (devices: readonly DeviceTarget[]) => {
+        for (const _ of devices) sentAt.push(clock.now);
+        return devices.map((device) => ({ device_id: device.device_id, outcome: 'delivered' as const }));
+      },
+    }),
+  } as unknown as ProviderClients;
+  return { clients, sentAt };
+}
+
 describe('senderHandler on a paced notification', () => {
   it("sends a backlog at this instance's share of the pace, heartbeating, not at once", async () => {
-    const sentAt: number[] = [];
-    let now = 0;
-    const clients = {
-      apns: async () => ({
-        send: async (devices: readonly DeviceTarget[]) => {
-          for (const _ of devices) sentAt.push(now);
-          return devices.map((device) => ({ device_id: device.device_id, outcome: 'delivered' as const }));
-        },
-      }),
-    } as unknown as ProviderClients;
+    const time = { now: 0 };
+    const { clients, sentAt } = timedClients(time);
     let heartbeats = 0;
     const handle = senderHandler({
       provider: 'apns',
@@ -69,7 +75,7 @@ describe('senderHandler on a paced notification', () => {
       pacePerSecond: () => 1,
       concurrency: 1,
       policy: { deadlineMs: 1_000, minMs: 1, maxMs: 1, maxAttempts: 1 },
-      clock: { now: () => now, sleep: async (ms) => void (now += ms), random: () => 0 },
+      clock: { now: () => time.now, sleep: async (ms) => void (time.now += ms), random: () => 0 },
       logger: createLogger({ name: 'test', level: 'silent' }),
     });
     await handle([batch('n-1:apns:0:0'), batch('n-1:apns:0:1'), batch('n-1:apns:0:2')], { heartbeat: async () => void (heartbeats += 1) });
@@ -87,16 +93,8 @@ describe('senderHandler under a project budget', () => {
       return { ...record, event: { ...record.event, data: { ...(record.event.data as object), notification_id: notification } } as ConsumedEvent['event'] };
     };
     const run = async (lane: 'campaign' | 'express') => {
-      let now = 0;
-      const sentAt: number[] = [];
-      const clients = {
-        apns: async () => ({
-          send: async (devices: readonly DeviceTarget[]) => {
-            for (const _ of devices) sentAt.push(now);
-            return devices.map((device) => ({ device_id: device.device_id, outcome: 'delivered' as const }));
-          },
-        }),
-      } as unknown as ProviderClients;
+      const time = { now: 0 };
+      const { clients, sentAt } = timedClients(time);
       const handle = senderHandler({
         provider: 'apns',
         clients,
@@ -105,7 +103,7 @@ describe('senderHandler under a project budget', () => {
         budgetPerSecond: async () => 2,
         concurrency: 1,
         policy: { deadlineMs: 1_000, minMs: 1, maxMs: 1, maxAttempts: 1 },
-        clock: { now: () => now, sleep: async (ms) => void (now += ms), random: () => 0 },
+        clock: { now: () => time.now, sleep: async (ms) => void (time.now += ms), random: () => 0 },
         logger: createLogger({ name: 'test', level: 'silent' }),
       });
       // Two notifications of the project, 2 devices a batch, at a budget of 2/s: one second's worth leaves at once, then one batch a second.
