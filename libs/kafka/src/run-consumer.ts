@@ -54,6 +54,14 @@ export interface ConsumerSpec {
   partitionsConsumedConcurrently?: number;
   /** Back-off between retries of a retriable failure (retried without a cap: infrastructure errors never dead-letter). */
   backoff?: BackoffPolicy;
+  /**
+   * Fetch in bulk: the broker holds a fetch until it has `minBytes` or
+   * `maxWaitMs` passed (default: answer on the first record, wait at most
+   * IDLE_FETCH_WAIT_MS when idle). For consumers whose records gain from
+   * being handled together (a projection folding a document's events into
+   * one write) and that can take `maxWaitMs` of extra delay.
+   */
+  fetch?: { minBytes: number; maxWaitMs: number };
   /** Session timeout; handlers that run long must heartbeat within it. */
   sessionTimeoutMs?: number;
   /** Called after each chunk is done (handled or dead-lettered): progress for rebuilds and lag. */
@@ -95,7 +103,8 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
     groupId,
     sessionTimeout: spec.sessionTimeoutMs ?? 15_000,
     heartbeatInterval: 1_000,
-    maxWaitTimeInMs: IDLE_FETCH_WAIT_MS,
+    maxWaitTimeInMs: spec.fetch?.maxWaitMs ?? IDLE_FETCH_WAIT_MS,
+    ...(spec.fetch === undefined ? {} : { minBytes: spec.fetch.minBytes }),
     ...(spec.assigner === undefined ? {} : { partitionAssigners: [spec.assigner] }),
   });
   let joined!: () => void;
