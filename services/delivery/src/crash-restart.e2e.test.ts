@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devicesPerPlatform, seedTopicAudience, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
-import { SENDER_PARTITIONS_AT_ONCE } from './start-delivery.ts';
+import { SENDER_PARTITIONS_AT_ONCE } from './sender/start-senders.ts';
 
 /**
  * Kill -9 the delivery process in the middle of a campaign, start it again,
@@ -14,7 +14,7 @@ const IN_FLIGHT_PER_PROVIDER = 1;
 /**
  * What a kill can leave sent and not committed, per provider: each of the
  * lane's partitions handled at once may hold a sent chunk awaiting its commit
- * (start-delivery.ts, SENDER_PARTITIONS_AT_ONCE). The campaign here is small
+ * (sender/start-senders.ts, SENDER_PARTITIONS_AT_ONCE). The campaign here is small
  * per partition (about 667 devices), so it takes one lane, the express one.
  */
 const UNCOMMITTED_BATCHES_PER_PROVIDER = IN_FLIGHT_PER_PROVIDER * SENDER_PARTITIONS_AT_ONCE;

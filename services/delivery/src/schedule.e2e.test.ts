@@ -102,7 +102,7 @@ describe('scheduled sends', () => {
     await waitFor('the Tokyo slot fired', async () => (await schedules().findOne({ notification_id: accepted.id, due_at: new Date(tokyo) }))?.state === 'fired');
     expect(tokens()).toEqual(['ios-tokyo']);
     expect((await schedules().findOne({ notification_id: accepted.id, due_at: new Date(paris) }))?.state).toBe('pending');
-    expect(await status(accepted.id)).toBe('sending');
+    await waitFor('the notification shown sending', async () => (await status(accepted.id)) === 'sending');
 
     // Paris's 09:00, then UTC's (the project's default zone, for the device without one).
     await moveClockTo(paris);

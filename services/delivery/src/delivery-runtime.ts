@@ -1,0 +1,24 @@
+import type { HeraldKafka, LogAdmin, RunningConsumer, TransactionalProducer } from '@herald/kafka';
+import type { DeliveryInstance } from './index/open-instance.ts';
+import type { DeliveryControls } from './control/delivery-controls.ts';
+import type { FollowedLog } from './index/follow-log.ts';
+
+/** What the roles of one delivery process share, set up once by startDelivery (start-delivery.ts). */
+export interface DeliveryRuntime {
+  kafka: HeraldKafka;
+  admin: LogAdmin;
+  /** This process's directory: its audience index and its id. */
+  instance: DeliveryInstance;
+  /** Cancels, pauses, paces and provider push-back, from herald.delivery-control. */
+  controls: DeliveryControls;
+  /** Topic ends as this process follows them (topic names for the coordinator). */
+  follower: FollowedLog;
+  /** Partitions of herald.device-events, as many as herald.fanout-tasks has (checked at start). */
+  partitionCount: number;
+  /** The transactional producer of a consumer group (one per group and process). */
+  transactional: (group: string) => TransactionalProducer;
+  /** Every consumer a role starts goes here: startDelivery waits for them to join and stops them. */
+  consumers: RunningConsumer[];
+  /** Now, sleep and jitter for the senders' retries. */
+  clock: { now: () => number; sleep: (ms: number) => Promise<void>; random: () => number };
+}

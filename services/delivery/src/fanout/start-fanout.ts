@@ -1,0 +1,129 @@
+import { DELIVERY_CONSUMERS, TOPICS, type FanoutMessage } from '@herald/events';
+import { coPartitionAssigner, highsByPartition, partitionForKey, readRecordAt, runConsumer } from '@herald/kafka';
+import { ReadModelRegistry, wrapMongoError } from '@herald/mongo';
+import type { DeviceDocument } from '@herald/projections';
+import { AdminStore } from '@herald/admin';
+import { systemClock } from '@herald/runtime';
+import type { DeliveryDeps } from '../start-delivery.ts';
+import type { DeliveryRuntime } from '../delivery-runtime.ts';
+import { ScheduleStore } from '../schedule/schedule-store.ts';
+import { startScheduler } from '../schedule/scheduler.ts';
+import { fanoutRoles, runAudienceIndex } from '../index/run-index.ts';
+import { ProjectBudgets } from '../control/project-budgets.ts';
+import { projectSetting } from '../control/project-setting.ts';
+import { CapStore } from '../control/cap-store.ts';
+import { projectCaps, releasedBatch } from '../control/project-caps.ts';
+import { coordinatorHandler, COORDINATOR_TYPES } from './coordinator.ts';
+import { taskHandler } from './task-runner.ts';
+
+/**
+ * The fanout role: keeps the audience index of the device-events partitions
+ * this instance holds, runs their partition tasks (group
+ * herald.fanout-partitions, co-partitioned with the index), takes requests
+ * (group herald.fanout) and announces scheduled sends. Returns the
+ * scheduler to stop; the consumers go to `runtime.consumers`.
+ */
+export async function startFanout(deps: DeliveryDeps, runtime: DeliveryRuntime): Promise<{ stop(): Promise<void> }> {
+  const { kafka } = runtime;
+  const maxAgeMs = deps.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+  const deviceEnds = async () => highsByPartition(await runtime.admin.ends(kafka.topic(TOPICS.deviceEvents)));
+  const logger = deps.logger.child({ role: 'fanout' });
+  const schedules = new ScheduleStore(deps.db);
+  const admins = new AdminStore(deps.db);
+  const readModels = new ReadModelRegistry(deps.db);
+  const index = await runAudienceIndex({ kafka, producer: deps.producer, index: runtime.instance.index, instance: runtime.instance.id, logger: logger.child({ component: 'audience-index' }), ...(deps.onIndexApplied === undefined ? {} : { onApplied: deps.onIndexApplied }) });
+  runtime.consumers.push(index.consumer);
+  const partitions = DELIVERY_CONSUMERS.fanoutPartitions;
+  const budgets = new ProjectBudgets({ budgetOf: projectSetting(admins, (project) => project.budget_per_second), throttledUntil: (id) => runtime.controls.throttledUntil(id), partitions: runtime.partitionCount });
+  runtime.consumers.push(
+    await runConsumer({
+      kafka,
+      producer: deps.producer,
+      groupId: partitions.group,
+      topics: partitions.topics,
+      logger,
+      sessionTimeoutMs: 30_000,
+      maxChunkSize: 32,
+      partitionsConsumedConcurrently: deps.fanoutConcurrency ?? 64,
+      types: new Set(['FanoutTask']),
+      assigner: coPartitionAssigner({ instance: runtime.instance.id, role: 'tasks', roles: fanoutRoles(kafka) }),
+      onAssigned: (assignment) => budgets.retain(new Set(assignment[TOPICS.fanoutTasks] ?? [])),
+      transactions: runtime.transactional(partitions.group),
+      handle: taskHandler({
+        index: runtime.instance.index,
+        waitFor: index.waitFor,
+        isCancelled: (id) => runtime.controls.isCancelled(id),
+        steering: (id) => runtime.controls.steering(id),
+        changed: () => runtime.controls.changed(),
+        budgets,
+        ...(deps.paceHoldMs === undefined ? {} : { holdMs: deps.paceHoldMs }),
+        deviceEnds,
+        loadMessage: async (partition, offset) => messageIn(await readRecordAt(kafka, TOPICS.fanoutTasks, partition, offset)),
+        partitionOf: (deviceId) => partitionForKey(deviceId, runtime.partitionCount),
+        logger,
+        maxAgeMs,
+        ...(deps.fanoutStepDevices === undefined ? {} : { stepDevices: deps.fanoutStepDevices }),
+        caps: { state: new CapStore(deps.db), schedules, now: () => (deps.scheduleClock ?? systemClock).now() },
+      }),
+    }),
+  );
+  runtime.consumers.push(
+    await runConsumer({
+      kafka,
+      producer: deps.producer,
+      groupId: DELIVERY_CONSUMERS.fanout.group,
+      topics: DELIVERY_CONSUMERS.fanout.topics,
+      logger,
+      sessionTimeoutMs: 30_000,
+      maxChunkSize: 500,
+      partitionsConsumedConcurrently: 64,
+      types: COORDINATOR_TYPES,
+      transactions: runtime.transactional(DELIVERY_CONSUMERS.fanout.group),
+      handle: coordinatorHandler({
+        schedules,
+        controls: runtime.controls,
+        ends: async () => ({ devices: await runtime.admin.ends(kafka.topic(TOPICS.deviceEvents)), topics: await runtime.admin.ends(kafka.topic(TOPICS.topicEvents)) }),
+        waitForTopics: runtime.follower.waitForTopics,
+        topicOf: (projectId, idOrName) => runtime.instance.index.topicOf(projectId, idOrName),
+        partitionOf: partitionForKey,
+        registeredZones: (projectId) => registeredZones(readModels, projectId),
+        defaultTimezone: async (projectId) => (await admins.findProject(projectId))?.default_timezone,
+        projectRate: projectSetting(admins, (project) => project.default_rate_per_minute),
+        projectCaps: projectCaps(admins),
+        releases: { batchOf: async (id) => releasedBatch(await schedules.released(id)) },
+        clock: deps.scheduleClock ?? systemClock,
+        maxAgeMs,
+        logger,
+      }),
+    }),
+  );
+  // Every fan-out instance looks (at the next due time, when it holds a send, and every schedulerIdleMs); a lease on each schedule makes one of them announce it.
+  return startScheduler({
+    schedules,
+    producer: deps.producer,
+    clock: deps.scheduleClock ?? systemClock,
+    logger: logger.child({ component: 'scheduler' }),
+    maxAgeMs,
+    ...(deps.schedulerPollMs === undefined ? {} : { pollMs: deps.schedulerPollMs }),
+    ...(deps.schedulerIdleMs === undefined ? {} : { idleMs: deps.schedulerIdleMs }),
+  });
+}
+
+/** Notifications requested longer ago than this are not sent unless DeliveryDeps.maxAgeMs says otherwise. */
+export const DEFAULT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+function messageIn(event: { type: string; data: unknown }): FanoutMessage {
+  const message = event.type === 'FanoutTask' ? (event.data as { message?: FanoutMessage }).message : undefined;
+  if (message === undefined) throw new Error('the first step of a fan-out task carries no message');
+  return message;
+}
+
+/** Zones the project's devices registered: a local-time send makes a slot for each (one read per such send). */
+async function registeredZones(readModels: ReadModelRegistry, projectId: string): Promise<string[]> {
+  try {
+    const devices = await readModels.collection<DeviceDocument>('devices');
+    return (await devices.distinct('timezone', { project_id: projectId })).filter((zone): zone is string => typeof zone === 'string');
+  } catch (error) {
+    throw wrapMongoError(error);
+  }
+}

@@ -1,0 +1,95 @@
+import { DELIVERY_CONSUMERS } from '@herald/events';
+import { coPartitionAssigner, runConsumer } from '@herald/kafka';
+import { AdminStore } from '@herald/admin';
+import type { DeliveryDeps } from '../start-delivery.ts';
+import type { DeliveryRuntime } from '../delivery-runtime.ts';
+import { projectSetting } from '../control/project-setting.ts';
+import { SendPacer } from '../control/send-pace.ts';
+import { senderHandler } from './sender.ts';
+import type { ProviderClients } from './provider-clients.ts';
+import { LaneGate } from './lane-gate.ts';
+import { throttlePublisher } from './throttle-publisher.ts';
+
+/**
+ * Work-topic partitions a sender lane handles at once. Its send slots
+ * (DELIVERY_CONCURRENCY batches) are shared by them, but a chunk whose
+ * batches are sent waits for its commit while the next partition's chunk
+ * sends: at a kill -9, up to this many chunks per lane were sent and not
+ * committed, and are sent again by the partition's next owner.
+ */
+export const SENDER_PARTITIONS_AT_ONCE = 3;
+
+/**
+ * The apns and fcm roles: for each provider this process sends for, a
+ * campaign lane and an express lane (small sends), each a consumer group
+ * with its own send slots; both lanes share the provider's connections, and
+ * express calls go first (lane-gate.ts). The consumers go to
+ * `runtime.consumers`.
+ */
+export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime, clients: ProviderClients): Promise<void> {
+  const { kafka } = runtime;
+  // The senders hold a project's campaign batches to its budget too (read at most every 10 s), so a backlog leaves at the budget, not at once.
+  const senderBudgets = projectSetting(new AdminStore(deps.db), (project) => project.budget_per_second);
+  const projectPacer = new SendPacer();
+  for (const provider of ['apns', 'fcm'] as const) {
+    if (!deps.roles.includes(provider)) continue;
+    const logger = deps.logger.child({ role: provider });
+    const policy = { deadlineMs: deps.retryDeadlineMs ?? 30_000, minMs: 200, maxMs: 10_000, maxAttempts: deps.maxAttempts ?? 5 };
+    // Both lanes of the provider share its connections: express calls go first (lane-gate.ts).
+    const gate = new LaneGate();
+    const onThrottled = throttlePublisher(deps.producer, provider, logger);
+    // The campaign lane and the express lane (small sends), each with its own group and send slots.
+    for (const [laneName, lane] of [['campaign', DELIVERY_CONSUMERS[provider]], ['express', DELIVERY_CONSUMERS[`${provider}Express`]]] as const) {
+      const [topic] = lane.topics;
+      const held = new Set<number>();
+      const laneTopicPartitions = Math.max(1, (await runtime.admin.ends(kafka.topic(topic))).length);
+      runtime.consumers.push(
+        await runConsumer({
+          kafka,
+          producer: deps.producer,
+          groupId: lane.group,
+          topics: lane.topics,
+          logger,
+          // Sticky: after a rejoin (a broker restart, an instance joining) an instance gets back the partitions it
+          // held, so a chunk whose commit was lost returns to the sender that remembers its batches (RecentReports).
+          assigner: coPartitionAssigner({ instance: runtime.instance.id, role: 'sender', roles: { sender: kafka.topic(topic) }, checkpoints: () => Object.fromEntries([...held].map((partition) => [String(partition), 1])) }),
+          onAssigned: (assignment) => {
+            held.clear();
+            for (const partition of assignment[topic] ?? []) held.add(partition);
+          },
+          sessionTimeoutMs: 30_000,
+          // A chunk is the batches sent at once, committed together: a crash re-sends at most the batches in flight.
+          maxChunkSize: deps.concurrency ?? 8,
+          partitionsConsumedConcurrently: SENDER_PARTITIONS_AT_ONCE,
+          transactions: runtime.transactional(lane.group),
+          handle: senderHandler({
+            provider,
+            clients,
+            isCancelled: (id) => runtime.controls.isCancelled(id),
+            isPaused: (id) => runtime.controls.isPaused(id),
+            changed: () => runtime.controls.changed(),
+            // The batches of a notification are spread over the lane's partitions by id: this instance sends its share of the pace.
+            pacePerSecond: (batch) => {
+              const ratePerMinute = runtime.controls.steering(batch.data.notification_id).ratePerMinute ?? batch.data.rate_per_minute;
+              return ratePerMinute === undefined ? undefined : (ratePerMinute / 60) * (Math.max(1, held.size) / laneTopicPartitions);
+            },
+            projectPacer,
+            budgetPerSecond: async (projectId) => {
+              // The store down: the fan-out's budget still holds; the senders do not wait on the store.
+              const budget = await senderBudgets(projectId).catch(() => undefined);
+              return budget === undefined ? undefined : budget * (Math.max(1, held.size) / laneTopicPartitions);
+            },
+            policy,
+            clock: runtime.clock,
+            logger,
+            concurrency: deps.concurrency ?? 8,
+            lane: laneName,
+            gate,
+            onThrottled,
+            ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+          }),
+        }),
+      );
+    }
+  }
+}
