@@ -22,6 +22,12 @@ export interface Projection<Doc extends ProjectedDocument> {
    * change adds to its project's counters. Pure, like `evolve`.
    */
   counts?(before: Doc | undefined, after: Doc): CountDelta[];
+  /**
+   * Fetch in bulk (run-consumer.ts `fetch`): for a read model whose documents
+   * take several events in quick succession, so they fold into one write.
+   * Its readers then see it up to `maxWaitMs` later under light load.
+   */
+  fetch?: { minBytes: number; maxWaitMs: number };
 }
 
 /** Any projection, for code that runs them without caring about their document type. */

@@ -36,16 +36,6 @@ export const PROJECTION_PARTITIONS_AT_ONCE = 6;
  */
 export const PROJECTION_COMMIT_INTERVAL_MS = 1_000;
 
-/**
- * Each fetch waits for this much (or PROJECTION_FETCH.maxWaitMs) so that a
- * document's events that come close together (a one-device send's request,
- * dispatch and report within a few hundred milliseconds) are folded into one
- * write instead of an insert and two replaces: on the local store a replace
- * costs about three inserts. The read models trail the log by up to
- * maxWaitMs more when the load is light.
- */
-export const PROJECTION_FETCH = { minBytes: 1_048_576, maxWaitMs: 300 };
-
 /** Runs one projection into one read-model version, with that version's consumer group. */
 export async function runProjection(
   deps: ProjectionDeps,
@@ -68,7 +58,7 @@ export async function runProjection(
     maxChunkSize: PROJECTION_CHUNK,
     partitionsConsumedConcurrently: PROJECTION_PARTITIONS_AT_ONCE,
     commitIntervalMs: PROJECTION_COMMIT_INTERVAL_MS,
-    fetch: PROJECTION_FETCH,
+    ...(projection.fetch === undefined ? {} : { fetch: projection.fetch }),
     handle: applyTogether(async (records) => {
       if (counted) await applyCounted(projection, collection as never, counters, records);
       else await applyProjection(projection, collection as never, records, logger);

@@ -119,8 +119,11 @@ describe('following a notification', () => {
     const opened = await harness.request('PUT', `/api/v1/notifications/${id}/open`, { body: { project_id: project.id, token: 'android-ok-2' } });
     expect(opened.status).toBe(204);
     await waitFor('the open on the receipt', async () => (await allReceipts(id)).find((row) => row.device_id === deviceIdFor(project.id, 'android-ok-2'))?.opened_at !== null);
-    const afterOpen = (await get<{ data: NotificationBody }>(`/api/v1/notifications/${id}`)).body.data;
-    expect(afterOpen.counts.opened).toBe(1);
+    // The counts are another read model than the receipts, fetched in bulk: it may trail them a moment.
+    const afterOpen = await waitFor('the open in the counts', async () => {
+      const data = (await get<{ data: NotificationBody }>(`/api/v1/notifications/${id}`)).body.data;
+      return data.counts.opened === 1 ? data : undefined;
+    });
     expect(afterOpen.counts_by_provider.fcm.opened).toBe(1);
   });
 

@@ -248,13 +248,15 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
   });
 
   it('shows hostile metadata, topics and titles as text and runs none of it', async () => {
-    await api('POST', '/api/v1/notifications', { notification: { title: HOSTILE, body: '<script>window.__xss=3</script>', targets: ['evil-1'] } });
+    const hostile = await api<{ data: { id: string } }>('POST', '/api/v1/notifications', { notification: { title: HOSTILE, body: '<script>window.__xss=3</script>', targets: ['evil-1'] } });
     const evil = deviceIdFor(project.id, 'evil-1');
     await page.goto(url(`/console/devices/${evil}`));
     await page.getByTestId('metadata').getByText(HOSTILE).waitFor();
     await page.getByTestId('metadata').getByText('<b>key</b>').waitFor();
     await page.goto(url('/console/topics'));
     await page.getByTestId('topics').getByRole('cell', { name: HOSTILE, exact: true }).waitFor();
+    // The list is a read model: the notification shows once the projector has it.
+    await waitFor('the hostile notification listed', async () => (await api<{ data: Array<{ id: string }> }>('GET', '/api/v1/notifications')).data.some((item) => item.id === hostile.data.id));
     await page.goto(url('/console/notifications'));
     await page.getByRole('link', { name: HOSTILE }).click();
     await page.getByRole('heading', { name: HOSTILE }).waitFor();

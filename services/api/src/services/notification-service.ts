@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createEvent, newId } from '@herald/events';
 import { countMatching, isTransientMongoError, type ReadModelRegistry } from '@herald/mongo';
 import {
@@ -23,6 +24,7 @@ import { laneProblems, pushOptionProblems, scheduleProblems } from '../schemas/p
 import type { Clock } from '@herald/runtime';
 import { targetProblems } from '../domain/target-problems.ts';
 import { audienceSize, type AudienceSize } from './audience-size.ts';
+import { findJustSent } from '../domain/just-sent.ts';
 import { acceptedView, isPaced, notificationView, paceView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
 
 export interface ReceiptQuery {
@@ -33,6 +35,9 @@ export interface ReceiptQuery {
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const FOREVER = Number.POSITIVE_INFINITY;
+
+/** Ids are minted on the system clock (uuid v7), whatever clock the service decides schedules by. */
+const JUST_SENT_TIME = { now: () => Date.now(), sleep: (ms: number) => sleep(ms).then(() => undefined) };
 
 export class NotificationService {
   readonly #producer: EventProducer;
@@ -238,9 +243,10 @@ export class NotificationService {
     return { data, pagination: pagination(request, count, data.length) };
   }
 
+  /** The notification as its read model has it; one sent a moment ago is waited for briefly (just-sent.ts). */
   async #find(projectId: string, id: string): Promise<NotificationDocument> {
     const notifications = await this.#readModels.collection<NotificationDocument>('notifications');
-    const doc = await notifications.findOne({ _id: id, project_id: projectId });
+    const doc = await findJustSent(id, () => notifications.findOne({ _id: id, project_id: projectId }), JUST_SENT_TIME);
     if (doc === null) throw new NotFoundError(`notification ${id} does not exist in project ${projectId}`);
     return doc;
   }

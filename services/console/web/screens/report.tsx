@@ -24,23 +24,36 @@ export function Report() {
   const [cancelErrors, setCancelErrors] = useState<string[] | undefined>(undefined);
   const data = notification.data;
   useTitle(data === undefined ? 'Notification' : `${data.title === '' ? '(no title)' : data.title}`);
-  const refresh = useThrottled(() => {
+  const reload = () => {
     notification.reload();
     report.reload();
     setReceiptsVersion((version) => version + 1);
-  }, 1000);
+  };
+  const refresh = useThrottled(reload, 1000);
+  // The stream is the log itself; the page reads read models, which follow the log a moment behind
+  // (more under load): after a burst of events, look once more a little later so the last one shows.
+  const catchUp = useThrottled(reload, 4000);
   const following = data !== undefined && data.status !== 'expired' && data.status !== 'cancelled';
   const [live, setLive] = useState(false);
   // Live while it is being sent, and afterwards for its opens.
   useEffect(() => {
     if (!following) return;
     const stop = new AbortController();
-    followEvents(PROGRESS_EVENTS, (event) => event.data.notification_id === id && refresh(), stop.signal, setLive);
+    followEvents(
+      PROGRESS_EVENTS,
+      (event) => {
+        if (event.data.notification_id !== id) return;
+        refresh();
+        catchUp();
+      },
+      stop.signal,
+      setLive,
+    );
     return () => {
       stop.abort();
       setLive(false);
     };
-  }, [following, id, refresh]);
+  }, [following, id, refresh, catchUp]);
 
   if (data === undefined) {
     return (

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { newId } from '@herald/events';
+import { findJustSent, JUST_SENT_MS, JUST_SENT_POLL_MS, JUST_SENT_WAIT_MS, justMinted, uuidV7Time } from './just-sent.ts';
+
+/** A clock that moves only when slept on. */
+function fakeTime(start: number) {
+  let now = start;
+  return { now: () => now, sleep: async (ms: number) => void (now += ms) };
+}
+
+describe('just-sent lookups', () => {
+  it('reads the minting time of a UUID v7 and nothing else', () => {
+    const before = Date.now();
+    const time = uuidV7Time(newId());
+    expect(time).toBeGreaterThanOrEqual(before);
+    expect(time).toBeLessThanOrEqual(Date.now());
+    expect(uuidV7Time('0199a1c2-0000-7000-8000-000000000000')).toBe(0x0199a1c20000);
+    expect(uuidV7Time('6f1f3a52-5c0e-4c43-9d0b-6a0a4e1c2b7d')).toBeUndefined(); // v4
+    expect(uuidV7Time('not-an-id')).toBeUndefined();
+  });
+
+  it('counts an id as just minted only within JUST_SENT_MS, not far in the future', () => {
+    const minted = uuidV7Time('0199a1c2-0000-7000-8000-000000000000')!;
+    const id = '0199a1c2-0000-7000-8000-000000000000';
+    expect(justMinted(id, minted)).toBe(true);
+    expect(justMinted(id, minted + JUST_SENT_MS)).toBe(true);
+    expect(justMinted(id, minted + JUST_SENT_MS + 1)).toBe(false);
+    expect(justMinted(id, minted - 5_000)).toBe(false);
+  });
+
+  it('looks a just-minted id up again until it appears', async () => {
+    const time = fakeTime(Date.now());
+    const id = newId();
+    let calls = 0;
+    const found = await findJustSent(id, async () => (++calls >= 4 ? 'doc' : null), time);
+    expect(found).toBe('doc');
+    expect(calls).toBe(4);
+  });
+
+  it('gives up on a just-minted id after JUST_SENT_WAIT_MS, and answers an old id at once', async () => {
+    const time = fakeTime(Date.now());
+    let calls = 0;
+    expect(await findJustSent(newId(), async () => (calls++, null), time)).toBeNull();
+    expect(calls).toBe(1 + JUST_SENT_WAIT_MS / JUST_SENT_POLL_MS);
+    calls = 0;
+    expect(await findJustSent('0199a1c2-0000-7000-8000-000000000000', async () => (calls++, null), time)).toBeNull();
+    expect(calls).toBe(1);
+  });
+});
