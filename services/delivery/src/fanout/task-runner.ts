@@ -2,7 +2,7 @@ import { createEvent, deliveryBatchId, TOPICS, type DeliveryBatchV1, type Fanout
 import type { ConsumedEvent, Outgoing } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import { BATCH_BYTE_BUDGET, BATCH_SIZE, type PlannedBatch } from './batcher.ts';
-import { decideTask, paceAfter, planPace, planStep, progressOf, type PacePlan, type TaskProgress } from './task-step.ts';
+import { decideTask, headStartWait, paceAfter, planPace, planStep, progressOf, type PacePlan, type TaskProgress } from './task-step.ts';
 import type { Steering } from '../control/delivery-controls.ts';
 import { budgeted, workLane } from '../control/budget.ts';
 import type { ProjectBudgets } from '../control/project-budgets.ts';
@@ -84,6 +84,8 @@ export function taskHandler(deps: TaskRunnerDeps) {
   const paceOf = (task: Task, record: ConsumedEvent): PacePlan => {
     if (deps.isCancelled(task.notification_id)) return { kind: 'run', limit: 0 };
     const plan = planPace(task, steering(task.notification_id), now(), limits);
+    const headStart = plan.kind === 'run' && plan.paced === undefined ? headStartWait(task, now()) : 0;
+    if (headStart > 0) return { kind: 'wait', ms: headStart };
     return budgeted(plan, deps.budgets?.decide(record.event.project_id, record.partition, task, now()));
   };
 

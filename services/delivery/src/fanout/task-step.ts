@@ -91,6 +91,25 @@ export function planPace(task: FanoutTaskV1['data'], steering: Steering, now: nu
   return { kind: 'run', limit: Math.min(unpaced, pacedStepDevices(perSecond, limits.step)), paced: { perSecond, slotAt: slotOf(nextAt, now), ratePerMinute } };
 }
 
+/**
+ * How long after the request the steps after a fan-out's first wait (ms).
+ * The delivery process runs the fan-out and the senders on one thread: the
+ * second steps of every partition (10,000 devices each, read and batched at
+ * once) used to push the first batch's send back by half a second at 1M.
+ */
+export const FIRST_STEP_HEAD_START_MS = 500;
+
+/**
+ * How long a task waits so that its fan-out's first step goes out alone
+ * (pure): the second step (step 1) of an unpaced send waits until
+ * FIRST_STEP_HEAD_START_MS after the request; any other step, or a fan-out
+ * that starts later than that (a schedule, a backlog), not at all.
+ */
+export function headStartWait(task: Pick<FanoutTaskV1['data'], 'step' | 'requested_at' | 'forwarded'>, now: number): number {
+  if (task.step !== 1 || task.forwarded === true) return 0;
+  return Math.max(0, Date.parse(task.requested_at) + FIRST_STEP_HEAD_START_MS - now);
+}
+
 /** The pace the continuation records: the slot this step took and what it queued, or the task's own (unpaced step). */
 export function paceAfter(task: FanoutTaskV1['data'], plan: PacePlan, queued: number): FanoutTaskV1['data']['pace'] {
   if (plan.kind !== 'run' || plan.paced === undefined) return task.pace;

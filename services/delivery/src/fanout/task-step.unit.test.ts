@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FanoutTaskV1 } from '@herald/events';
-import { decideTask, paceAfter, planPace, planStep, type TaskProgress } from './task-step.ts';
+import { decideTask, FIRST_STEP_HEAD_START_MS, headStartWait, paceAfter, planPace, planStep, type TaskProgress } from './task-step.ts';
 import type { Page } from '../index/read-page.ts';
 
 const start: TaskProgress = { step: 0, sequence: { apns: 0, fcm: 0 }, targeted: { apns: 0, fcm: 0 } };
@@ -106,5 +106,22 @@ describe('planPace', () => {
 
   it('does not pace a task forwarded to a token holder', () => {
     expect(planPace(task({ forwarded: true, pace: { rate_per_minute: 60 } }), free, t0, limits)).toEqual({ kind: 'run', limit: 10_000 });
+  });
+});
+
+describe('headStartWait', () => {
+  const requested = '2026-01-01T00:00:00.000Z';
+  const t0 = Date.parse(requested);
+
+  it('holds only the second step of a fan-out, until the head start after the request is over', () => {
+    expect(headStartWait({ step: 1, requested_at: requested }, t0 + 100)).toBe(FIRST_STEP_HEAD_START_MS - 100);
+    expect(headStartWait({ step: 1, requested_at: requested }, t0 + FIRST_STEP_HEAD_START_MS)).toBe(0);
+    expect(headStartWait({ step: 0, requested_at: requested }, t0)).toBe(0);
+    expect(headStartWait({ step: 2, requested_at: requested }, t0 + 100)).toBe(0);
+    expect(headStartWait({ step: 1, requested_at: requested, forwarded: true }, t0 + 100)).toBe(0);
+  });
+
+  it('holds nothing when the fan-out starts late (a schedule, a backlog)', () => {
+    expect(headStartWait({ step: 1, requested_at: requested }, t0 + 60_000)).toBe(0);
   });
 });
