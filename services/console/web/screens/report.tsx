@@ -14,6 +14,9 @@ import { Receipts } from './receipts.tsx';
 
 const CANCELLABLE = ['scheduled', 'queued', 'sending'];
 
+/** How often the report looks again while its notification is queued or sending (besides every event it sees). */
+const ACTIVE_POLL_MS = 3_000;
+
 export function Report() {
   const { params } = useRoute();
   const { query } = useLocation();
@@ -33,6 +36,14 @@ export function Report() {
   // The stream is the log itself; the page reads read models, which follow the log a moment behind
   // (more under load): after a burst of events, look once more a little later so the last one shows.
   const catchUp = useThrottled(reload, 4000);
+  // What happened before the stream was open (a small send is often done by then) reaches the page only
+  // through the read model: while the notification is queued or sending, look again every few seconds.
+  const active = data?.status === 'queued' || data?.status === 'sending';
+  useEffect(() => {
+    if (!active) return;
+    const timer = setTimeout(reload, ACTIVE_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [active, data]);
   const following = data !== undefined && data.status !== 'expired' && data.status !== 'cancelled';
   const [live, setLive] = useState(false);
   // Live while it is being sent, and afterwards for its opens.
