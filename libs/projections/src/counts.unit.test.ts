@@ -5,7 +5,7 @@ import { counterId, foldCounts, sumCounts, type CounterDocument, type RecordDelt
 import { deviceCountDeltas, deviceCountsOf, DEVICES_COUNT_KEY, topicCountKey } from './device-counts.ts';
 import { devicesProjection, type DeviceDocument } from './devices.ts';
 import { notificationCountDeltas, notificationCountOf, NOTIFICATIONS_COUNT_KEY } from './notification-counts.ts';
-import type { NotificationDocument } from './notifications.ts';
+import type { NotificationDocument } from './notification-document.ts';
 
 const project_id = 'p';
 const records = (events: HeraldEvent[], partition = 0, from = 0) => events.map((event, index) => ({ event, topic: TOPICS.deviceEvents, partition, offset: from + index }));

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createEvent, TOPICS, type DeliveryReportedV1, type HeraldEvent } from '@herald/events';
 import { deliveryLedgerProjection, type DeliveryLedgerDocument } from './delivery-ledger.ts';
 import { foldRecords } from './apply-projection.ts';
-import { evolveNotification, type NotificationDocument } from './notifications.ts';
+import { evolveNotification } from './notifications.ts';
+import type { NotificationDocument } from './notification-document.ts';
 import { ledgerCounts, receiptRows } from './ledger-rows.ts';
 import { evolveProjectOutcomes, outcomesSince, type ProjectOutcomesDocument } from './project-outcomes.ts';
 

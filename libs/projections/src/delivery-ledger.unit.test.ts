@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, TOPICS, type HeraldEvent } from '@herald/events';
 import type { DeliveryLedgerDocument } from './delivery-ledger.ts';
-import type { NotificationDocument } from './notifications.ts';
+import type { NotificationDocument } from './notification-document.ts';
 import { deliveryLedgerProjection } from './delivery-ledger.ts';
 import { foldRecords } from './apply-projection.ts';
 import { evolveNotification } from './notifications.ts';

@@ -6,6 +6,7 @@ export * from './device-counts.ts';
 export * from './notification-counts.ts';
 export * from './devices.ts';
 export * from './topics.ts';
+export * from './notification-document.ts';
 export * from './notifications.ts';
 export * from './delivery-ledger.ts';
 export * from './ledger-rows.ts';

@@ -1,5 +1,5 @@
 import { parseBatchId } from '@herald/events';
-import type { DeliveryCounts } from './notifications.ts';
+import type { DeliveryCounts } from './notification-document.ts';
 import type { DeliveryLedgerDocument, LedgerDevice } from './delivery-ledger.ts';
 
 export type Outcome = LedgerDevice['outcome'];

@@ -4,7 +4,7 @@ import { countBothWays, createTestEnv, explainHerald, findBothWays, type FindSha
 import { COUNTER_INDEXES } from './counts.ts';
 import { DEVICE_INDEXES } from './devices.ts';
 import { LEDGER_INDEXES } from './delivery-ledger.ts';
-import { NOTIFICATION_INDEXES } from './notifications.ts';
+import { NOTIFICATION_INDEXES } from './notification-document.ts';
 import { TOPIC_INDEXES } from './topics.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { deltasOf, tally, type CountDelta } from './counts.ts';
-import type { NotificationDocument, NotificationStatus } from './notifications.ts';
+import type { NotificationDocument, NotificationStatus } from './notification-document.ts';
 
 /** The counters key of a project's notifications by status (one field per status). */
 export const NOTIFICATIONS_COUNT_KEY = 'notifications';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, TOPICS, type HeraldEvent } from '@herald/events';
-import type { NotificationDocument } from './notifications.ts';
+import type { NotificationDocument } from './notification-document.ts';
 import { audienceEstimateOf, evolveNotification } from './notifications.ts';
 
 const context = { project_id: 'p' };

@@ -1,0 +1,76 @@
+import type { Target } from '@herald/events';
+import type { IndexDescription } from '@herald/mongo';
+import type { ProjectedDocument } from './projection.ts';
+
+// The notifications read model's document: what the API shows of a notification (evolved in notifications.ts).
+
+export interface DeliveryCounts {
+  /** Active devices the audience resolved to. */
+  targeted: number;
+  /** Devices a provider gave an answer for (delivered + failed + invalid). */
+  sent: number;
+  /** Accepted by APNs / FCM. */
+  delivered: number;
+  /** Not accepted, after retries. */
+  failed: number;
+  /** Token rejected as invalid; the device was deactivated. */
+  invalid: number;
+  /** Not sent: the notification was cancelled before its batch went out. */
+  cancelled: number;
+  /** Not sent: its `max_duration` ran out before its batch went out (absent on documents older than the field). */
+  expired?: number;
+  /** Not sent: a project frequency cap with `on_cap: drop` (absent on documents older than the field). */
+  capped?: number;
+  /** Held by a frequency cap (`on_cap: defer`) or quiet hours, not sent yet: each moves to its real outcome when its batch is released. */
+  deferred?: number;
+  /** Devices that reported opening it. */
+  opened: number;
+}
+
+export type NotificationStatus = 'scheduled' | 'queued' | 'sending' | 'paused' | 'sent' | 'cancelled' | 'expired';
+
+/** Statuses after which nothing more is sent. */
+export const FINISHED_STATUSES: readonly NotificationStatus[] = ['sent', 'cancelled', 'expired'];
+
+/** What the client asked for beyond title, body and targets (push options, schedule), as sent. */
+export type NotificationOptions = Record<string, unknown>;
+
+export interface NotificationDocument extends ProjectedDocument {
+  title: string;
+  body: string;
+  targets: Target[];
+  link_to?: string;
+  group?: string;
+  /** Push options and schedule fields present on the request (data, badge, …, send_at, send_at_local). */
+  options?: NotificationOptions;
+  status: NotificationStatus;
+  /** Totals over both providers. */
+  counts: DeliveryCounts;
+  by_provider?: { apns: DeliveryCounts; fcm: DeliveryCounts };
+  /** Dispatches seen (`<slot>/<partition>`; slot '' for a send with one slot, no partition for a dispatch of the whole audience) and how many slots and partition dispatches per slot there are. */
+  dispatched_slots?: string[];
+  slots?: number;
+  partitions?: number;
+  /** Each partition's audience as its fan-out counted it when it began (AudienceEstimated), by partition: what progress is measured against before the dispatch. */
+  audience_estimates?: Record<string, number>;
+  /** Batches already counted: a batch re-sent after a sender crash is reported twice but counted once. */
+  reported_batches: string[];
+  /** The pace in effect (the request's `rate_per_minute`, or the latest PATCH); absent: unpaced. */
+  rate_per_minute?: number;
+  /** Paused by a PATCH (`state: paused`) and not resumed since. */
+  paused?: boolean;
+  created_at: string;
+  dispatched_at?: string;
+  finished_at?: string;
+  updated_at: string;
+}
+
+// The notification list, newest first, in all and by status.
+/** The indexes this read model's queries need (README "Indexes (query shapes)"). */
+export const NOTIFICATION_INDEXES: readonly IndexDescription[] = [
+    { key: { project_id: 1, created_at: -1, _id: -1 }, name: 'by_project_newest' },
+    { key: { project_id: 1, status: 1, created_at: -1, _id: -1 }, name: 'by_project_status_newest' },
+];
+
+
+export const ZERO_COUNTS: DeliveryCounts = { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, capped: 0, deferred: 0, opened: 0 };
