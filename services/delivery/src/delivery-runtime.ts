@@ -19,6 +19,4 @@ export interface DeliveryRuntime {
   transactional: (group: string) => TransactionalProducer;
   /** Every consumer a role starts goes here: startDelivery waits for them to join and stops them. */
   consumers: RunningConsumer[];
-  /** Now, sleep and jitter for the senders' retries. */
-  clock: { now: () => number; sleep: (ms: number) => Promise<void>; random: () => number };
 }

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { TOPICS } from '@herald/events';
 import { highsByPartition, openLogAdmin, TransactionalProducer, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
 import type { Db } from '@herald/mongo';
@@ -95,10 +94,9 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
     ...(deps.apnsRequestTimeoutMs === undefined ? {} : { apnsRequestTimeoutMs: deps.apnsRequestTimeoutMs }),
     ...(deps.fcmMaxConcurrentChunks === undefined ? {} : { fcmMaxConcurrentChunks: deps.fcmMaxConcurrentChunks }),
   });
-  const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms).then(() => undefined), random: Math.random };
   await follower.ready;
 
-  const runtime: DeliveryRuntime = { kafka, admin, instance, controls, follower, partitionCount, transactional, consumers, clock };
+  const runtime: DeliveryRuntime = { kafka, admin, instance, controls, follower, partitionCount, transactional, consumers };
   const scheduler = deps.roles.includes('fanout') ? await startFanout(deps, runtime) : undefined;
   await startSenders(deps, runtime, clients);
   return {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DELIVERY_CONSUMERS } from '@herald/events';
 import { coPartitionAssigner, runConsumer } from '@herald/kafka';
 import { AdminStore } from '@herald/admin';
@@ -28,6 +29,8 @@ export const SENDER_PARTITIONS_AT_ONCE = 3;
  */
 export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime, clients: ProviderClients): Promise<void> {
   const { kafka } = runtime;
+  // Now, sleep and jitter for the senders' retries.
+  const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms).then(() => undefined), random: Math.random };
   // The senders hold a project's campaign batches to its budget too (read at most every 10 s), so a backlog leaves at the budget, not at once.
   const senderBudgets = projectSetting(new AdminStore(deps.db), (project) => project.budget_per_second);
   const projectPacer = new SendPacer();
@@ -80,7 +83,7 @@ export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime,
               return budget === undefined ? undefined : budget * (Math.max(1, held.size) / laneTopicPartitions);
             },
             policy,
-            clock: runtime.clock,
+            clock,
             logger,
             concurrency: deps.concurrency ?? 8,
             lane: laneName,
