@@ -219,3 +219,10 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
     },
   };
 }
+
+/** The last `lines` lines of what each service process printed: a failed test's story, for stderr. */
+export function outputTails(harness: Pick<ApiHarness, 'outputs'>, lines = 40): string {
+  return Object.entries(harness.outputs())
+    .map(([name, output]) => `--- ${name}\n${output.split('\n').slice(-lines).join('\n')}\n`)
+    .join('');
+}

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_CONSUMERS } from '@herald/events';
 import { withLogAdmin } from '@herald/kafka';
-import { deliveryDeadLetters, devicesPerPlatform, seedTopicAudience, startApiHarness, waitFor, type ApiHarness, type ServiceProcess } from '@herald/testing';
+import { deliveryDeadLetters, devicesPerPlatform, seedTopicAudience, outputTails, startApiHarness, waitFor, type ApiHarness, type ServiceProcess } from '@herald/testing';
 
 /**
  * Campaign control against the real Kafka and store, two delivery
@@ -69,7 +69,7 @@ beforeAll(async () => {
 afterEach((context) => {
   if (context.task.result?.state !== 'fail') return;
   // What the services said, for the failure's story (the last lines of each).
-  for (const [name, output] of Object.entries(harness.outputs())) process.stderr.write(`--- ${name}\n${output.split('\n').slice(-40).join('\n')}\n`);
+  process.stderr.write(outputTails(harness));
 });
 
 afterAll(async () => {

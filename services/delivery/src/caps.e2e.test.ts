@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, outputTails, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
  * Frequency caps and quiet hours over the real stack (Kafka, the store, every
@@ -98,7 +98,7 @@ beforeAll(async () => {
 afterEach((context) => {
   if (context.task.result?.state !== 'fail') return;
   // What the services said, for the failure's story (the last lines of each).
-  for (const [name, output] of Object.entries(harness.outputs())) process.stderr.write(`--- ${name}\n${output.split('\n').slice(-40).join('\n')}\n`);
+  process.stderr.write(outputTails(harness));
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, TOPICS, topicIdFor, type HeraldEvent } from '@herald/events';
 import { runConsumer } from '@herald/kafka';
-import { deliveryDeadLetters, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { deliveryDeadLetters, outputTails, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
  * Some tokens the provider always answers 500 for, among many it accepts:
@@ -41,7 +41,7 @@ beforeAll(async () => {
 afterEach((context) => {
   if (context.task.result?.state !== 'fail') return;
   // What the services said, for the failure's story (a repeat is a rebalance, a lost answer or a resent chunk: the log says which).
-  for (const [name, output] of Object.entries(harness.outputs())) process.stderr.write(`--- ${name}\n${output.split('\n').slice(-60).join('\n')}\n`);
+  process.stderr.write(outputTails(harness, 60));
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS } from '@herald/events';
 import { readRecordAt, topicEnds } from '@herald/kafka';
-import { deliveryDeadLetters, devicesPerPlatform, seedTopicAudience, startApiHarness, waitFor, type ApiHarness, type SeedDevice } from '@herald/testing';
+import { deliveryDeadLetters, devicesPerPlatform, seedTopicAudience, outputTails, startApiHarness, waitFor, type ApiHarness, type SeedDevice } from '@herald/testing';
 
 /**
  * Priority lanes and project budgets against the real Kafka and store, two
@@ -85,7 +85,7 @@ beforeAll(async () => {
 
 afterEach((context) => {
   if (context.task.result?.state !== 'fail') return;
-  for (const [name, output] of Object.entries(harness.outputs())) process.stderr.write(`--- ${name}\n${output.split('\n').slice(-40).join('\n')}\n`);
+  process.stderr.write(outputTails(harness));
 });
 
 afterAll(async () => {
