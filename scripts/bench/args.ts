@@ -20,6 +20,8 @@ export interface BenchArgs {
   ratePerMinute?: number | undefined;
   pauseAt?: number | undefined;
   resumeAfterS?: number | undefined;
+  /** Before the campaign, restart every delivery instance on its index directory and time it until it is ready to fan out. */
+  restartDelivery: boolean;
 }
 
 export interface FaultPlan {
@@ -69,6 +71,10 @@ const USAGE = `usage: npm run bench:campaign -- [options]
                         requires no push from 1 s after the pause to the resume
   --transactional-during  a 10-device send of the same project during the
                         campaign (= --small-send-at 30 unless that is given)
+  --restart-delivery    before the campaign, stop every delivery instance (SIGTERM)
+                        and start it again on its index directory; reports
+                        restart_ready_ms (start → groups joined and every
+                        partition's index at the device-events ends)
   --keep                leave data (temp dir, or database + topics on external infra)
 Uses KAFKA_BROKERS / MONGO_URL when set; starts local Kafka + FerretDB when either is unset
 (and uses the local server only for the one that is unset).`;
@@ -113,6 +119,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       'pause-at': { type: 'string' },
       'resume-after': { type: 'string' },
       'transactional-during': { type: 'boolean', default: false },
+      'restart-delivery': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -144,6 +151,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     deliveryInstances: instances('delivery-instances'),
     projectorInstances: instances('projector-instances'),
     faults,
+    restartDelivery: values['restart-delivery'],
     ...(values['rate-per-minute'] === undefined ? {} : { ratePerMinute: number(values['rate-per-minute'], 'rate-per-minute', 0, (n) => Number.isInteger(n) && n >= 1 && n <= 100_000_000) }),
     ...(values['pause-at'] === undefined
       ? {}

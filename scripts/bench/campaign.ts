@@ -23,6 +23,7 @@ import { buildSummary, type BenchSummary } from './summary.ts';
 import { judgePace, type PaceJudgement } from './pace-judge.ts';
 import { steerWhenReached, type SteerFigures } from './steer.ts';
 import { BUNDLE_ID, startSystem, type BenchSystem } from './system.ts';
+import { restartFromCheckpoint } from './restart.ts';
 
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const BATCH = 500;
@@ -101,6 +102,7 @@ function printSummary(c: BenchResult['campaign']): void {
     ...(result.ceiling === undefined ? {} : { ceilingClient: result.ceiling.client }),
     ...(result.index?.buildS === undefined ? {} : { indexBuildS: result.index.buildS }),
     ...(result.index?.rssBytes === undefined ? {} : { indexRssBytes: result.index.rssBytes }),
+    ...(args.restartDelivery ? { restartReadyS: result.index?.restartS ?? null } : {}),
     ...(c.lastDeliveryS === undefined ? {} : { lastDeliveryS: c.lastDeliveryS }),
     ...(c.firstDeliveryS === undefined ? {} : { firstDeliveryS: c.firstDeliveryS }),
     ...(result.ceiling === undefined ? {} : { ceilingRate: result.ceiling.rate }),
@@ -240,6 +242,12 @@ async function main(): Promise<void> {
   watch.mark((phase = 'index'));
   result.index = { ...result.index, buildS: ((await indexed) - publishStart) / 1000 };
   say(`audience index built ${result.index.buildS?.toFixed(2)} s after the first publish`);
+  if (args.restartDelivery) {
+    watch.mark((phase = 'restart'));
+    const restart = await restartFromCheckpoint(running, infra, positions, deadline);
+    result.index = { ...result.index, restartS: restart.readyS, restartStopS: restart.stopS };
+    say(`delivery restarted on its index checkpoint: ready to fan out ${restart.readyS.toFixed(2)} s after it started (the old instances drained in ${restart.stopS.toFixed(2)} s)`);
+  }
 
   watch.mark((phase = 'to-first'));
   const small = createSmallSend({ baseUrl: system.baseUrl, apiKey: system.project.apiKey, from: args.devices, timeoutMs: 60_000 });

@@ -27,6 +27,8 @@ export interface BenchSummary {
   index_build_ms: number | null;
   /** Peak resident size of the index's LMDB file mappings, summed over delivery instances (/proc/<pid>/smaps). */
   index_rss_mb: number | null;
+  /** `--restart-delivery`: the new processes' start → every delivery group joined and every partition's index at the device-events ends (from its checkpoint). */
+  restart_ready_ms?: number | null;
   first_delivery_ms: number | null;
   delivered_distinct: number;
   duplicates: number;
@@ -54,6 +56,8 @@ export interface SummaryInput {
   ceilingClient?: 'h2load' | 'node';
   indexBuildS?: number;
   indexRssBytes?: number;
+  /** Set by `--restart-delivery` (undefined: not asked; null: asked, not reached). */
+  restartReadyS?: number | null;
   /** Seconds from the POST to the N-th distinct delivery. */
   lastDeliveryS?: number;
   firstDeliveryS?: number;
@@ -113,6 +117,7 @@ export function buildSummary(input: SummaryInput): BenchSummary {
     fraction_of_ceiling: rate === null || ceiling === null ? null : round(rate / ceiling, 3),
     index_build_ms: input.indexBuildS === undefined ? null : round(input.indexBuildS * 1000),
     index_rss_mb: input.indexRssBytes === undefined ? null : round(input.indexRssBytes / 1024 / 1024, 1),
+    ...(input.restartReadyS === undefined ? {} : { restart_ready_ms: input.restartReadyS === null ? null : round(input.restartReadyS * 1000) }),
     first_delivery_ms: input.firstDeliveryS === undefined ? null : round(input.firstDeliveryS * 1000),
     delivered_distinct: input.distinct,
     duplicates: input.duplicates,

@@ -32,6 +32,8 @@ export interface BenchSystem {
   addDelivery(): Promise<string>;
   /** kill -9 one delivery instance, then starts a new one in its place, on its directory (index checkpoint included). */
   killDelivery(): Promise<string>;
+  /** Stops every live delivery instance (SIGTERM: it drains and leaves its groups), then starts each again on its directory; resolves with the performance.now() the new ones were spawned. */
+  restartDeliveries(): Promise<{ stoppedMs: number; spawnedAt: number; instances: number }>;
   project: { id: string; apiKey: string };
   close(): Promise<void>;
 }
@@ -138,6 +140,15 @@ export async function startSystem(
         const replacement = await spawnDelivery(indexDirs.get(victim));
         children.deliveries.push(replacement);
         return `kill -9 ${victim.name} (pid ${victim.pid ?? '?'}); started ${replacement.name} (pid ${replacement.pid ?? '?'}) on its index directory`;
+      },
+      restartDeliveries: async () => {
+        const stopping = performance.now();
+        const stopped = live(children.deliveries);
+        await Promise.all(stopped.map((child) => child.stop()));
+        const stoppedMs = performance.now() - stopping;
+        const spawnedAt = performance.now();
+        children.deliveries.push(...(await Promise.all(stopped.map((child) => spawnDelivery(indexDirs.get(child))))));
+        return { stoppedMs, spawnedAt, instances: stopped.length };
       },
       project: { id: project._id, apiKey },
       close: stopAll,

@@ -48,6 +48,8 @@ export async function runAudienceIndex(deps: { kafka: HeraldKafka; producer: Eve
     },
     onAssigned: (assignment) => {
       owned = assignment[TOPICS.deviceEvents] ?? [];
+      // Shows each partition's checkpoint at once (a restart that missed nothing applies no record to report).
+      for (const partition of owned) deps.onApplied?.(partition, index.next(partition), 0);
       deps.logger.info({ partitions: owned, checkpoints: Object.fromEntries(owned.map((partition) => [partition, index.next(partition)])) }, 'audience index partitions assigned');
     },
   });
