@@ -41,6 +41,7 @@ beforeAll(async () => {
       { prefix: 'gone-', status: 410, reason: 'Unregistered', timestamp: 1700000000000 },
       { prefix: 'bad-', status: 400, reason: 'BadDeviceToken' },
       { prefix: 'busy-', status: 429, reason: 'TooManyRequests', retryAfterSeconds: 5, times: 1 },
+      { prefix: 'crash-', status: 500, reason: 'InternalServerError' },
     ],
   });
   client = clientFor();
@@ -115,6 +116,24 @@ describe('APNs client against the fake APNs', () => {
     expect(results.every((result) => result.outcome === 'delivered')).toBe(true);
     expect(apns.stats.maxInFlight).toBe(3);
     expect(performance.now() - started).toBeGreaterThanOrEqual(4 * 30 - 5);
+  });
+
+  it('loses no answer when 500s end its session with pushes in flight (each push APNs took is reported delivered)', async () => {
+    // node-apn closes its session after a 500; a second 500 during that close used to destroy it at once,
+    // resetting the pushes in flight, many of which APNs had taken: the sender then sent those again.
+    apns.setLatency(5);
+    const crashing = clientFor({ requestTimeoutMs: 60_000 });
+    for (let round = 0; round < 3; round += 1) {
+      apns.reset();
+      const tokens = Array.from({ length: 1_000 }, (_, index) => (index % 50 === 7 ? `crash-${round}-${index}` : `ok-${round}-${index}`));
+      const results = await crashing.send(devices(...tokens), buildApnsRequest(message));
+      const taken = new Set(apns.deliveries.map((delivery) => delivery.token));
+      const delivered = new Set(results.flatMap((result, index) => (result.outcome === 'delivered' ? [tokens[index]!] : [])));
+      expect([...taken].filter((token) => !delivered.has(token)), `round ${round}: taken by APNs but not reported delivered`).toEqual([]);
+      expect([...delivered].filter((token) => !taken.has(token))).toEqual([]);
+      // What did not get through is open for the sender to try again: the 500s, and pushes refused by a closing session.
+      expect(results.every((result) => result.outcome === 'delivered' || result.outcome === 'retryable')).toBe(true);
+    }
   });
 
   it('maps an expired provider token to retryable', async () => {

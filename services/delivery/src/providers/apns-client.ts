@@ -2,6 +2,8 @@ import { createPrivateKey } from 'node:crypto';
 import apn from '@parse/node-apn';
 import type { ApnsCredential } from '@herald/admin';
 import { AppError, ConfigError } from '@herald/errors';
+import { once } from 'node:events';
+import type { ClientHttp2Session } from 'node:http2';
 import { setTimeout as delay } from 'node:timers/promises';
 import { apnsOutcome, apnsRawFromNodeApn } from './apns-outcome.ts';
 import type { ApnsRequest } from '@herald/push-payloads';
@@ -48,6 +50,39 @@ function checkCredential(credential: ApnsCredential): void {
   if (problems.length > 0) throw new ConfigError(problems);
 }
 
+/** The part of node-apn's (untyped) client that ends its HTTP/2 sessions. */
+interface NodeApnClient {
+  closeAndDestroySession(session: ClientHttp2Session | null | undefined): Promise<void>;
+}
+
+/**
+ * node-apn (8.1) ends its session after a 500 answer or a GOAWAY: it closes
+ * it (no new streams, those in flight finish), then destroys it. But a second
+ * caller while that close is under way (two 500s in a row) destroyed the
+ * session at once, resetting every request in flight on it: those pushes
+ * failed as ConnectionError although APNs had taken many of them, so the
+ * sender sent them again (one 500 among 1,000 pushes in flight cost 225–496
+ * resets and up to 14 repeats in `apns-client.int.test.ts`). Here every
+ * caller waits for the graceful close: a session is destroyed only once its
+ * streams have ended.
+ */
+function closeSessionsGracefully(provider: apn.Provider, requestTimeoutMs: number): void {
+  const client = (provider as unknown as { client: NodeApnClient }).client;
+  client.closeAndDestroySession = async (session) => {
+    if (session === null || session === undefined || session.destroyed) return;
+    // Settles, never rejects: node-apn calls this from event handlers without awaiting it.
+    const closed = once(session, 'close').then(
+      () => undefined,
+      () => undefined,
+    );
+    if (!session.closed) session.close();
+    // Every stream ends by its request timeout; past that (and a margin), end the session anyway.
+    const late = AbortSignal.timeout(requestTimeoutMs + 1_000);
+    await Promise.race([closed, once(late, 'abort')]);
+    if (!session.destroyed) session.destroy();
+  };
+}
+
 /**
  * One long-lived HTTP/2 connection per project credential, through
  * @parse/node-apn with token auth.
@@ -70,6 +105,7 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
   const endpoint = options.endpoint === undefined ? undefined : parseEndpoint(options.endpoint, 'APNS_ENDPOINT');
   const ca = options.ca === undefined ? undefined : typeof options.ca === 'string' ? [options.ca] : [...options.ca];
   // node-apn hands this whole object to http2.connect, so `address` and `port` decide where it dials and which name TLS verifies.
+  const requestTimeoutMs = options.requestTimeoutMs ?? 5000;
   let provider: apn.Provider;
   try {
     provider = new apn.Provider({
@@ -78,12 +114,13 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
       ...(endpoint === undefined ? {} : { address: endpoint.host, port: endpoint.port }),
       ...(ca === undefined ? {} : { ca }),
       connectionRetryLimit: 0,
-      requestTimeout: options.requestTimeoutMs ?? 5000,
+      requestTimeout: requestTimeoutMs,
     });
   } catch (error) {
     // node-apn signs its first provider token in the constructor.
     throw new AppError('INVALID_CONFIG', 'APNs key could not sign a provider token', { cause: error });
   }
+  closeSessionsGracefully(provider, requestTimeoutMs);
   const limiter = createLimiter(options.maxInFlight ?? 100, 'APNs maxInFlight');
 
   async function sendOne(device: DeviceTarget, notification: apn.Notification): Promise<DeviceResult> {
