@@ -20,14 +20,15 @@ export async function restartFromCheckpoint(system: BenchSystem, infra: BenchInf
   const ends = await positions.ends(TOPICS.deviceEvents);
   const { stoppedMs, spawnedAt } = await system.restartDeliveries();
   const groups = Object.values(DELIVERY_CONSUMERS).map((consumer) => infra.kafka.group(consumer.group));
-  const joined = (async () => {
+  // One admin client for the whole wait, polled every 100 ms.
+  const joined = withLogAdmin(infra.kafka, async (admin) => {
     for (;;) {
-      const stable = await withLogAdmin(infra.kafka, async (admin) => Promise.all(groups.map(async (group) => (await admin.stableMembers(group)) > 0))).catch(() => [false]);
+      const stable = await Promise.all(groups.map(async (group) => (await admin.stableMembers(group).catch(() => 0)) > 0));
       if (stable.every(Boolean)) return performance.now();
       deadline.check('restarting delivery', 'its consumer groups have not joined');
       await new Promise((done) => setTimeout(done, 100));
     }
-  })();
+  });
   const indexed = waitForIndex({ metricsUrls: () => system.deliveryMetricsUrls(), ends, deadline, progress: () => undefined, pollMs: 100 });
   const readyAt = Math.max(await joined, await indexed);
   return { stopS: stoppedMs / 1000, readyS: (readyAt - spawnedAt) / 1000 };

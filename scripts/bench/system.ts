@@ -33,7 +33,7 @@ export interface BenchSystem {
   /** kill -9 one delivery instance, then starts a new one in its place, on its directory (index checkpoint included). */
   killDelivery(): Promise<string>;
   /** Stops every live delivery instance (SIGTERM: it drains and leaves its groups), then starts each again on its directory; resolves with the performance.now() the new ones were spawned. */
-  restartDeliveries(): Promise<{ stoppedMs: number; spawnedAt: number; instances: number }>;
+  restartDeliveries(): Promise<{ stoppedMs: number; spawnedAt: number }>;
   project: { id: string; apiKey: string };
   close(): Promise<void>;
 }
@@ -148,7 +148,7 @@ export async function startSystem(
         const stoppedMs = performance.now() - stopping;
         const spawnedAt = performance.now();
         children.deliveries.push(...(await Promise.all(stopped.map((child) => spawnDelivery(indexDirs.get(child))))));
-        return { stoppedMs, spawnedAt, instances: stopped.length };
+        return { stoppedMs, spawnedAt };
       },
       project: { id: project._id, apiKey },
       close: stopAll,
