@@ -18,8 +18,8 @@ export interface OutcomeCounts {
 export interface OutcomeHour extends OutcomeCounts {
   /** The UTC hour, `YYYY-MM-DDTHH` (the first 13 characters of an ISO time). */
   hour: string;
-  /** Batches counted in this hour: a batch reported twice (re-sent after a sender crash) counts once. */
-  batches: string[];
+  /** Documents written before `recent_batches`: every batch counted in the hour (dropped at the document's next write). */
+  batches?: string[];
 }
 
 /**
@@ -34,11 +34,26 @@ export interface OutcomeHour extends OutcomeCounts {
 export interface ProjectOutcomesDocument extends ProjectedDocument {
   partition: number;
   hours: OutcomeHour[];
+  /** The last RECENT_BATCHES batches counted, oldest first: a batch reported again while it is among them counts once. */
+  recent_batches?: string[];
   updated_at: string;
 }
 
 /** Hours a document keeps, counted back from the newest hour it has seen. */
 export const KEPT_HOURS = 48;
+
+/**
+ * Batch ids a document remembers to count a repeated report once. A report
+ * is repeated when a sender's commit was lost (a crash, a rebalance, a
+ * broker restart) and the batch's next owner reports it again: seconds to
+ * a minute later. Remembering every batch of 48 hours grew without bound
+ * (at 1,000 one-device sends/s a document passed MongoDB's 16 MB limit in
+ * half an hour, and each write rewrote it); 5,000 ids (about 250 KB) cover
+ * 30 s at that rate and hours of a campaign's 500-device batches. Only this
+ * hourly overview depends on it: a notification's counts and receipts
+ * de-duplicate by their own documents.
+ */
+export const RECENT_BATCHES = 5_000;
 
 export const ZERO_OUTCOMES: OutcomeCounts = { delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, capped: 0, opened: 0 };
 
@@ -64,8 +79,18 @@ export function keepRecentHours(hours: readonly OutcomeHour[]): OutcomeHour[] {
 
 /** Adds to one hour's counts (creating the hour), returning new arrays. */
 function addToHour(hours: readonly OutcomeHour[], hour: string, add: (item: OutcomeHour) => OutcomeHour): OutcomeHour[] {
-  const current = hours.find((item) => item.hour === hour) ?? { hour, ...ZERO_OUTCOMES, batches: [] };
+  const current = hours.find((item) => item.hour === hour) ?? { hour, ...ZERO_OUTCOMES };
   return keepRecentHours([...hours.filter((item) => item.hour !== hour), add(current)]);
+}
+
+/** The batches a document remembers, oldest first; a document written before `recent_batches` gives its hours' lists (pure). */
+function rememberedBatches(doc: ProjectOutcomesDocument): readonly string[] {
+  return doc.recent_batches ?? doc.hours.flatMap((item) => item.batches ?? []).slice(-RECENT_BATCHES);
+}
+
+/** Hours without the lists older documents kept in them (pure). */
+function withoutHourBatches(hours: readonly OutcomeHour[]): OutcomeHour[] {
+  return hours.map(({ batches: _batches, ...counts }) => counts);
 }
 
 export function evolveProjectOutcomes(state: ProjectOutcomesDocument | undefined, record: ConsumedEvent, id: string): ProjectOutcomesDocument | undefined {
@@ -79,15 +104,17 @@ export function evolveProjectOutcomes(state: ProjectOutcomesDocument | undefined
     return { ...base, hours: addToHour(base.hours, hour, (item) => ({ ...item, opened: item.opened + 1 })), updated_at: event.occurred_at, position };
   }
   const batchId = event.data.batch_id;
-  if (base.hours.some((item) => item.batches.includes(batchId))) return { ...base, position };
+  const remembered = rememberedBatches(base);
+  if (remembered.includes(batchId)) return { ...base, position };
   // A deferred batch is counted once, when its release is reported (under the same batch id).
   if (event.data.results.every((result) => result.outcome === 'deferred')) return { ...base, position };
-  const hours = addToHour(base.hours, hour, (item) => {
-    const next = { ...item, batches: [...item.batches, batchId] };
+  const hours = addToHour(withoutHourBatches(base.hours), hour, (item) => {
+    const next = { ...item };
     for (const result of event.data.results) if (result.outcome !== 'deferred') next[result.outcome] = (next[result.outcome] ?? 0) + 1;
     return next;
   });
-  return { ...base, hours, updated_at: event.occurred_at, position };
+  const recent = remembered.length < RECENT_BATCHES ? [...remembered, batchId] : [...remembered.slice(remembered.length - RECENT_BATCHES + 1), batchId];
+  return { ...base, hours, recent_batches: recent, updated_at: event.occurred_at, position };
 }
 
 /** Sums the hours at or after `fromHour` over a project's documents, and the per-hour series (oldest first). */
@@ -110,6 +137,8 @@ export const projectOutcomesProjection: Projection<ProjectOutcomesDocument> = {
   indexes: [],
   name: 'project_outcomes',
   topics: [TOPICS.notificationEvents],
+  // One document per project and partition, created by the project's first report there.
+  readFirst: true,
   documentIds: (record) =>
     record.event.type === 'DeliveryReported' || record.event.type === 'NotificationOpened' ? [projectOutcomesId(record.event.project_id, record.partition)] : [],
   evolve: evolveProjectOutcomes,

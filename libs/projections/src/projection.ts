@@ -28,6 +28,12 @@ export interface Projection<Doc extends ProjectedDocument> {
    * Its readers then see it up to `maxWaitMs` later under light load.
    */
   fetch?: { minBytes: number; maxWaitMs: number };
+  /**
+   * Its few documents almost always exist already (one per project and
+   * partition): a chunk reads them first and replaces them, instead of an
+   * insert that fails before the same read and replace (applyProjection).
+   */
+  readFirst?: boolean;
 }
 
 /** Any projection, for code that runs them without caring about their document type. */
