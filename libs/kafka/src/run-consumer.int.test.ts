@@ -175,3 +175,49 @@ describe('runConsumer with commitIntervalMs', () => {
     expect(again).toEqual(['DeviceRegistered']);
   });
 });
+
+describe('runConsumer after a crash kafkajs does not restart', () => {
+  it('runs again and commits the chunk once, instead of leaving the stage stopped', async () => {
+    // Records the broker refuses for good (here: once) fail the chunk's commit with a non-retriable error, which
+    // kafkajs answers by stopping the consumer for good.
+    const writer = new TransactionalProducer(env.kafka, { transactionalId: 'crash-writer', groupId: 'crash-reader' });
+    let refusals = 0;
+    const transactions = {
+      commit: (records: Parameters<TransactionalProducer['commit']>[0], positions: Parameters<TransactionalProducer['commit']>[1]) => {
+        if (records.length > 0 && refusals === 0) {
+          refusals += 1;
+          return Promise.reject(new AppError('KAFKA_RECORD_REJECTED', 'Kafka refused the records (MESSAGE_TOO_LARGE)'));
+        }
+        return writer.commit(records, positions);
+      },
+    } as unknown as TransactionalProducer;
+    const handled: string[] = [];
+    const consumer = await runConsumer({
+      kafka: env.kafka,
+      producer: env.producer,
+      groupId: 'crash-reader',
+      topics: [TOPICS.deviceEvents],
+      logger: env.logger,
+      transactions,
+      handle: async (records) => {
+        const mine = records.flatMap(({ event }) => (event.type === 'DeviceRegistered' && event.data.token.startsWith('crash-') ? [event.data.token] : []));
+        handled.push(...mine);
+        return mine.map((token) => ({ event: registered(`copy-of-${token}`), topic: TOPICS.notificationEvents }));
+      },
+    });
+    try {
+      await consumer.ready;
+      await env.producer.publish([registered('crash-1')]);
+      await waitFor('the refused chunk handled again', () => refusals === 1 && handled.length >= 2, 30_000);
+      // Handled twice (refused, then again after the restart), written once: the refused transaction wrote nothing.
+      expect(handled).toEqual(['crash-1', 'crash-1']);
+      await env.producer.publish([registered('crash-2')]);
+      await waitFor('the stage goes on with new records', () => handled.includes('crash-2'));
+      const copies = await readAll(env.kafka.topic(TOPICS.notificationEvents), 2);
+      expect(copies.map((record) => (JSON.parse(record.value!) as { data: { token: string } }).data.token).sort()).toEqual(['copy-of-crash-1', 'copy-of-crash-2']);
+    } finally {
+      await consumer.stop();
+      await writer.disconnect();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { IDLE_FETCH_WAIT_MS } from './offsets.ts';
-import type { Consumer, KafkaMessage, PartitionAssigner, TopicMessages } from 'kafkajs';
+import type { Consumer, ConsumerRunConfig, KafkaMessage, PartitionAssigner, TopicMessages } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HeraldKafka } from './create-kafka.ts';
 import pRetry from 'p-retry';
@@ -123,8 +123,32 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
     pending?.done(payload.topic, payload.partition, Number(payload.lastOffset));
     spec.onChunkDone?.({ topic: logicalTopic.get(payload.topic) ?? payload.topic, partition: payload.partition, lastOffset: Number(payload.lastOffset), count: 0 });
   });
+  // kafkajs restarts a crashed consumer only after a retriable error; after any other it stays stopped, and with it
+  // this stage (its partitions unassigned once its session ends) until the process restarts. Run it again instead,
+  // with back-off: it resumes from its group's committed positions, as after a kill -9.
+  let stopping = false;
+  let crashes = 0;
+  let restarting: Promise<void> = Promise.resolve();
+  const restart = async () => {
+    for (;;) {
+      await sleep(backoffDelay(crashes, CRASH_BACKOFF, Math.random()));
+      if (stopping) return;
+      try {
+        await consumer.connect();
+        await consumer.run(runConfig);
+        logger.warn({ crashes }, 'consumer running again after a crash kafkajs does not restart');
+        return;
+      } catch (error) {
+        crashes += 1;
+        logger.error({ err: error, crashes }, 'consumer could not run again after its crash; retrying');
+      }
+    }
+  };
   consumer.on(consumer.events.CRASH, ({ payload }) => {
     logger.error({ err: payload.error, restart: payload.restart }, 'consumer crashed');
+    if (payload.restart || stopping) return;
+    crashes += 1;
+    restarting = restarting.then(restart);
   });
 
   const deadLetter = async (letters: readonly Letter[], topic: string) => {
@@ -165,7 +189,7 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
   };
   const flushTimer = pending === undefined ? undefined : setInterval(() => void flush(), spec.commitIntervalMs);
   flushTimer?.unref();
-  await consumer.run({
+  const runConfig: ConsumerRunConfig = {
     eachBatchAutoResolve: false,
     autoCommit: transactions === undefined && pending === undefined,
     partitionsConsumedConcurrently: spec.partitionsConsumedConcurrently ?? 1,
@@ -250,19 +274,26 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
           if (active()) pending.done(topic, partition, Number(lastOffset));
         } else if (transactions === undefined) await payload.commitOffsetsIfNecessary();
         spec.onChunkDone?.({ topic: logical, partition, lastOffset: Number(lastOffset), count: all.length });
+        crashes = 0;
       }
     },
-  });
+  };
+  await consumer.run(runConfig);
 
   return {
     ready,
     stop: async () => {
+      stopping = true;
       clearInterval(flushTimer);
+      await restarting;
       await flush();
       await consumer.disconnect();
     },
   };
 }
+
+/** Back-off before running a consumer again after a crash kafkajs does not restart (the first after about a second). */
+const CRASH_BACKOFF: BackoffPolicy = { minMs: 1_000, maxMs: 30_000 };
 
 /**
  * Retries a transaction commit (the chunk's work is done and must not be
