@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { withLogAdmin, type HeraldKafka } from '@herald/kafka';
 // Deep import on purpose: @herald/testing's index also loads vitest (test-env.ts), which needs a vitest run.
@@ -18,6 +19,8 @@ export interface Child {
 const TAIL_CHARS = 8_000;
 
 /** Extra Node flags for every service child, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (where the services spend their CPU; Node refuses them in NODE_OPTIONS). */
+/** A directory to write each service child's whole output to (`<name>.log`): what the services said during a faulted run. */
+const LOG_DIR = process.env.HERALD_BENCH_LOG_DIR;
 const EXTRA_FLAGS = (process.env.HERALD_BENCH_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
 
 export function spawnService(name: string, entry: string, env: Record<string, string>): Child {
@@ -28,6 +31,11 @@ export function spawnService(name: string, entry: string, env: Record<string, st
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
+  if (LOG_DIR !== undefined) {
+    const file = createWriteStream(resolve(LOG_DIR, `${name}.log`), { flags: 'a' });
+    child.stdout.pipe(file);
+    child.stderr.pipe(file);
+  }
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   return {
     name,

@@ -5,6 +5,7 @@ import { ensureTopics } from './ensure-topics.ts';
 import { runConsumer } from './run-consumer.ts';
 import { TransactionalProducer } from './transactional-producer.ts';
 import { withLogAdmin } from './log-admin.ts';
+import { partitionForKey } from './partition-for-key.ts';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -43,6 +44,51 @@ describe('TransactionalProducer', () => {
     try {
       await waitFor('three committed records read', () => seen.length === 3);
       expect(seen.sort()).toEqual(['a', 'b', 'c']);
+    } finally {
+      await consumer.stop();
+    }
+  });
+});
+
+describe('TransactionalProducer, a commit whose answer was lost', () => {
+  it('does not write the records again when the broker had committed them', async () => {
+    let lost = 0;
+    const lostAnswer = () => {
+      if (lost > 0) return;
+      lost += 1;
+      // What kafkajs reports when the broker goes away while ending a transaction.
+      throw Object.assign(new Error('Connection error: read ECONNRESET'), { name: 'KafkaJSConnectionError', retriable: true });
+    };
+    const producer = new TransactionalProducer(env.kafka, { transactionalId: 'in-doubt-writer', groupId: 'in-doubt-reader', faults: { afterCommit: lostAnswer } });
+    try {
+      // Two callers in the first transaction; a third, later, whose position is not committed yet, is written.
+      await Promise.all([
+        producer.commit([{ event: registered('doubt-a'), partition: 0 }], [{ topic: TOPICS.topicEvents, partition: 0, next: 11 }]),
+        producer.commit([{ event: registered('doubt-b'), partition: 1 }], [{ topic: TOPICS.topicEvents, partition: 1, next: 12 }]),
+      ]);
+      await producer.commit([{ event: registered('doubt-c'), partition: 0 }], [{ topic: TOPICS.topicEvents, partition: 0, next: 13 }]);
+    } finally {
+      await producer.disconnect();
+    }
+    expect(lost).toBe(1);
+    const committed = await withLogAdmin(env.kafka, (admin) => admin.committed(env.kafka.group('in-doubt-reader'), env.kafka.topic(TOPICS.topicEvents)));
+    expect(Object.fromEntries(committed)).toEqual({ 0: 13, 1: 12 });
+    const seen: string[] = [];
+    const consumer = await runConsumer({
+      kafka: env.kafka,
+      producer: env.producer,
+      groupId: 'in-doubt-check',
+      topics: [TOPICS.deviceEvents],
+      logger: env.logger,
+      handle: async (records) => void seen.push(...records.flatMap(({ event }) => (event.type === 'DeviceRegistered' && event.data.token.startsWith('doubt-') ? [event.data.token] : []))),
+    });
+    try {
+      await waitFor('the committed records read', () => seen.length >= 3);
+      // A marker after the last record on each partition: anything written twice would be read by now.
+      const markers = [0, 1].map((partition) => Array.from({ length: 50 }, (_, n) => `doubt-end-${n}`).find((token) => partitionForKey(deviceIdFor('p', token), 2) === partition)!);
+      await env.producer.publish(markers.map(registered));
+      await waitFor('the end markers read', () => markers.every((token) => seen.includes(token)));
+      expect(seen.filter((token) => !markers.includes(token)).sort()).toEqual(['doubt-a', 'doubt-b', 'doubt-c']);
     } finally {
       await consumer.stop();
     }

@@ -6,6 +6,7 @@ import type { HeraldKafka } from './create-kafka.ts';
 import { classifyKafkaError } from './kafka-errors.ts';
 import { observeProduced, splitByBytes } from './event-producer.ts';
 import { backoffDelay, DEFAULT_BACKOFF } from './process-chunk.ts';
+import { withLogAdmin } from './log-admin.ts';
 
 /** A record to write: an event to its catalog topic (or to `topic`, logical), on `partition` or by key. */
 export interface Outgoing {
@@ -56,11 +57,20 @@ export class TransactionalProducer {
   #producer: Producer | undefined;
   #queue: Pending[] = [];
   #running = false;
+  /**
+   * A commit failed without an answer (the broker went away while ending
+   * the transaction): it may have committed. Until a transaction commits
+   * again, what is about to be written again is first checked against the
+   * group's committed positions (#withoutCommitted).
+   */
+  #inDoubt = false;
+  readonly #faults: TransactionFaults;
 
-  constructor(kafka: HeraldKafka, options: { transactionalId: string; groupId: string }) {
+  constructor(kafka: HeraldKafka, options: { transactionalId: string; groupId: string; faults?: TransactionFaults }) {
     this.#kafka = kafka;
     this.#transactionalId = options.transactionalId;
     this.#groupId = options.groupId;
+    this.#faults = options.faults ?? {};
   }
 
   /** Resolves once `records` are written and `positions` committed for the group, atomically. */
@@ -97,15 +107,7 @@ export class TransactionalProducer {
   async #drain(): Promise<void> {
     this.#running = true;
     try {
-      while (this.#queue.length > 0) {
-        const batch = this.#queue.splice(0, this.#queue.length);
-        try {
-          await this.#transactWithRetries(batch.flatMap((item) => item.records), batch.flatMap((item) => item.positions));
-          for (const item of batch) item.resolve();
-        } catch (error) {
-          for (const item of batch) item.reject(error);
-        }
-      }
+      while (this.#queue.length > 0) await this.#transactWithRetries(this.#queue.splice(0, this.#queue.length));
     } finally {
       this.#running = false;
     }
@@ -114,36 +116,74 @@ export class TransactionalProducer {
   /**
    * A transaction the coordinator is not ready for (its log being created or
    * loaded, a previous transaction of this id still ending) is tried again
-   * on a fresh producer a few times before callers hear of it.
+   * on a fresh producer a few times before its callers hear of it. Settles
+   * every caller of the batch; never throws.
    */
-  async #transactWithRetries(records: readonly Outgoing[], positions: readonly ConsumedPosition[]): Promise<void> {
+  async #transactWithRetries(batch: readonly Pending[]): Promise<void> {
+    let open = batch;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.#transact(records, positions);
+        if (this.#inDoubt) open = await this.#withoutCommitted(open);
+        await this.#transact(open.flatMap((item) => item.records), open.flatMap((item) => item.positions));
+        for (const item of open) item.resolve();
         return;
       } catch (cause) {
         await this.disconnect();
         const error = transactionError(cause);
-        if (!error.retriable || attempt >= TRANSACTION_ATTEMPTS) throw error;
+        if (!error.retriable || attempt >= TRANSACTION_ATTEMPTS) {
+          for (const item of open) item.reject(error);
+          return;
+        }
         await sleep(backoffDelay(attempt, DEFAULT_BACKOFF, Math.random()));
       }
     }
   }
 
+  /**
+   * The callers whose positions the group has not committed yet; the others
+   * are resolved. Records and positions commit together, so a committed
+   * position means its records were written — by the transaction whose
+   * answer was lost, or by the partition's next owner: writing them again
+   * would queue a step's batches twice (a duplicate FanoutTask would run a
+   * second chain over the rest of a partition's audience). A caller with no
+   * position cannot be checked and is written again.
+   */
+  async #withoutCommitted(batch: readonly Pending[]): Promise<Pending[]> {
+    await this.#connected(); // a new producer of this id waits until the transaction in doubt has ended, either way
+    const group = this.#kafka.group(this.#groupId);
+    const topics = [...new Set(batch.flatMap((item) => item.positions.map((position) => position.topic)))];
+    const committed = await withLogAdmin(this.#kafka, async (admin) => new Map(await Promise.all(topics.map(async (topic) => [topic, await admin.committed(group, this.#kafka.topic(topic))] as const))));
+    const done = (item: Pending) => item.positions.length > 0 && item.positions.every(({ topic, partition, next }) => (committed.get(topic)?.get(partition) ?? -1) >= next);
+    for (const item of batch) if (done(item)) item.resolve();
+    return batch.filter((item) => !done(item));
+  }
+
   async #transact(records: readonly Outgoing[], positions: readonly ConsumedPosition[]): Promise<void> {
+    if (records.length === 0 && positions.length === 0) return;
     const producer = await this.#connected();
     const transaction = await producer.transaction();
+    let ending = false;
     try {
       const topicMessages = encodeOutgoing(this.#kafka, records);
       for (const part of splitByBytes(topicMessages)) await transaction.sendBatch({ acks: -1, topicMessages: part.topicMessages });
       if (positions.length > 0) await transaction.sendOffsets({ consumerGroupId: this.#kafka.group(this.#groupId), topics: offsetTopics(this.#kafka, positions) });
+      ending = true;
       await transaction.commit();
+      this.#faults.afterCommit?.();
+      this.#inDoubt = false;
       observeProduced(this.#kafka, topicMessages);
     } catch (error) {
+      if (ending) this.#inDoubt = true;
       await transaction.abort().catch(() => undefined);
       throw error;
     }
   }
+}
+
+/** Faults a test injects into a TransactionalProducer. */
+export interface TransactionFaults {
+  /** Runs once the broker has committed a transaction; throwing there is an answer lost on the way back. */
+  afterCommit?(): void;
 }
 
 const TRANSACTION_ATTEMPTS = 5;
