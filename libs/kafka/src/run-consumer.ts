@@ -13,6 +13,7 @@ import { ensurePlainTopics, KAFKA_SETUP_RETRY } from './ensure-topics.ts';
 import type { EventProducer } from './event-producer.ts';
 import type { Outgoing, TransactionalProducer } from './transactional-producer.ts';
 import { PendingPositions } from './interval-commits.ts';
+import { crashRestarts } from './crash-restart.ts';
 
 export interface ConsumerSpec {
   kafka: HeraldKafka;
@@ -123,33 +124,7 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
     pending?.done(payload.topic, payload.partition, Number(payload.lastOffset));
     spec.onChunkDone?.({ topic: logicalTopic.get(payload.topic) ?? payload.topic, partition: payload.partition, lastOffset: Number(payload.lastOffset), count: 0 });
   });
-  // kafkajs restarts a crashed consumer only after a retriable error; after any other it stays stopped, and with it
-  // this stage (its partitions unassigned once its session ends) until the process restarts. Run it again instead,
-  // with back-off: it resumes from its group's committed positions, as after a kill -9.
-  let stopping = false;
-  let crashes = 0;
-  let restarting: Promise<void> = Promise.resolve();
-  const restart = async () => {
-    for (;;) {
-      await sleep(backoffDelay(crashes, CRASH_BACKOFF, Math.random()));
-      if (stopping) return;
-      try {
-        await consumer.connect();
-        await consumer.run(runConfig);
-        logger.warn({ crashes }, 'consumer running again after a crash kafkajs does not restart');
-        return;
-      } catch (error) {
-        crashes += 1;
-        logger.error({ err: error, crashes }, 'consumer could not run again after its crash; retrying');
-      }
-    }
-  };
-  consumer.on(consumer.events.CRASH, ({ payload }) => {
-    logger.error({ err: payload.error, restart: payload.restart }, 'consumer crashed');
-    if (payload.restart || stopping) return;
-    crashes += 1;
-    restarting = restarting.then(restart);
-  });
+  const restarts = crashRestarts(consumer, logger);
 
   const deadLetter = async (letters: readonly Letter[], topic: string) => {
     const now = new Date();
@@ -274,26 +249,22 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
           if (active()) pending.done(topic, partition, Number(lastOffset));
         } else if (transactions === undefined) await payload.commitOffsetsIfNecessary();
         spec.onChunkDone?.({ topic: logical, partition, lastOffset: Number(lastOffset), count: all.length });
-        crashes = 0;
+        restarts.progressed();
       }
     },
   };
-  await consumer.run(runConfig);
+  await restarts.run(runConfig);
 
   return {
     ready,
     stop: async () => {
-      stopping = true;
       clearInterval(flushTimer);
-      await restarting;
+      await restarts.stop();
       await flush();
       await consumer.disconnect();
     },
   };
 }
-
-/** Back-off before running a consumer again after a crash kafkajs does not restart (the first after about a second). */
-const CRASH_BACKOFF: BackoffPolicy = { minMs: 1_000, maxMs: 30_000 };
 
 /**
  * Retries a transaction commit (the chunk's work is done and must not be

@@ -9,6 +9,7 @@ import { deadLetterFor, redrivenForAnotherGroup, type SourceRecord } from './dea
 import { classifyKafkaError } from './kafka-errors.ts';
 import { processChunk, type ConsumedEvent, type Letter } from './process-chunk.ts';
 import { ensurePlainTopics, KAFKA_SETUP_RETRY } from './ensure-topics.ts';
+import { crashRestarts } from './crash-restart.ts';
 import type { EventProducer } from './event-producer.ts';
 import type { RunningConsumer } from './run-consumer.ts';
 
@@ -90,7 +91,7 @@ export async function runPositionedConsumer(spec: PositionedConsumerSpec): Promi
     const logical = logicalTopic.get(payload.topic) ?? payload.topic;
     void spec.apply(logical, payload.partition, [], next).catch((error: unknown) => logger.warn({ err: error, topic: logical, partition: payload.partition }, 'could not move the checkpoint past transaction markers'));
   });
-  consumer.on(consumer.events.CRASH, ({ payload }) => logger.error({ err: payload.error, restart: payload.restart }, 'consumer crashed'));
+  const restarts = crashRestarts(consumer, logger);
 
   await consumer.connect();
   await pRetry(() => consumer.subscribe({ topics: [...logicalTopic.keys()], fromBeginning: true }), KAFKA_SETUP_RETRY);
@@ -104,7 +105,7 @@ export async function runPositionedConsumer(spec: PositionedConsumerSpec): Promi
     committedAt.set(key, Date.now());
     void consumer.commitOffsets([{ topic, partition, offset: String(next) }]).catch(() => undefined);
   };
-  await consumer.run({
+  await restarts.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: spec.partitionsConsumedConcurrently ?? 1,
@@ -152,12 +153,14 @@ export async function runPositionedConsumer(spec: PositionedConsumerSpec): Promi
         kafka.observer.lag?.(spec.groupId, logical, partition, Math.max(0, Number(batch.highWatermark) - 1 - last));
         await payload.heartbeat();
         showProgress(topic, partition, last + 1);
+        restarts.progressed();
       }
     },
   });
   return {
     ready,
     stop: async () => {
+      await restarts.stop();
       await consumer.disconnect();
     },
   };
