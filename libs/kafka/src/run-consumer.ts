@@ -73,6 +73,12 @@ const HEARTBEAT_WHILE_HANDLING_MS = 3_000;
 
 export interface HandlerContext {
   heartbeat: () => Promise<void>;
+  /**
+   * False once the chunk's partition is no longer this member's (a
+   * rebalance a heartbeat saw, the consumer stopping): work not begun yet
+   * is left to the partition's next owner, which redoes the chunk.
+   */
+  active?: () => boolean;
 }
 
 export interface RunningConsumer {
@@ -183,9 +189,9 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
           throw error;
         }
       };
-      const context: HandlerContext = { heartbeat };
       const toSource = (message: KafkaMessage): SourceRecord => ({ topic, partition, offset: message.offset, key: message.key, value: message.value, headers: message.headers, timestamp: message.timestamp });
       const active = () => payload.isRunning() && !payload.isStale() && revoked === undefined;
+      const context: HandlerContext = { heartbeat, active };
       for (let start = 0; start < batch.messages.length; start += maxChunk) {
         if (!payload.isRunning() || payload.isStale()) return;
         const all = batch.messages.slice(start, start + maxChunk);

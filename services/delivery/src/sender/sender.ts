@@ -1,6 +1,6 @@
 import type { DeliveryBatchV1, Provider } from '@herald/events';
 import type { ConsumedEvent, HandlerContext, Outgoing } from '@herald/kafka';
-import { isRebalance, isRetriable } from '@herald/errors';
+import { isRebalance, isRetriable, RebalanceError } from '@herald/errors';
 import type { Logger } from '@herald/log';
 import { backoffDelay } from '@herald/kafka';
 import { buildApnsRequest, buildFcmMessage, type PushMessage } from '@herald/push-payloads';
@@ -144,6 +144,9 @@ export function senderHandler(deps: SenderDeps) {
       deps.logger.info({ batch_id: batch.data.batch_id }, 'batch sent before its commit was lost: reporting it again, not sending it');
       return reported;
     }
+    // The batch waited for a send slot (the lane's partitions share them): if its partition moved meanwhile, its
+    // next owner sends it; sending it here too would push it twice.
+    if (context.active?.() === false) throw new RebalanceError('the partition moved before this batch was sent; its next owner sends it');
     const outputs = await sendAndReport(batch, context);
     sentRecently.set(batch.data.batch_id, outputs);
     return outputs;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEvent } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import { createLogger } from '@herald/log';
+import { isRebalance } from '@herald/errors';
 import type { DeviceTarget } from '../providers/push-message.ts';
 import type { ProviderClients } from './provider-clients.ts';
 import { RecentReports, senderHandler } from './sender.ts';
@@ -45,6 +46,35 @@ describe('senderHandler', () => {
 
     await handle([batch('n-1:apns:0:1')], context);
     expect(sent).toHaveLength(4);
+  });
+});
+
+describe('senderHandler when its partition moves', () => {
+  it('sends no batch still waiting for a send slot, and fails the chunk as a rebalance (its next owner sends the rest)', async () => {
+    const sent: string[] = [];
+    const clients = {
+      apns: async () => ({
+        send: async (devices: readonly DeviceTarget[]) => {
+          sent.push(...devices.map((device) => device.token));
+          return devices.map((device) => ({ device_id: device.device_id, outcome: 'delivered' as const }));
+        },
+      }),
+    } as unknown as ProviderClients;
+    const handle = senderHandler({
+      provider: 'apns',
+      clients,
+      isCancelled: () => false,
+      // One send slot: the second and third batches wait for it while the first is sent.
+      concurrency: 1,
+      policy: { deadlineMs: 1_000, minMs: 1, maxMs: 1, maxAttempts: 1 },
+      clock: { now: () => 0, sleep: async () => undefined, random: () => 0 },
+      logger: createLogger({ name: 'test', level: 'silent' }),
+    });
+    // The partition moves while the first batch is being sent.
+    const context = { heartbeat: async () => undefined, active: () => sent.length === 0 };
+    const chunk = [batch('n-1:apns:0:0'), batch('n-1:apns:0:1'), batch('n-1:apns:0:2')];
+    await expect(handle(chunk, context)).rejects.toSatisfy(isRebalance);
+    expect(sent).toEqual(['tok-1', 'tok-2']);
   });
 });
 
