@@ -20,15 +20,7 @@ const batch = (id: string): ConsumedEvent => ({
 
 describe('senderHandler', () => {
   it('reports a batch taken again after a lost commit without sending it again', async () => {
-    const sent: string[] = [];
-    const clients = {
-      apns: async () => ({
-        send: async (devices: readonly DeviceTarget[]) => {
-          sent.push(...devices.map((device) => device.token));
-          return devices.map((device) => ({ device_id: device.device_id, outcome: 'delivered' as const }));
-        },
-      }),
-    } as unknown as ProviderClients;
+    const { clients, sent } = recordingClients();
     const handle = senderHandler({
       provider: 'apns',
       clients,
@@ -51,15 +43,7 @@ describe('senderHandler', () => {
 
 describe('senderHandler when its partition moves', () => {
   it('sends no batch still waiting for a send slot, and fails the chunk as a rebalance (its next owner sends the rest)', async () => {
-    const sent: string[] = [];
-    const clients = {
-      apns: async () => ({
-        send: async (devices: readonly DeviceTarget[]) => {
-          sent.push(...devices.map((device) => device.token));
-          return devices.map((device) => ({ device_id: device.device_id, outcome: 'delivered' as const }));
-        },
-      }),
-    } as unknown as ProviderClients;
+    const { clients, sent } = recordingClients();
     const handle = senderHandler({
       provider: 'apns',
       clients,
@@ -77,6 +61,20 @@ describe('senderHandler when its partition moves', () => {
     expect(sent).toEqual(['tok-1', 'tok-2']);
   });
 });
+
+/** An APNs client that accepts every device and records each token it sent to. */
+function recordingClients() {
+  const sent: string[] = [];
+  const clients = {
+    apns: async () => ({
+      send: async (devices: readonly DeviceTarget[]) => {
+        sent.push(...devices.map((device) => device.token));
+        return devices.map((device) => ({ device_id: device.device_id, outcome: 'delivered' as const }));
+      },
+    }),
+  } as unknown as ProviderClients;
+  return { clients, sent };
+}
 
 /** An APNs client that accepts every device and records, per push, the fake clock's instant. */
 function timedClients(clock: { now: number }) {
