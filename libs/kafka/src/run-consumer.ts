@@ -73,11 +73,7 @@ const HEARTBEAT_WHILE_HANDLING_MS = 3_000;
 
 export interface HandlerContext {
   heartbeat: () => Promise<void>;
-  /**
-   * False once the chunk's partition is no longer this member's (a
-   * rebalance a heartbeat saw, the consumer stopping): work not begun yet
-   * is left to the partition's next owner, which redoes the chunk.
-   */
+  /** False once the chunk's partition is no longer this member's: work not begun is left to its next owner. */
   active?: () => boolean;
 }
 
