@@ -130,3 +130,16 @@ export async function processChunk(chunk: readonly SourceRecord[], stages: Chunk
     throw error;
   }
 }
+
+/** Where the chunk starting at `start` ends (exclusive): at most `maxRecords`, and `maxBytes` of values unless one record alone is more. */
+export function chunkEnd(messages: ReadonlyArray<{ value: Buffer | null }>, start: number, maxRecords: number, maxBytes = Number.POSITIVE_INFINITY): number {
+  const last = Math.min(messages.length, start + maxRecords);
+  let bytes = messages[start]?.value?.length ?? 0;
+  let end = start + 1;
+  while (end < last) {
+    bytes += messages[end]!.value?.length ?? 0;
+    if (bytes > maxBytes) break;
+    end += 1;
+  }
+  return end;
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError, InfrastructureError, RebalanceError } from '@herald/errors';
 import { createEvent, decodeEvent, deviceIdFor, encodeEvent } from '@herald/events';
 import type { SourceRecord } from './dead-letter.ts';
-import { backoffDelay, processChunk, type ChunkStages, type ConsumedEvent, type Letter } from './process-chunk.ts';
+import { backoffDelay, chunkEnd, processChunk, type ChunkStages, type ConsumedEvent, type Letter } from './process-chunk.ts';
 
 /** An in-memory partition: records as the broker would hand them over. */
 function source(tokens: readonly string[]): SourceRecord[] {
@@ -113,5 +113,21 @@ describe('backoffDelay', () => {
     expect(backoffDelay(1, policy, 1)).toBe(100);
     expect(backoffDelay(10, policy, 1)).toBe(5_000);
     expect(backoffDelay(1_000, policy, 1)).toBe(5_000);
+  });
+});
+
+describe('chunkEnd', () => {
+  const sized = (...bytes: number[]) => bytes.map((length) => ({ value: Buffer.alloc(length) }));
+
+  it('ends at the record count when the bytes allow', () => {
+    expect(chunkEnd(sized(10, 10, 10, 10, 10), 0, 2)).toBe(2);
+    expect(chunkEnd(sized(10, 10, 10, 10, 10), 4, 2)).toBe(5);
+  });
+
+  it('ends before the record that would pass the byte bound, and always takes one record', () => {
+    expect(chunkEnd(sized(400, 400, 400, 10), 0, 64, 1_000)).toBe(2);
+    expect(chunkEnd(sized(400, 400, 400, 10), 2, 64, 1_000)).toBe(4);
+    expect(chunkEnd(sized(5_000, 10), 0, 64, 1_000)).toBe(1);
+    expect(chunkEnd([{ value: null }, { value: null }], 0, 64, 1)).toBe(2);
   });
 });

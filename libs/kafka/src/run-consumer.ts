@@ -8,7 +8,7 @@ import { isRebalance, isRetriable } from '@herald/errors';
 import type { Logger } from '@herald/log';
 import { deadLetterFor, redrivenForAnotherGroup, type SourceRecord } from './dead-letter.ts';
 import { classifyKafkaError } from './kafka-errors.ts';
-import { backoffDelay, DEFAULT_BACKOFF, processChunk, type BackoffPolicy, type ConsumedEvent, type Letter } from './process-chunk.ts';
+import { backoffDelay, chunkEnd, DEFAULT_BACKOFF, processChunk, type BackoffPolicy, type ConsumedEvent, type Letter } from './process-chunk.ts';
 import { ensurePlainTopics, KAFKA_SETUP_RETRY } from './ensure-topics.ts';
 import type { EventProducer } from './event-producer.ts';
 import type { Outgoing, TransactionalProducer } from './transactional-producer.ts';
@@ -52,6 +52,8 @@ export interface ConsumerSpec {
   logger: Logger;
   fromBeginning?: boolean;
   maxChunkSize?: number;
+  /** A chunk also ends before the record that would take its values past this many bytes (it always holds one record). */
+  maxChunkBytes?: number;
   partitionsConsumedConcurrently?: number;
   /** Back-off between retries of a retriable failure (retried without a cap: infrastructure errors never dead-letter). */
   backoff?: BackoffPolicy;
@@ -188,9 +190,10 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
       const toSource = (message: KafkaMessage): SourceRecord => ({ topic, partition, offset: message.offset, key: message.key, value: message.value, headers: message.headers, timestamp: message.timestamp });
       const active = () => payload.isRunning() && !payload.isStale() && revoked === undefined;
       const context: HandlerContext = { heartbeat, active };
-      for (let start = 0; start < batch.messages.length; start += maxChunk) {
+      for (let start = 0, end = 0; start < batch.messages.length; start = end) {
         if (!payload.isRunning() || payload.isStale()) return;
-        const all = batch.messages.slice(start, start + maxChunk);
+        end = chunkEnd(batch.messages, start, maxChunk, spec.maxChunkBytes);
+        const all = batch.messages.slice(start, end);
         // Passed over (and committed): types this group does not handle, and redriven copies meant for another group.
         const chunk = all.filter((message) => (spec.types === undefined || spec.types.has(headerText(message.headers?.type))) && !redrivenForAnotherGroup(message.headers, groupId));
         const produced: Outgoing[] = [];
@@ -233,7 +236,7 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
         }
         // The batch's last offset may be a transaction marker after its last record: the final chunk
         // moves past it, or a reader waiting for the partition's end (a rebuild, lag) waits on.
-        const final = start + maxChunk >= batch.messages.length;
+        const final = end >= batch.messages.length;
         const lastOffset = String(final ? Math.max(Number(batch.lastOffset()), Number(all[all.length - 1]!.offset)) : Number(all[all.length - 1]!.offset));
         if (transactions !== undefined) {
           const position = { topic: logical, partition, next: Number(lastOffset) + 1 };

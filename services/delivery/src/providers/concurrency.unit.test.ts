@@ -61,6 +61,39 @@ describe('createLimiter', () => {
     expect(await limiter.run(async () => 'next')).toBe('next');
   });
 
+  it('bounds the sum of weights, so many light tasks run beside a heavy one, and a heavy waiter is not overtaken', async () => {
+    const limiter = createLimiter(500);
+    const heavy = deferred();
+    const started: string[] = [];
+    const first = limiter.run(
+      async () => {
+        started.push('heavy 400');
+        await heavy.promise;
+      },
+      false,
+      400,
+    );
+    const light = Array.from({ length: 100 }, (_, index) => limiter.run(async () => void started.push(`light ${index}`), false, 1));
+    await Promise.all(light);
+    expect(started).toHaveLength(101);
+    const blocker = deferred();
+    const holding = limiter.run(() => blocker.promise, false, 50);
+    // 450 of 500 in use: a second heavy task waits, and a light one behind it waits its turn.
+    const second = limiter.run(async () => void started.push('heavy 300'), false, 300);
+    const behind = limiter.run(async () => void started.push('light behind'), false, 1);
+    await Promise.resolve();
+    expect(limiter.active).toBe(450);
+    expect(limiter.waiting).toBe(2);
+    heavy.resolve();
+    await Promise.all([first, second, behind]);
+    expect(started.slice(-2)).toEqual(['heavy 300', 'light behind']);
+    blocker.resolve();
+    await holding;
+    expect(limiter.active).toBe(0);
+    // Heavier than the whole limit: runs alone rather than never.
+    expect(await limiter.run(async () => 'huge', false, 5_000)).toBe('huge');
+  });
+
   it('refuses a limit below one', () => {
     expect(() => createLimiter(0, 'APNs maxInFlight')).toThrow(ConfigError);
   });

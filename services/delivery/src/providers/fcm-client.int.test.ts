@@ -120,6 +120,17 @@ describe('FCM client against the fake FCM', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(4 * 20 - 5);
   });
 
+  it('counts messages, not sendEach calls, in flight: one-device sends run side by side', async () => {
+    fcm.setLatency(20);
+    const client = clientFor({ maxConcurrentChunks: 1 });
+    const sends = Array.from({ length: 12 }, (_, index) => client.send(devices(`ok-${index}`), buildFcmMessage(message)));
+    const results = (await Promise.all(sends)).flat();
+    expect(results.every((result) => result.outcome === 'delivered')).toBe(true);
+    // Counted in calls, one call (of one message) would have been in flight at a time.
+    expect(fcm.stats.maxInFlight).toBeGreaterThan(1);
+    expect(fcm.stats.maxInFlight).toBeLessThanOrEqual(12);
+  });
+
   it('maps an unreachable endpoint to retryable', async () => {
     const gone = await startFakeFcm({ tls, accounts: [account] });
     await gone.close();

@@ -25,7 +25,11 @@ export interface FcmClientOptions {
   endpoint?: string | undefined;
   /** Extra trusted CAs (tests). Processes use NODE_EXTRA_CA_CERTS instead; TLS is always verified. */
   ca?: string | readonly string[] | undefined;
-  /** `sendEach` calls in flight at once (default 2; they share the client's HTTP/2 session, up to 100 streams each). */
+  /**
+   * Messages in flight at once, in full `sendEach` calls (default 2: 2 ×
+   * chunkSize messages; the calls share the client's HTTP/2 session). Counted
+   * in messages, so one-device sends run many at once, not two.
+   */
   maxConcurrentChunks?: number;
   /** Messages per `sendEach` (default and maximum 500, firebase-admin's limit). */
   chunkSize?: number;
@@ -56,7 +60,7 @@ function checkServiceAccount(account: FcmServiceAccount): void {
 
 /**
  * One firebase-admin app per project credential; `sendEach` in chunks of at
- * most 500 with a bound on chunks in flight. Each device's answer is mapped by
+ * most 500 with a bound on messages in flight. Each device's answer is mapped by
  * fcm-outcome. Retries are the sender's, with one exception inside
  * firebase-admin: it retries 503 and connection resets itself (4 times, with
  * back-off and Retry-After), before we see them.
@@ -79,7 +83,10 @@ export function createFcmClient(options: FcmClientOptions): FcmClient {
   const messaging = getMessaging(app);
   // One HTTP/2 session for every sendEach of this client (firebase-admin would open one per call).
   const sessions = new FcmSessions(target === undefined ? undefined : redirectedSession(target));
-  const limiter = createLimiter(options.maxConcurrentChunks ?? 2, 'FCM maxConcurrentChunks');
+  const maxConcurrentChunks = options.maxConcurrentChunks ?? 2;
+  if (!Number.isInteger(maxConcurrentChunks) || maxConcurrentChunks < 1) throw new ConfigError(['FCM maxConcurrentChunks must be a positive integer']);
+  // Weighted by messages: a one-device call takes one of them, not a whole call's share.
+  const limiter = createLimiter(maxConcurrentChunks * chunkSize, 'FCM maxConcurrentChunks');
 
   async function sendChunk(devices: readonly DeviceTarget[], message: FcmMessage): Promise<DeviceResult[]> {
     const messages = devices.map((device) => ({ ...message, token: device.token }));
@@ -101,7 +108,7 @@ export function createFcmClient(options: FcmClientOptions): FcmClient {
   return {
     async send(devices, message, urgent = false) {
       if (devices.length === 0) return [];
-      const results = await Promise.all(chunk(devices, chunkSize).map((part) => limiter.run(() => sendChunk(part, message), urgent)));
+      const results = await Promise.all(chunk(devices, chunkSize).map((part) => limiter.run(() => sendChunk(part, message), urgent, part.length)));
       return results.flat();
     },
     async close() {

@@ -21,6 +21,19 @@ import { throttlePublisher } from './throttle-publisher.ts';
 export const SENDER_PARTITIONS_AT_ONCE = 3;
 
 /**
+ * The express lane's chunk: up to this many batches, sent at once and
+ * committed in one transaction. Its batches are small sends' (most of one
+ * device), so a chunk of DELIVERY_CONCURRENCY (8) batches would cost a
+ * transaction per 8 pushes: that was the largest part of Kafka's share of
+ * a one-device send. Bounded in bytes too (EXPRESS_CHUNK_BYTES), so a chunk
+ * of full 500-device batches holds about as many devices as a campaign
+ * lane's chunk: what a kill -9 can re-send stays the same.
+ */
+export const EXPRESS_CHUNK_BATCHES = 64;
+/** About eight full batches of 500 APNs devices (a device is ~110 bytes of the record's JSON). */
+export const EXPRESS_CHUNK_BYTES = 512 * 1024;
+
+/**
  * The apns and fcm roles: for each provider this process sends for, a
  * campaign lane and an express lane (small sends), each a consumer group
  * with its own send slots; both lanes share the provider's connections, and
@@ -44,6 +57,7 @@ export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime,
     // The campaign lane and the express lane (small sends), each with its own group and send slots.
     for (const [laneName, lane] of [['campaign', DELIVERY_CONSUMERS[provider]], ['express', DELIVERY_CONSUMERS[`${provider}Express`]]] as const) {
       const [topic] = lane.topics;
+      const batchesAtOnce = laneName === 'express' ? EXPRESS_CHUNK_BATCHES : (deps.concurrency ?? 8);
       const held = new Set<number>();
       const laneTopicPartitions = Math.max(1, (await runtime.admin.ends(kafka.topic(topic))).length);
       runtime.consumers.push(
@@ -62,7 +76,8 @@ export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime,
           },
           sessionTimeoutMs: 30_000,
           // A chunk is the batches sent at once, committed together: a crash re-sends at most the batches in flight.
-          maxChunkSize: deps.concurrency ?? 8,
+          maxChunkSize: batchesAtOnce,
+          ...(laneName === 'express' ? { maxChunkBytes: EXPRESS_CHUNK_BYTES } : {}),
           partitionsConsumedConcurrently: SENDER_PARTITIONS_AT_ONCE,
           transactions: runtime.transactional(lane.group),
           handle: senderHandler({
@@ -85,7 +100,9 @@ export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime,
             policy,
             clock,
             logger,
-            concurrency: deps.concurrency ?? 8,
+            concurrency: batchesAtOnce,
+            // Every batch of the chunks in hand, and those of a few chunks before: a chunk whose commit was lost is reported again, not re-sent.
+            recentReports: Math.max(128, 4 * SENDER_PARTITIONS_AT_ONCE * batchesAtOnce),
             lane: laneName,
             gate,
             onThrottled,
