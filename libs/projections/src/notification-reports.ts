@@ -2,6 +2,7 @@ import { TOPICS } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
 import { ZERO_OUTCOMES, type OutcomeCounts } from './project-outcomes.ts';
+import { NOTIFICATIONS_FETCH } from './notifications.ts';
 
 /** Devices not delivered, grouped by the provider's (or Herald's) reason. */
 export interface FailureGroup {
@@ -104,6 +105,8 @@ export function evolveNotificationReport(state: NotificationReportDocument | und
 export const notificationReportsProjection: Projection<NotificationReportDocument> = {
   // Read by `_id` only.
   indexes: [],
+  // Shown beside the notification's counts: fetched as they are, so a one-device send's reports fold as its document does.
+  fetch: NOTIFICATIONS_FETCH,
   name: 'notification_reports',
   topics: [TOPICS.notificationEvents],
   documentIds: ({ event }) => (event.type === 'DeliveryReported' || event.type === 'NotificationOpened' ? [event.data.notification_id] : []),

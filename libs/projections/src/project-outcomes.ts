@@ -139,6 +139,8 @@ export const projectOutcomesProjection: Projection<ProjectOutcomesDocument> = {
   topics: [TOPICS.notificationEvents],
   // One document per project and partition, created by the project's first report there.
   readFirst: true,
+  // Hourly totals for the console's overview: a second late is nothing, and a second of reports is one replace per document.
+  fetch: { minBytes: 1_048_576, maxWaitMs: 1_000 },
   documentIds: (record) =>
     record.event.type === 'DeliveryReported' || record.event.type === 'NotificationOpened' ? [projectOutcomesId(record.event.project_id, record.partition)] : [],
   evolve: evolveProjectOutcomes,
