@@ -8,6 +8,7 @@ import type { AppDeps } from './app-deps.ts';
 import { DEFAULT_HTTP_OPTIONS, type HttpOptions } from './http-options.ts';
 import { requestSerializer } from './request-serializer.ts';
 import { limitConnectionsPerAddress } from './connection-limit.ts';
+import { mendRequestSignal } from './request-signal.ts';
 
 /** Request bodies above this are refused with 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -39,6 +40,7 @@ export async function buildApp(deps: AppDeps, logger: Logger, http: HttpOptions 
   });
   limitConnectionsPerAddress(fastify.server, http.connectionsPerAddress);
   fastify.setValidatorCompiler(validatorCompiler);
+  mendRequestSignal(fastify);
   await fastify.register(app, { ...deps, http });
   return fastify;
 }
