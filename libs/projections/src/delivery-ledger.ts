@@ -122,6 +122,8 @@ export function settleDeferral(state: DeliveryLedgerDocument, results: DeliveryR
 export const deliveryLedgerProjection: Projection<DeliveryLedgerDocument> = {
   indexes: LEDGER_INDEXES,
   name: 'delivery_ledger',
+  // A third of the topic's records (requests and dispatches are passed over undecoded).
+  types: ['DeliveryReported', 'NotificationOpened'],
   topics: [TOPICS.notificationEvents],
   documentIds: ({ event }) => {
     switch (event.type) {

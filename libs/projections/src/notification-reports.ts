@@ -108,6 +108,8 @@ export const notificationReportsProjection: Projection<NotificationReportDocumen
   // Shown beside the notification's counts: fetched as they are, so a one-device send's reports fold as its document does.
   fetch: NOTIFICATIONS_FETCH,
   name: 'notification_reports',
+  // A third of the topic's records (requests and dispatches are passed over undecoded).
+  types: ['DeliveryReported', 'NotificationOpened'],
   topics: [TOPICS.notificationEvents],
   documentIds: ({ event }) => (event.type === 'DeliveryReported' || event.type === 'NotificationOpened' ? [event.data.notification_id] : []),
   evolve: evolveNotificationReport,

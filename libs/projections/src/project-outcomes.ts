@@ -136,6 +136,8 @@ export const projectOutcomesProjection: Projection<ProjectOutcomesDocument> = {
   // Read by an `_id` range only, which every store indexes.
   indexes: [],
   name: 'project_outcomes',
+  // A third of the topic's records (requests and dispatches are passed over undecoded).
+  types: ['DeliveryReported', 'NotificationOpened'],
   topics: [TOPICS.notificationEvents],
   // One document per project and partition, created by the project's first report there.
   readFirst: true,

@@ -1,3 +1,4 @@
+import type { EventType } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { IndexDescription, Position, ProjectedDocument, ReadModelName } from '@herald/mongo';
 import type { CountDelta } from './counts.ts';
@@ -16,6 +17,13 @@ export interface Projection<Doc extends ProjectedDocument> {
   indexes: readonly IndexDescription[];
   /** The documents an event touches (none when this read model ignores it). */
   documentIds(record: ConsumedEvent): readonly string[];
+  /**
+   * The only event types it folds, when they are few of its topics' records:
+   * the others are passed over by their `type` header, undecoded (decoding
+   * validates every field; the notification-events topic is read by four
+   * projections).
+   */
+  types?: readonly EventType[];
   evolve(state: Doc | undefined, record: ConsumedEvent, id: string): Doc | undefined;
   /**
    * Counters kept beside the documents (counts.ts): what one document's

@@ -59,6 +59,7 @@ export async function runProjection(
     partitionsConsumedConcurrently: PROJECTION_PARTITIONS_AT_ONCE,
     commitIntervalMs: PROJECTION_COMMIT_INTERVAL_MS,
     ...(projection.fetch === undefined ? {} : { fetch: projection.fetch }),
+    ...(projection.types === undefined ? {} : { types: new Set(projection.types) }),
     handle: applyTogether(async (records) => {
       if (counted) await applyCounted(projection, collection as never, counters, records);
       else await applyProjection(projection, collection as never, records, logger);
