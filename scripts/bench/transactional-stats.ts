@@ -44,6 +44,9 @@ export interface SendFigures {
   deliveredP50Ms: number | null;
   deliveredP99Ms: number | null;
   deliveredMaxMs: number | null;
+  /** The same over the sends started WARM_UP_MS or more after the first: the stack past its cold start (JIT, connections, caches). */
+  warmDeliveredP50Ms: number | null;
+  warmDeliveredP99Ms: number | null;
   /** First POST start → last first-delivery (s); null until every send was delivered. */
   sendingS: number | null;
 }
@@ -54,6 +57,9 @@ function extreme(values: ArrayLike<number>, pick: (a: number, b: number) => numb
   for (let i = 0; i < values.length; i += 1) if (Number.isFinite(values[i])) out = Number.isNaN(out) ? values[i]! : pick(out, values[i]!);
   return out;
 }
+
+/** Sends started this long after the first count as warm (`warmDelivered…`): the first seconds after start-up run cold code. */
+export const WARM_UP_MS = 2_000;
 
 /** Rates and latencies (pure): POSTs answered per second of the POST phase, notifications/s from first POST to last delivery. */
 export function sendFigures(times: SendTimes): SendFigures {
@@ -66,6 +72,7 @@ export function sendFigures(times: SendTimes): SendFigures {
   const allDelivered = delivered.length === n && n > 0;
   const lastDelivery = allDelivered ? extreme(times.delivered, Math.max) : NaN;
   const postSpan = (lastAnswer - first) / 1000;
+  const warm = finite(Array.from({ length: n }, (_, i) => (times.start[i]! - first >= WARM_UP_MS ? times.delivered[i]! - times.start[i]! : NaN)));
   return {
     postPerS: posts.length === n && postSpan > 0 ? n / postSpan : null,
     postP50Ms: percentile(posts, 50),
@@ -74,6 +81,8 @@ export function sendFigures(times: SendTimes): SendFigures {
     deliveredP50Ms: percentile(delivered, 50),
     deliveredP99Ms: percentile(delivered, 99),
     deliveredMaxMs: delivered.length === 0 ? null : extreme(delivered, Math.max),
+    warmDeliveredP50Ms: percentile(warm, 50),
+    warmDeliveredP99Ms: percentile(warm, 99),
     sendingS: allDelivered ? (lastDelivery - first) / 1000 : null,
   };
 }

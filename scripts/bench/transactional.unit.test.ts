@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTransactionalArgs } from './transactional-args.ts';
 import { buildTransactionalSummary, formatStageTimeline, type TransactionalInput } from './transactional-report.ts';
-import { cpuPerNotification, deviceOfSend, percentile, sendFigures, sendOfDevice, transactionalVerdict } from './transactional-stats.ts';
+import { cpuPerNotification, deviceOfSend, percentile, sendFigures, sendOfDevice, transactionalVerdict, WARM_UP_MS } from './transactional-stats.ts';
 import { emptyLoadFigures } from './transactional-load.ts';
 
 describe('parseTransactionalArgs', () => {
@@ -42,6 +42,11 @@ describe('figures', () => {
     expect(sendFigures(times)).toMatchObject({ postPerS: 4, notificationsPerS: 2, sendingS: 2, deliveredMaxMs: 1980, postP50Ms: 5, postP99Ms: 970 });
     times.delivered[2] = NaN;
     expect(sendFigures(times)).toMatchObject({ notificationsPerS: null, sendingS: null, deliveredP50Ms: 50 });
+  });
+
+  it('takes the warm latencies over the sends started WARM_UP_MS or more after the first', () => {
+    const times = { start: Float64Array.from([0, 1_000, WARM_UP_MS, WARM_UP_MS + 10]), answered: Float64Array.from([1, 1_001, WARM_UP_MS + 1, WARM_UP_MS + 11]), delivered: Float64Array.from([3_000, 2_500, WARM_UP_MS + 100, WARM_UP_MS + 310]) };
+    expect(sendFigures(times)).toMatchObject({ deliveredP99Ms: 3_000, warmDeliveredP50Ms: 100, warmDeliveredP99Ms: 300 });
   });
 
   it("sums Herald's own CPU per notification (not the fakes' or the bench's)", () => {
