@@ -13,6 +13,7 @@ import { ProjectBudgets } from '../control/project-budgets.ts';
 import { projectSetting } from '../control/project-setting.ts';
 import { CapStore } from '../control/cap-store.ts';
 import { projectCaps, releasedBatch } from '../control/project-caps.ts';
+import { sharedNextCall } from './shared-next-call.ts';
 import { coordinatorHandler, COORDINATOR_TYPES } from './coordinator.ts';
 import { taskHandler } from './task-runner.ts';
 
@@ -82,7 +83,10 @@ export async function startFanout(deps: DeliveryDeps, runtime: DeliveryRuntime):
       handle: coordinatorHandler({
         schedules,
         controls: runtime.controls,
-        ends: async () => ({ devices: await runtime.admin.ends(kafka.topic(TOPICS.deviceEvents)), topics: await runtime.admin.ends(kafka.topic(TOPICS.topicEvents)) }),
+        ends: sharedNextCall(async () => {
+          const [devices, topics] = await Promise.all([runtime.admin.ends(kafka.topic(TOPICS.deviceEvents)), runtime.admin.ends(kafka.topic(TOPICS.topicEvents))]);
+          return { devices, topics };
+        }),
         waitForTopics: runtime.follower.waitForTopics,
         topicOf: (projectId, idOrName) => runtime.instance.index.topicOf(projectId, idOrName),
         partitionOf: partitionForKey,
