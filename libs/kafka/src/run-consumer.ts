@@ -11,7 +11,7 @@ import { classifyKafkaError } from './kafka-errors.ts';
 import { backoffDelay, chunkEnd, DEFAULT_BACKOFF, processChunk, type BackoffPolicy, type ConsumedEvent, type Letter } from './process-chunk.ts';
 import { ensurePlainTopics, KAFKA_SETUP_RETRY } from './ensure-topics.ts';
 import type { EventProducer } from './event-producer.ts';
-import type { Outgoing, TransactionalProducer } from './transactional-producer.ts';
+import type { GroupTransactions, Outgoing } from './transactional-producer.ts';
 import { PendingPositions } from './interval-commits.ts';
 import { crashRestarts } from './crash-restart.ts';
 
@@ -35,7 +35,7 @@ export interface ConsumerSpec {
    * after it commit in one transaction of this producer (no auto-commit).
    * Consumers of what it writes read committed records only (kafkajs' default).
    */
-  transactions?: TransactionalProducer;
+  transactions?: GroupTransactions;
   /**
    * Without `transactions`: commit the group's positions at most this often
    * instead of after every chunk (see interval-commits.ts). Only for

@@ -94,3 +94,52 @@ describe('TransactionalProducer, a commit whose answer was lost', () => {
     }
   });
 });
+
+describe('TransactionalProducer shared by several groups (forGroup)', () => {
+  it("commits each group's positions in the transactions they share, and checks each group's when an answer was lost", async () => {
+    let lost = 0;
+    const lostAnswer = () => {
+      if (lost > 0) return;
+      lost += 1;
+      throw Object.assign(new Error('Connection error: read ECONNRESET'), { name: 'KafkaJSConnectionError', retriable: true });
+    };
+    const producer = new TransactionalProducer(env.kafka, { transactionalId: 'shared-writer', faults: { afterCommit: lostAnswer } });
+    const first = producer.forGroup('shared-first');
+    const second = producer.forGroup('shared-second');
+    try {
+      await expect(producer.commit([], [{ topic: TOPICS.topicEvents, partition: 0, next: 1 }])).rejects.toThrow('forGroup');
+      await Promise.all([
+        first.commit([{ event: registered('shared-a'), partition: 0 }], [{ topic: TOPICS.topicEvents, partition: 0, next: 21 }]),
+        second.commit([{ event: registered('shared-b'), partition: 1 }], [{ topic: TOPICS.topicEvents, partition: 0, next: 4 }]),
+      ]);
+      await second.commit([{ event: registered('shared-c'), partition: 1 }], [{ topic: TOPICS.topicEvents, partition: 1, next: 9 }]);
+    } finally {
+      await producer.disconnect();
+    }
+    expect(lost).toBe(1);
+    const committed = await withLogAdmin(env.kafka, async (admin) => ({
+      first: Object.fromEntries(await admin.committed(env.kafka.group('shared-first'), env.kafka.topic(TOPICS.topicEvents))),
+      second: Object.fromEntries(await admin.committed(env.kafka.group('shared-second'), env.kafka.topic(TOPICS.topicEvents))),
+    }));
+    expect(committed.first[0]).toBe(21);
+    expect(committed.second).toMatchObject({ 0: 4, 1: 9 });
+    const seen: string[] = [];
+    const consumer = await runConsumer({
+      kafka: env.kafka,
+      producer: env.producer,
+      groupId: 'shared-check',
+      topics: [TOPICS.deviceEvents],
+      logger: env.logger,
+      handle: async (records) => void seen.push(...records.flatMap(({ event }) => (event.type === 'DeviceRegistered' && event.data.token.startsWith('shared-') ? [event.data.token] : []))),
+    });
+    try {
+      const markers = [0, 1].map((partition) => Array.from({ length: 50 }, (_, n) => `shared-end-${n}`).find((token) => partitionForKey(deviceIdFor('p', token), 2) === partition)!);
+      await env.producer.publish(markers.map(registered));
+      await waitFor('the end markers read', () => markers.every((token) => seen.includes(token)));
+      // The first transaction's answer was lost after it committed: neither group's records were written again.
+      expect(seen.filter((token) => !markers.includes(token)).sort()).toEqual(['shared-a', 'shared-b', 'shared-c']);
+    } finally {
+      await consumer.stop();
+    }
+  });
+});

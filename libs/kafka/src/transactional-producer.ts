@@ -23,6 +23,8 @@ export interface ConsumedPosition {
 }
 
 interface Pending {
+  /** The consumer group whose positions these are (logical name). */
+  group: string;
   records: Outgoing[];
   positions: ConsumedPosition[];
   resolve: () => void;
@@ -38,22 +40,31 @@ interface Pending {
  */
 export const TRANSACTION_TIMEOUT_MS = 10_000;
 
+/** What a consumer needs to commit its chunks: records and its group's positions, atomically. */
+export interface GroupTransactions {
+  commit(records: readonly Outgoing[], positions: readonly ConsumedPosition[]): Promise<void>;
+}
+
 /**
- * Writes records and commits a consumer group's positions in one Kafka
+ * Writes records and commits consumer groups' positions in one Kafka
  * transaction: the consume-transform-produce step happens exactly once, or
  * not at all (read_committed consumers never see an aborted attempt). So a
  * stage needs no store of its own to know what it already did.
  *
- * One producer per consumer group and process (a stable `transactionalId`:
- * a restarted process fences its predecessor's open transaction at once).
- * Commits asked for while one is in flight go out together in the next.
- * A failed transaction is aborted and the producer replaced; every caller
- * in it sees the error and may try again with the same records.
+ * One producer per process may serve several groups (`forGroup`): a
+ * transaction may commit the positions of several groups (one
+ * TxnOffsetCommit each), so the stages of a process share its
+ * transactions instead of each paying for its own (a stable
+ * `transactionalId`: a restarted process fences its predecessor's open
+ * transaction at once). Commits asked for while one is in flight go out
+ * together in the next. A failed transaction is aborted and the producer
+ * replaced; every caller in it sees the error and may try again with the
+ * same records.
  */
 export class TransactionalProducer {
   readonly #kafka: HeraldKafka;
   readonly #transactionalId: string;
-  readonly #groupId: string;
+  readonly #groupId: string | undefined;
   #producer: Producer | undefined;
   #queue: Pending[] = [];
   #running = false;
@@ -66,7 +77,8 @@ export class TransactionalProducer {
   #inDoubt = false;
   readonly #faults: TransactionFaults;
 
-  constructor(kafka: HeraldKafka, options: { transactionalId: string; groupId: string; faults?: TransactionFaults }) {
+  /** `groupId`: the group `commit` commits for (any group: `forGroup`). */
+  constructor(kafka: HeraldKafka, options: { transactionalId: string; groupId?: string; faults?: TransactionFaults }) {
     this.#kafka = kafka;
     this.#transactionalId = options.transactionalId;
     this.#groupId = options.groupId;
@@ -75,9 +87,19 @@ export class TransactionalProducer {
 
   /** Resolves once `records` are written and `positions` committed for the group, atomically. */
   commit(records: readonly Outgoing[], positions: readonly ConsumedPosition[]): Promise<void> {
+    if (this.#groupId === undefined) return Promise.reject(new Error('TransactionalProducer.commit: no groupId was given; use forGroup(group).commit'));
+    return this.#enqueue(this.#groupId, records, positions);
+  }
+
+  /** Commits for another group (logical name) through this producer's transactions. */
+  forGroup(group: string): GroupTransactions {
+    return { commit: (records, positions) => this.#enqueue(group, records, positions) };
+  }
+
+  #enqueue(group: string, records: readonly Outgoing[], positions: readonly ConsumedPosition[]): Promise<void> {
     if (records.length === 0 && positions.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ records: [...records], positions: [...positions], resolve, reject });
+      this.#queue.push({ group, records: [...records], positions: [...positions], resolve, reject });
       if (!this.#running) void this.#drain();
     });
   }
@@ -124,7 +146,7 @@ export class TransactionalProducer {
     for (let attempt = 1; ; attempt += 1) {
       try {
         if (this.#inDoubt) open = await this.#withoutCommitted(open);
-        await this.#transact(open.flatMap((item) => item.records), open.flatMap((item) => item.positions));
+        await this.#transact(open);
         for (const item of open) item.resolve();
         return;
       } catch (cause) {
@@ -150,23 +172,36 @@ export class TransactionalProducer {
    */
   async #withoutCommitted(batch: readonly Pending[]): Promise<Pending[]> {
     await this.#connected(); // a new producer of this id waits until the transaction in doubt has ended, either way
-    const group = this.#kafka.group(this.#groupId);
-    const topics = [...new Set(batch.flatMap((item) => item.positions.map((position) => position.topic)))];
-    const committed = await withLogAdmin(this.#kafka, async (admin) => new Map(await Promise.all(topics.map(async (topic) => [topic, await admin.committed(group, this.#kafka.topic(topic))] as const))));
-    const done = (item: Pending) => item.positions.length > 0 && item.positions.every(({ topic, partition, next }) => (committed.get(topic)?.get(partition) ?? -1) >= next);
+    const wanted = [...new Set(batch.flatMap((item) => item.positions.map((position) => `${item.group}\u0000${position.topic}`)))];
+    const committed = await withLogAdmin(
+      this.#kafka,
+      async (admin) =>
+        new Map(
+          await Promise.all(
+            wanted.map(async (key) => {
+              const [group, topic] = key.split('\u0000') as [string, string];
+              return [key, await admin.committed(this.#kafka.group(group), this.#kafka.topic(topic))] as const;
+            }),
+          ),
+        ),
+    );
+    const done = (item: Pending) => item.positions.length > 0 && item.positions.every(({ topic, partition, next }) => (committed.get(`${item.group}\u0000${topic}`)?.get(partition) ?? -1) >= next);
     for (const item of batch) if (done(item)) item.resolve();
     return batch.filter((item) => !done(item));
   }
 
-  async #transact(records: readonly Outgoing[], positions: readonly ConsumedPosition[]): Promise<void> {
-    if (records.length === 0 && positions.length === 0) return;
+  async #transact(batch: readonly Pending[]): Promise<void> {
+    const records = batch.flatMap((item) => item.records);
+    const positionsByGroup = new Map<string, ConsumedPosition[]>();
+    for (const item of batch) if (item.positions.length > 0) positionsByGroup.set(item.group, [...(positionsByGroup.get(item.group) ?? []), ...item.positions]);
+    if (records.length === 0 && positionsByGroup.size === 0) return;
     const producer = await this.#connected();
     const transaction = await producer.transaction();
     let ending = false;
     try {
       const topicMessages = encodeOutgoing(this.#kafka, records);
       for (const part of splitByBytes(topicMessages)) await transaction.sendBatch({ acks: -1, topicMessages: part.topicMessages });
-      if (positions.length > 0) await transaction.sendOffsets({ consumerGroupId: this.#kafka.group(this.#groupId), topics: offsetTopics(this.#kafka, positions) });
+      for (const [group, positions] of positionsByGroup) await transaction.sendOffsets({ consumerGroupId: this.#kafka.group(group), topics: offsetTopics(this.#kafka, positions) });
       ending = true;
       await transaction.commit();
       this.#faults.afterCommit?.();

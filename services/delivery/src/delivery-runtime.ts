@@ -1,4 +1,4 @@
-import type { HeraldKafka, LogAdmin, RunningConsumer, TransactionalProducer } from '@herald/kafka';
+import type { GroupTransactions, HeraldKafka, LogAdmin, RunningConsumer } from '@herald/kafka';
 import type { DeliveryInstance } from './index/open-instance.ts';
 import type { DeliveryControls } from './control/delivery-controls.ts';
 import type { FollowedLog } from './index/follow-log.ts';
@@ -15,8 +15,8 @@ export interface DeliveryRuntime {
   follower: FollowedLog;
   /** Partitions of herald.device-events, as many as herald.fanout-tasks has (checked at start). */
   partitionCount: number;
-  /** The transactional producer of a consumer group (one per group and process). */
-  transactional: (group: string) => TransactionalProducer;
+  /** A consumer group's commits, through the process's one transactional producer (its stages share its transactions). */
+  transactional: (group: string) => GroupTransactions;
   /** Every consumer a role starts goes here: startDelivery waits for them to join and stops them. */
   consumers: RunningConsumer[];
 }

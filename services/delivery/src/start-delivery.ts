@@ -75,12 +75,10 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
   const log = { identity: `${await admin.clusterId()}/${kafka.topic(TOPICS.deviceEvents)}`, deviceEnds: await deviceEnds() };
   const instance = await openInstance(deps.indexDir, log, (reason) => deps.logger.warn({ dir: deps.indexDir }, reason));
   const consumers: RunningConsumer[] = [];
-  const producers: TransactionalProducer[] = [];
-  const transactional = (group: string) => {
-    const producer = new TransactionalProducer(kafka, { transactionalId: `${instance.id}.${group}`, groupId: group });
-    producers.push(producer);
-    return producer;
-  };
+  // One transactional producer for every stage of this process: the fan-out's and the senders' commits that come
+  // together go in one transaction (a Kafka transaction costs the broker about the same for one group as for six).
+  const transactions = new TransactionalProducer(kafka, { transactionalId: `${instance.id}.delivery` });
+  const transactional = (group: string) => transactions.forGroup(group);
   const controls = new DeliveryControls();
   const follower = await followLog({ kafka, index: instance.index, controls, logger: deps.logger.child({ component: 'log-follower' }) });
   const partitionCount = (await assertCoPartitioned(admin, kafka)).length;
@@ -105,7 +103,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
     stop: async () => {
       await scheduler?.stop();
       await Promise.all(consumers.map((consumer) => consumer.stop()));
-      await Promise.all(producers.map((producer) => producer.disconnect()));
+      await transactions.disconnect();
       await follower.close();
       await admin.close();
       await clients.closeAll();
