@@ -122,6 +122,8 @@ export function settleDeferral(state: DeliveryLedgerDocument, results: DeliveryR
 export const deliveryLedgerProjection: Projection<DeliveryLedgerDocument> = {
   indexes: LEDGER_INDEXES,
   name: 'delivery_ledger',
+  // Fetched in bulk for a third of the notifications read model's wait: fewer fetches and inserts, still ahead of the counts it backs.
+  fetch: { minBytes: 1_048_576, maxWaitMs: 100 },
   // A third of the topic's records (requests and dispatches are passed over undecoded).
   types: ['DeliveryReported', 'NotificationOpened'],
   topics: [TOPICS.notificationEvents],
