@@ -190,7 +190,7 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
       const toSource = (message: KafkaMessage): SourceRecord => ({ topic, partition, offset: message.offset, key: message.key, value: message.value, headers: message.headers, timestamp: message.timestamp });
       const active = () => payload.isRunning() && !payload.isStale() && revoked === undefined;
       const context: HandlerContext = { heartbeat, active };
-      for (let start = 0, end = 0; start < batch.messages.length; start = end) {
+      for (let start = 0, end: number; start < batch.messages.length; start = end) {
         if (!payload.isRunning() || payload.isStale()) return;
         end = chunkEnd(batch.messages, start, maxChunk, spec.maxChunkBytes);
         const all = batch.messages.slice(start, end);
