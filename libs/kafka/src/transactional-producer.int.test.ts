@@ -18,6 +18,44 @@ afterAll(async () => {
 
 const registered = (token: string) => createEvent('DeviceRegistered', { device_id: deviceIdFor('p', token), token, platform: 'ios' }, { project_id: 'p' });
 
+/** A fault that loses the answer of the first transaction the broker committed, as kafkajs reports the broker going away while it ends. */
+function loseFirstAnswer() {
+  const fault = {
+    lost: 0,
+    afterCommit: () => {
+      if (fault.lost > 0) return;
+      fault.lost += 1;
+      throw Object.assign(new Error('Connection error: read ECONNRESET'), { name: 'KafkaJSConnectionError', retriable: true });
+    },
+  };
+  return fault;
+}
+
+/**
+ * The tokens with this prefix registered on device-events, each as often as
+ * it was written: read until an end marker written now on each partition is
+ * read, so anything written twice would be read by then.
+ */
+async function tokensWritten(prefix: string, groupId: string): Promise<string[]> {
+  const seen: string[] = [];
+  const consumer = await runConsumer({
+    kafka: env.kafka,
+    producer: env.producer,
+    groupId,
+    topics: [TOPICS.deviceEvents],
+    logger: env.logger,
+    handle: async (records) => void seen.push(...records.flatMap(({ event }) => (event.type === 'DeviceRegistered' && event.data.token.startsWith(prefix) ? [event.data.token] : []))),
+  });
+  try {
+    const markers = [0, 1].map((partition) => Array.from({ length: 50 }, (_, n) => `${prefix}end-${n}`).find((token) => partitionForKey(deviceIdFor('p', token), 2) === partition)!);
+    await env.producer.publish(markers.map(registered));
+    await waitFor('the end markers read', () => markers.every((token) => seen.includes(token)));
+    return seen.filter((token) => !markers.includes(token)).sort();
+  } finally {
+    await consumer.stop();
+  }
+}
+
 describe('TransactionalProducer', () => {
   it('writes records and commits a group position together, also when commits overlap', async () => {
     const producer = new TransactionalProducer(env.kafka, { transactionalId: 'test-writer', groupId: 'test-reader' });
@@ -52,14 +90,8 @@ describe('TransactionalProducer', () => {
 
 describe('TransactionalProducer, a commit whose answer was lost', () => {
   it('does not write the records again when the broker had committed them', async () => {
-    let lost = 0;
-    const lostAnswer = () => {
-      if (lost > 0) return;
-      lost += 1;
-      // What kafkajs reports when the broker goes away while ending a transaction.
-      throw Object.assign(new Error('Connection error: read ECONNRESET'), { name: 'KafkaJSConnectionError', retriable: true });
-    };
-    const producer = new TransactionalProducer(env.kafka, { transactionalId: 'in-doubt-writer', groupId: 'in-doubt-reader', faults: { afterCommit: lostAnswer } });
+    const fault = loseFirstAnswer();
+    const producer = new TransactionalProducer(env.kafka, { transactionalId: 'in-doubt-writer', groupId: 'in-doubt-reader', faults: fault });
     try {
       // Two callers in the first transaction; a third, later, whose position is not committed yet, is written.
       await Promise.all([
@@ -70,40 +102,17 @@ describe('TransactionalProducer, a commit whose answer was lost', () => {
     } finally {
       await producer.disconnect();
     }
-    expect(lost).toBe(1);
+    expect(fault.lost).toBe(1);
     const committed = await withLogAdmin(env.kafka, (admin) => admin.committed(env.kafka.group('in-doubt-reader'), env.kafka.topic(TOPICS.topicEvents)));
     expect(Object.fromEntries(committed)).toEqual({ 0: 13, 1: 12 });
-    const seen: string[] = [];
-    const consumer = await runConsumer({
-      kafka: env.kafka,
-      producer: env.producer,
-      groupId: 'in-doubt-check',
-      topics: [TOPICS.deviceEvents],
-      logger: env.logger,
-      handle: async (records) => void seen.push(...records.flatMap(({ event }) => (event.type === 'DeviceRegistered' && event.data.token.startsWith('doubt-') ? [event.data.token] : []))),
-    });
-    try {
-      await waitFor('the committed records read', () => seen.length >= 3);
-      // A marker after the last record on each partition: anything written twice would be read by now.
-      const markers = [0, 1].map((partition) => Array.from({ length: 50 }, (_, n) => `doubt-end-${n}`).find((token) => partitionForKey(deviceIdFor('p', token), 2) === partition)!);
-      await env.producer.publish(markers.map(registered));
-      await waitFor('the end markers read', () => markers.every((token) => seen.includes(token)));
-      expect(seen.filter((token) => !markers.includes(token)).sort()).toEqual(['doubt-a', 'doubt-b', 'doubt-c']);
-    } finally {
-      await consumer.stop();
-    }
+    expect(await tokensWritten('doubt-', 'in-doubt-check')).toEqual(['doubt-a', 'doubt-b', 'doubt-c']);
   });
 });
 
 describe('TransactionalProducer shared by several groups (forGroup)', () => {
   it("commits each group's positions in the transactions they share, and checks each group's when an answer was lost", async () => {
-    let lost = 0;
-    const lostAnswer = () => {
-      if (lost > 0) return;
-      lost += 1;
-      throw Object.assign(new Error('Connection error: read ECONNRESET'), { name: 'KafkaJSConnectionError', retriable: true });
-    };
-    const producer = new TransactionalProducer(env.kafka, { transactionalId: 'shared-writer', faults: { afterCommit: lostAnswer } });
+    const fault = loseFirstAnswer();
+    const producer = new TransactionalProducer(env.kafka, { transactionalId: 'shared-writer', faults: fault });
     const first = producer.forGroup('shared-first');
     const second = producer.forGroup('shared-second');
     try {
@@ -116,30 +125,14 @@ describe('TransactionalProducer shared by several groups (forGroup)', () => {
     } finally {
       await producer.disconnect();
     }
-    expect(lost).toBe(1);
+    expect(fault.lost).toBe(1);
     const committed = await withLogAdmin(env.kafka, async (admin) => ({
       first: Object.fromEntries(await admin.committed(env.kafka.group('shared-first'), env.kafka.topic(TOPICS.topicEvents))),
       second: Object.fromEntries(await admin.committed(env.kafka.group('shared-second'), env.kafka.topic(TOPICS.topicEvents))),
     }));
     expect(committed.first[0]).toBe(21);
     expect(committed.second).toMatchObject({ 0: 4, 1: 9 });
-    const seen: string[] = [];
-    const consumer = await runConsumer({
-      kafka: env.kafka,
-      producer: env.producer,
-      groupId: 'shared-check',
-      topics: [TOPICS.deviceEvents],
-      logger: env.logger,
-      handle: async (records) => void seen.push(...records.flatMap(({ event }) => (event.type === 'DeviceRegistered' && event.data.token.startsWith('shared-') ? [event.data.token] : []))),
-    });
-    try {
-      const markers = [0, 1].map((partition) => Array.from({ length: 50 }, (_, n) => `shared-end-${n}`).find((token) => partitionForKey(deviceIdFor('p', token), 2) === partition)!);
-      await env.producer.publish(markers.map(registered));
-      await waitFor('the end markers read', () => markers.every((token) => seen.includes(token)));
-      // The first transaction's answer was lost after it committed: neither group's records were written again.
-      expect(seen.filter((token) => !markers.includes(token)).sort()).toEqual(['shared-a', 'shared-b', 'shared-c']);
-    } finally {
-      await consumer.stop();
-    }
+    // The first transaction's answer was lost after it committed: neither group's records were written again.
+    expect(await tokensWritten('shared-', 'shared-check')).toEqual(['shared-a', 'shared-b', 'shared-c']);
   });
 });
