@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '@herald/errors';
-import { AudienceIndex } from './audience-index.ts';
+import { AudienceIndex, INDEX_FORMAT } from './audience-index.ts';
 
 export interface DeliveryInstance {
   /** Stable across restarts with the same directory: names this instance in the fan-out group and its transactional producers. */
@@ -60,14 +60,21 @@ export async function openInstance(dir: string, log: LogAtStart, onRebuild?: (re
   }
   writeFileSync(pidFile, String(process.pid), { mode: 0o600 });
   let index = AudienceIndex.open(join(dir, 'index'));
-  if (!indexFitsLog(index.storedMeta('log'), index.checkpoints(), log)) {
-    onRebuild?.(`the index in ${dir} was built from another log than ${log.identity}: rebuilding it from this one`);
+  // Meta values are strings, which read alike in every format: an index of an older one still tells its id.
+  const olderId = index.storedMeta('format') === INDEX_FORMAT ? undefined : index.storedMeta('instance');
+  const rebuild = olderId !== undefined
+    ? `the index in ${dir} was written in an older format: rebuilding it from the log`
+    : indexFitsLog(index.storedMeta('log'), index.checkpoints(), log) ? undefined : `the index in ${dir} was built from another log than ${log.identity}: rebuilding it from this one`;
+  if (rebuild !== undefined) {
+    onRebuild?.(rebuild);
     await index.close();
     rmSync(join(dir, 'index'), { recursive: true, force: true });
     index = AudienceIndex.open(join(dir, 'index'));
   }
+  index.meta('format', () => INDEX_FORMAT);
   index.meta('log', () => log.identity);
-  const id = index.meta('instance', () => `delivery-${randomUUID().slice(0, 8)}`);
+  // The same instance after a format change: its transactional ids fence what it left in flight.
+  const id = index.meta('instance', () => olderId ?? `delivery-${randomUUID().slice(0, 8)}`);
   return {
     id,
     index,

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { open } from 'lmdb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { indexFitsLog, openInstance } from './open-instance.ts';
 
@@ -52,5 +53,30 @@ describe('openInstance', () => {
     expect(other.index.next(0)).toBe(0);
     expect(other.index.storedMeta('log')).toBe('cluster-b/herald.device-events');
     await other.close();
+  });
+
+  it('rebuilds an index written before rows shared their field names, keeping its instance id', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'herald-instance-'));
+    const log = { identity: 'cluster-a/herald.device-events', deviceEnds: [5] };
+    // As the index was written before INDEX_FORMAT: field names in every row, no format in its meta.
+    const older = open<unknown, Array<string | number>>({ path: join(dir, 'index') });
+    await older.put(['meta', 'instance'], 'delivery-0ld1d000');
+    await older.put(['meta', 'log'], log.identity);
+    await older.put(['c', 'd', 0], 5);
+    await older.put([0, 'r', 0], { _id: 'd1', project_id: 'p1', token: 't1', platform: 'ios', status: 'active', topics: [], metadata: {}, since: 0 });
+    await older.close();
+
+    const reasons: string[] = [];
+    const opened = await openInstance(dir, log, (reason) => reasons.push(reason));
+    expect(reasons).toEqual([expect.stringContaining('older format')]);
+    expect(opened.id).toBe('delivery-0ld1d000');
+    expect(opened.index.next(0)).toBe(0);
+    expect([...opened.index.devices(0)]).toEqual([]);
+    await opened.close();
+
+    const again = await openInstance(dir, log, (reason) => reasons.push(reason));
+    expect(reasons).toHaveLength(1);
+    expect(again.id).toBe('delivery-0ld1d000');
+    await again.close();
   });
 });
