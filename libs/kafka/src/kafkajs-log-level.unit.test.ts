@@ -11,9 +11,15 @@ describe('kafkajsLogLevel', () => {
     expect(kafkajsLogLevel({ namespace: 'Producer', level: 'warn', message: 'Limiting retries for the idempotent producer may invalidate EoS guarantees' })).toBe('debug');
   });
 
+  it('moves the retries of a transaction begun while the last commit ended to debug', () => {
+    const message = 'Failed to send messages: The producer attempted to update a transaction while another concurrent operation on the same transaction was ongoing';
+    expect(kafkajsLogLevel({ namespace: 'Producer', level: 'error', message })).toBe('debug');
+  });
+
   it('keeps real problems at their level', () => {
     expect(kafkajsLogLevel({ namespace: 'Connection', level: 'error', message: 'Connection error: connect ECONNREFUSED 127.0.0.1:9092' })).toBe('error');
     expect(kafkajsLogLevel({ namespace: 'Consumer', level: 'error', message: 'Crash: KafkaJSNumberOfRetriesExceeded' })).toBe('error');
     expect(kafkajsLogLevel({ namespace: 'Producer', level: 'warn', message: 'Failed to send messages' })).toBe('warn');
+    expect(kafkajsLogLevel({ namespace: 'Producer', level: 'error', message: 'Failed to send messages: This server is not the leader for that topic-partition' })).toBe('error');
   });
 });
