@@ -62,9 +62,9 @@ export async function openInstance(dir: string, log: LogAtStart, onRebuild?: (re
   let index = AudienceIndex.open(join(dir, 'index'));
   // Meta values are strings, which read alike in every format: an index of an older one still tells its id.
   const olderId = index.storedMeta('format') === INDEX_FORMAT ? undefined : index.storedMeta('instance');
-  const rebuild = olderId !== undefined
-    ? `the index in ${dir} was written in an older format: rebuilding it from the log`
-    : indexFitsLog(index.storedMeta('log'), index.checkpoints(), log) ? undefined : `the index in ${dir} was built from another log than ${log.identity}: rebuilding it from this one`;
+  let rebuild: string | undefined;
+  if (olderId !== undefined) rebuild = `the index in ${dir} was written in an older format: rebuilding it from the log`;
+  else if (!indexFitsLog(index.storedMeta('log'), index.checkpoints(), log)) rebuild = `the index in ${dir} was built from another log than ${log.identity}: rebuilding it from this one`;
   if (rebuild !== undefined) {
     onRebuild?.(rebuild);
     await index.close();
