@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_CONSUMERS } from '@herald/events';
 import { withLogAdmin } from '@herald/kafka';
-import { deliveryDeadLetters, devicesPerPlatform, seedTopicAudience, outputTails, startApiHarness, waitFor, type ApiHarness, type ServiceProcess } from '@herald/testing';
+import { deliveryDeadLetters, devicesPerPlatform, seedTopicAudience, outputTails, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness, type ServiceProcess } from '@herald/testing';
 
 /**
  * Campaign control against the real Kafka and store, two delivery
@@ -117,6 +117,7 @@ describe('campaign control', () => {
     expect(done.counts.expired).toBeGreaterThan(TOTAL / 2);
     expect(done.counts.delivered + done.counts.expired).toBe(TOTAL);
     expect(done.counts.delivered).toBe(new Set(pushesOf(id).map((push) => push.token)).size);
+    await waitForReceiptsCaughtUp(harness.env.kafka);
     const expired = await receiptCount(id, 'expired');
     expect(expired.pagination.count).toBe(done.counts.expired);
     expect(expired.data[0]!.reason).toBe('MaxDurationExceeded');
@@ -132,6 +133,7 @@ describe('campaign control', () => {
     const done = await finished(id, 'cancelled');
     expect(done.counts.delivered).toBe(pushesOf(id).length);
     expect(done.counts.delivered).toBeLessThan(TOTAL);
+    await waitForReceiptsCaughtUp(harness.env.kafka);
     expect((await receiptCount(id, 'cancelled')).pagination.count).toBe(done.counts.cancelled);
 
     const refused = await patch(id, { state: 'sending' });
@@ -179,6 +181,7 @@ async function pauseKillResume(id: string): Promise<void> {
   expect(tokens.length - TOTAL).toBeLessThanOrEqual(2 * 2 * 500);
   process.stdout.write(`pause test: ${atPause} delivered before the pause, ${tokens.length - TOTAL} repeated after the kill -9\n`);
   expect(done.counts).toMatchObject({ targeted: TOTAL, delivered: TOTAL, failed: 0, cancelled: 0, expired: 0 });
+  await waitForReceiptsCaughtUp(harness.env.kafka);
   expect((await receiptCount(id, 'delivered')).pagination.count).toBe(done.counts.delivered);
   const deadLetters = await deliveryDeadLetters(harness.env.kafka);
   expect(Object.values(deadLetters).every((count) => count === 0), `dead letters ${JSON.stringify(deadLetters)}`).toBe(true);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/events';
-import { deliveryDeadLetters, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { deliveryDeadLetters, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness } from '@herald/testing';
 
 /**
  * A cancel mid-campaign: batches already with the provider finish, the rest
@@ -67,6 +67,7 @@ describe('cancel', () => {
     expect(done.counts.cancelled).toBeGreaterThanOrEqual(500);
     // What the provider got is exactly what is reported delivered.
     expect(new Set(apns.deliveries.map((delivery) => delivery.token)).size).toBe(done.counts.delivered);
+    await waitForReceiptsCaughtUp(harness.env.kafka);
     const receipts = (await harness.request('GET', `/api/v1/notifications/${id}/receipts?outcome=cancelled&limit=1`, { key: project.api_key })).body as {
       data: Array<{ outcome: string; reason: string | null }>;
       pagination: { count: number };

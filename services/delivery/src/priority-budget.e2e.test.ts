@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS } from '@herald/events';
 import { readRecordAt, topicEnds } from '@herald/kafka';
-import { deliveryDeadLetters, devicesPerPlatform, seedTopicAudience, outputTails, startApiHarness, waitFor, type ApiHarness, type SeedDevice } from '@herald/testing';
+import { deliveryDeadLetters, devicesPerPlatform, seedTopicAudience, outputTails, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness, type SeedDevice } from '@herald/testing';
 
 /**
  * Priority lanes and project budgets against the real Kafka and store, two
@@ -132,6 +132,7 @@ describe('priority lanes and project budgets', () => {
     expect(done.priority_lane).toBe('campaign');
     expect(urgentDone.priority_lane).toBe('transactional');
     expect((await get(budgeted, small))?.priority_lane).toBeNull();
+    await waitForReceiptsCaughtUp(harness.env.kafka);
     for (const [project, id] of [[budgeted, campaign], [budgeted, urgent], [other, elsewhere]] as const) {
       expect(await receipts(project, id, 'delivered')).toBe((await get(project, id))!.counts.delivered);
     }
