@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, deliveryBatchId, newId, TOPICS, type DeliveryReportedV1 } from '@herald/events';
+import { createEvent, deliveryBatchId, newId, type DeliveryReportedV1 } from '@herald/events';
 import { ensureTopics } from '@herald/kafka';
 import { readModelVersion } from '@herald/mongo';
 import type { DeliveryLedgerDocument, NotificationDocument } from '@herald/projections';
 import { ledgerCounts } from '@herald/projections';
-import { createTestEnv, waitFor, waitForGroupCaughtUp, type TestEnv } from '@herald/testing';
+import { createTestEnv, waitFor, waitForReceiptsCaughtUp, type TestEnv } from '@herald/testing';
 import { startProjector, type RunningProjector } from './start-projector.ts';
 
 let env: TestEnv;
@@ -65,7 +65,7 @@ describe('delivery ledger over Kafka and the store', () => {
       const doc = await notifications.findOne({ _id: id });
       return doc?.status === 'sent' && doc.counts.opened === 1 ? doc : undefined;
     });
-    await waitForGroupCaughtUp(env.kafka, readModelVersion('delivery_ledger', 1).group, TOPICS.notificationEvents);
+    await waitForReceiptsCaughtUp(env.kafka);
 
     const docs = await ledger.find({ notification_id: id }).toArray();
     expect(docs.map((doc) => doc._id).sort()).toEqual(reports.map((report) => report.data.batch_id).sort());
