@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceIdFor } from '@herald/events';
-import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness } from '@herald/testing';
 
 /**
  * The endpoints the console reads, over the real stack: the dry-run counts
@@ -109,16 +109,20 @@ describe('a notification report, its CSV and the overview', () => {
     const id = created.body.data.id;
     const data = await sent(id);
     expect(data.counts).toMatchObject({ targeted: 3, delivered: 2, invalid: 1 });
+    // The report is a projection of its own, fed batch by batch: wait until it holds all three outcomes, then check which they are.
+    type Report = { failures: unknown[]; timeline: Array<Record<string, number | string>> };
+    const sum = (report: Report, key: string) => report.timeline.reduce((total, bucket) => total + Number(bucket[key]), 0);
     const report = await waitFor('the report projected', async () => {
-      const { body } = await call<{ data: { failures: unknown[]; timeline: Array<Record<string, number | string>> } }>('GET', `/api/v1/notifications/${id}/report`);
-      return body.data.failures.length > 0 ? body.data : undefined;
+      const { body } = await call<{ data: Report }>('GET', `/api/v1/notifications/${id}/report`);
+      return sum(body.data, 'delivered') + sum(body.data, 'invalid') + sum(body.data, 'failed') === 3 ? body.data : undefined;
     });
     expect(report.failures).toEqual([{ provider: 'apns', outcome: 'invalid', reason: 'Unregistered', count: 1 }]);
-    const sum = (key: string) => report.timeline.reduce((total, bucket) => total + Number(bucket[key]), 0);
-    expect([sum('delivered'), sum('invalid'), sum('failed')]).toEqual([2, 1, 0]);
+    expect([sum(report, 'delivered'), sum(report, 'invalid'), sum(report, 'failed')]).toEqual([2, 1, 0]);
     expect(report.timeline.every((bucket) => bucket.span === 'minute')).toBe(true);
 
+    await waitForReceiptsCaughtUp(harness.env.kafka);
     const receipts = (await call<{ data: Receipt[] }>('GET', `/api/v1/notifications/${id}/receipts?limit=100`)).body.data;
+    expect(receipts).toHaveLength(3);
     const csv = await fetch(`${harness.baseUrl}/api/v1/notifications/${id}/receipts.csv`, { headers: { authorization: `Bearer ${project.api_key}` } });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
