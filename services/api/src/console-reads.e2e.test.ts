@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceIdFor } from '@herald/events';
-import { createTopics, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness } from '@herald/testing';
+import { deviceIdFor, TOPICS } from '@herald/events';
+import { createTopics, startApiHarness, waitFor, waitForProjectionCaughtUp, waitForReceiptsCaughtUp, type ApiHarness } from '@herald/testing';
 
 /**
  * The endpoints the console reads, over the real stack: the dry-run counts
@@ -64,7 +64,11 @@ beforeAll(async () => {
     register('theirs-1', 'ios', { topics: ['news'] }, other.id),
   ];
   for (const response of await Promise.all(registrations)) expect(response.status).toBe(201);
-  await waitFor('devices projected', async () => (await call<{ pagination: { count: number } }>('GET', '/api/v1/devices?limit=1')).body.pagination.count === 8);
+  // The listing's count comes from counters written before the documents: wait for both (DELETE below reads the document).
+  await waitFor('devices projected', async () => {
+    const { body } = await call<{ data: unknown[]; pagination: { count: number } }>('GET', '/api/v1/devices');
+    return body.pagination.count === 8 && body.data.length === 8;
+  });
   expect((await call('DELETE', `/api/v1/devices/${deviceIdFor(project.id, 'android-off')}`)).status).toBe(204);
   await waitFor('a device unregistered', async () => (await call<{ data: { status: string } }>('GET', `/api/v1/devices/${deviceIdFor(project.id, 'android-off')}`)).body.data.status === 'inactive');
 }, 180_000);
@@ -135,10 +139,14 @@ describe('a notification report, its CSV and the overview', () => {
 
     // Both sends of this file: 2 + 1 invalid here, 5 + 1 invalid in the dry-run's send; an open counts too.
     expect((await harness.request('PUT', `/api/v1/notifications/${id}/open`, { body: { project_id: project.id, token: 'ios-1' } })).status).toBe(204);
-    const overview = await waitFor('the overview counted both sends and the open', async () => {
-      const { body } = await call<{ data: { outcomes_24h: Record<string, number>; hours: unknown[]; devices: unknown } }>('GET', '/api/v1/overview');
-      return body.data.outcomes_24h.opened === 1 && body.data.outcomes_24h.delivered === 7 ? body.data : undefined;
-    });
+    // The overview reads two projections of their own, each fed batch by batch: the outcomes (a send's delivered
+    // batch may be counted before its invalid one) and the devices' counters (gone-2's deactivation is a device
+    // event). Both catch up with what was written, then the overview is checked whole.
+    await Promise.all([
+      waitForProjectionCaughtUp(harness.env.kafka, 'project_outcomes', TOPICS.notificationEvents),
+      waitForProjectionCaughtUp(harness.env.kafka, 'devices', TOPICS.deviceEvents),
+    ]);
+    const overview = (await call<{ data: { outcomes_24h: Record<string, number>; hours: unknown[]; devices: unknown } }>('GET', '/api/v1/overview')).body.data;
     expect(overview.outcomes_24h).toEqual({ delivered: 7, failed: 0, invalid: 2, cancelled: 0, opened: 1 });
     expect(overview.hours.length).toBeGreaterThan(0);
     // gone-1 and gone-2 were deactivated by their sends (Unregistered), android-off unregistered.
