@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, topicIdFor } from '@herald/events';
-import { startApiHarness, waitFor, type ApiHarness, type ApiResponse } from '@herald/testing';
+import { createEvent, topicIdFor, TOPICS } from '@herald/events';
+import { startApiHarness, waitFor, waitForProjectionCaughtUp, type ApiHarness, type ApiResponse } from '@herald/testing';
 
 /**
  * What a stranger can do with the endpoints that take no API key
@@ -103,10 +103,11 @@ describe('bounded inputs', () => {
       const response = await register({ project_id: project.id, token: `amp-${i}`, platform: 'android', identifiers: { user_id: 'shared' }, metadata: heavy });
       expect(response.status).toBe(201);
     }
-    await waitFor('101 devices projected', async () => {
-      const listing = await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key });
-      return (listing.body?.pagination as { count: number } | undefined)?.count === 101 ? true : undefined;
-    }, 60_000);
+    // The PATCH finds the documents, which the projector writes after the counters a listing's count reads: the
+    // whole projection catches up, then both are there.
+    await waitForProjectionCaughtUp(harness.env.kafka, 'devices', TOPICS.deviceEvents, 60_000);
+    const listing = await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key });
+    expect((listing.body?.pagination as { count: number } | undefined)?.count).toBe(101);
 
     const [amplified, bearer] = await Promise.all([
       timed(() => patch(project.id, 'shared', heavy)),
