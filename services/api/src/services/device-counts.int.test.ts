@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, deviceIdFor } from '@herald/events';
+import { createEvent, deviceIdFor, TOPICS } from '@herald/events';
 import { ensureTopics, type RunningConsumer } from '@herald/kafka';
 import { ReadModelRegistry, readModelVersion } from '@herald/mongo';
 import { AdminStore } from '@herald/admin';
 import { devicesProjection, runProjection } from '@herald/projections';
-import { createTestEnv, waitFor, type TestEnv } from '@herald/testing';
+import { createTestEnv, waitForProjectionCaughtUp, type TestEnv } from '@herald/testing';
 import { DeviceService } from './device-service.ts';
 
 /**
@@ -38,12 +38,9 @@ describe('DeviceService.counts', () => {
       createEvent('DeviceUnregistered', { device_id: deviceIdFor('mine', 'tok-1') }, { project_id: 'mine' }),
       createEvent('DeviceDeactivated', { device_id: deviceIdFor('mine', 'tok-7'), reason: 'Unregistered', provider: 'fcm' }, { project_id: 'mine' }),
     ]);
-    const expected = { ios: { active: 4, inactive: 1 }, android: { active: 6, inactive: 1 } };
-    const counts = await waitFor('the counters of project mine', async () => {
-      const now = await service.counts('mine');
-      return JSON.stringify(now) === JSON.stringify(expected) ? now : undefined;
-    });
-    expect(counts).toEqual(expected);
+    // The counters are written before the documents the listing below reads: the projection catches up, then both are checked.
+    await waitForProjectionCaughtUp(env.kafka, 'devices', TOPICS.deviceEvents);
+    expect(await service.counts('mine')).toEqual({ ios: { active: 4, inactive: 1 }, android: { active: 6, inactive: 1 } });
     expect(await service.counts('theirs')).toEqual({ ios: { active: 1, inactive: 0 }, android: { active: 0, inactive: 0 } });
     expect(await service.counts('nobody')).toEqual({ ios: { active: 0, inactive: 0 }, android: { active: 0, inactive: 0 } });
     const listed = await service.list('mine', { status: 'inactive' });
