@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, newId } from '@herald/events';
-import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness } from '@herald/testing';
 
 /**
  * Explain against the real Kafka and store, with delivery sending to the
@@ -68,6 +68,9 @@ beforeAll(async () => {
   // Registered after the send's audience was taken (the send is dispatched): never in its audience.
   ids.late = await register('ios-late', { topics: ['news'] });
   await waitFor('the late device projected', async () => (await harness.request('GET', `/api/v1/devices/${ids.late}`, { key: project.api_key })).status === 200);
+  // A device's timeline reads the notifications it had a receipt of from the delivery ledger, and an open needs its
+  // delivered receipt there: the ledger is a projection of its own, which the waits above (devices, statuses) do not cover.
+  await waitForReceiptsCaughtUp(harness.env.kafka);
 }, 240_000);
 
 afterAll(async () => {
