@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createEvent, deviceIdFor } from '@herald/events';
-import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness } from '@herald/testing';
 import { buildConsole, DIST_DIR } from './build/build.ts';
 import { launchChromium, screenshot, seriousViolations, watchPage } from './browser.ts';
 
@@ -167,9 +167,14 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
   });
 
   it('shows receipts that match the receipts API, filters them, and exports all of them as CSV', async () => {
+    // The receipts are the ledger, a projection of its own that may trail the status the last test waited for:
+    // the page, the API and the CSV below are compared once it holds every report.
+    await waitForReceiptsCaughtUp(harness.env.kafka);
     await page.goto(url(`/console/notifications/${sentId}`));
     await page.getByTestId('receipts').waitFor();
     const expected = await allReceipts(sentId);
+    // news: ios-ok-1, ios-ok-2, ios-bad-1 and android-ok-1.
+    expect(expected).toHaveLength(4);
     const rows = await tableRows('[data-testid=receipts]');
     expect(rows.map((row) => [row[0], row[2], row[3]])).toEqual(expected.map((receipt) => [receipt.device_id, receipt.outcome, receipt.reason ?? '–']));
 
