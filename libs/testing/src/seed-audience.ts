@@ -16,7 +16,9 @@ export function devicesPerPlatform(count: number): SeedDevice[] {
 /**
  * Subscribes `devices` to topic `topic` of a project, registered straight
  * through Kafka as the benchmark does (the API path is not under test where
- * this is used), and waits until the devices read model lists them all.
+ * this is used), and waits until the devices read model counts them all
+ * (its counters, which the projector writes before the documents: a test that
+ * reads the devices' documents right after waits for waitForProjectionCaughtUp).
  */
 export async function seedTopicAudience(
   harness: ApiHarness,
