@@ -14,13 +14,15 @@ const REDRIVE_TRANSACTIONAL_ID = 'herald.dlq-redrive';
 export interface RedriveOptions {
   dryRun?: boolean;
   now?: () => Date;
+  /** Awaited between reading the logs and writing the copies: a test holds one redrive there while another runs. */
+  afterRead?: () => Promise<void>;
 }
 
 /**
  * Writes the matching dead letters back to their source topics, each at
  * most once in the life of the installation: the copies and their entries
  * in the redrive log (REDRIVE_LOG_TOPIC) are committed in one Kafka
- * transaction, and the log is read after this redrive's producer fenced
+ * transaction, and the log is read after this redrive's transaction fenced
  * every earlier one. So two redrives at once cannot both write a dead
  * letter: the one fenced fails before committing anything and says so.
  */
@@ -35,15 +37,20 @@ export async function redriveDeadLetters(kafka: HeraldKafka, filter: DeadLetterF
     maxInFlightRequests: 1,
     transactionTimeout: TRANSACTION_TIMEOUT_MS,
   });
-  // Connecting registers the transactional id: from here on, an earlier redrive can no longer commit.
   await producer.connect();
   try {
-    const selection = selectForRedrive(await readDeadLetters(kafka), filter, await readRedriveLog(kafka));
-    if (selection.selected.length === 0) return selection;
-    const at = now();
-    const copies = selection.selected.map((entry) => ({ entry, copy: redriveCopy(entry, at) }));
+    // Beginning the transaction registers the transactional id (kafkajs's connect does not): from here on an
+    // earlier redrive can no longer commit, and one that committed already is complete, so the log read next holds it.
     const transaction = await producer.transaction();
     try {
+      const selection = selectForRedrive(await readDeadLetters(kafka), filter, await readRedriveLog(kafka));
+      if (selection.selected.length === 0) {
+        await transaction.abort();
+        return selection;
+      }
+      await options.afterRead?.();
+      const at = now();
+      const copies = selection.selected.map((entry) => ({ entry, copy: redriveCopy(entry, at) }));
       const topicMessages: TopicMessages[] = [
         ...[...Map.groupBy(copies, ({ copy }) => copy.topic)].map(([topic, group]) => ({
           topic: kafka.topic(topic),
@@ -59,11 +66,11 @@ export async function redriveDeadLetters(kafka: HeraldKafka, filter: DeadLetterF
       ];
       for (const part of splitByBytes(topicMessages)) await transaction.sendBatch({ acks: -1, topicMessages: part.topicMessages });
       await transaction.commit();
+      return selection;
     } catch (cause) {
       await transaction.abort().catch(() => undefined);
       throw new AppError('CONFLICT', 'the redrive was not committed (another redrive started meanwhile, or Kafka failed): nothing of it was written; run it again', { cause });
     }
-    return selection;
   } finally {
     await producer.disconnect().catch(() => undefined);
   }
