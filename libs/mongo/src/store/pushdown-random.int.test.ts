@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BSON, type Collection, type Document, type IndexDescription } from 'mongodb';
+import { BSON, ObjectId, type Collection, type Document, type IndexDescription } from 'mongodb';
 import { countBothWays, createTestEnv, explainHerald, findBothWays, type FindShape, type TestEnv } from '@herald/testing';
 import { storeAdapter } from './store-adapter.ts';
 import { FIELDS, hexPool, randomDocuments, randomFilter, randomSort, seededRandom, type Random } from './random-documents.ts';
@@ -118,6 +118,17 @@ describe.each(SEEDS)('pushdown on and off agree (seed %i)', (seed) => {
       else expect(on.map(show), label).toEqual(off.map(show));
       tally.finds += 1;
       await record(shape);
+    }
+  });
+
+  it('never answers a string `_id` with the ObjectId of the same hex (alike in the `_id` index, which finds the rows)', async () => {
+    const objectIds = written.map((doc): unknown => doc._id).filter((id): id is ObjectId => id instanceof ObjectId);
+    expect(objectIds.length).toBeGreaterThan(5);
+    for (const id of objectIds) {
+      for (const filter of [{ _id: id.toHexString() }, { _id: { $in: [id.toHexString(), 'missing'] } }]) {
+        const { on, off } = await findBothWays(items, { filter });
+        expect({ on: on.map(show), off: off.map(show) }, show(filter)).toEqual({ on: [], off: [] });
+      }
     }
   });
 

@@ -87,6 +87,17 @@ export function randomDocuments(random: Random, count: number, hexes: readonly s
   return docs;
 }
 
+/**
+ * Half the time, an ObjectId `_id` as the string of its hex (or a 24-hex
+ * string as the ObjectId): alike in FerretDB's `_id` index, never equal
+ * for MongoDB. Otherwise the id itself.
+ */
+function twinOrSelf(random: Random, id: unknown): unknown {
+  if (!chance(random, 0.5)) return id;
+  if (id instanceof ObjectId) return id.toHexString();
+  return typeof id === 'string' && /^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : id;
+}
+
 /** A filter Herald issues or might: string equalities (plain, $eq, $in), `_id` equality, $in and ranges, plus keys SQL leaves to FerretDB. */
 export function randomFilter(random: Random, hexes: readonly string[], ids: readonly unknown[]): Document {
   const filter: Document = {};
@@ -98,8 +109,8 @@ export function randomFilter(random: Random, hexes: readonly string[], ids: read
     if (roll < 0.45) filter[field] = value;
     else if (roll < 0.52) filter[field] = { $eq: value };
     else if (roll < 0.6) filter[field] = { $in: [value, pick(random, HAZARD_STRINGS)] };
-    else if (roll < 0.66) filter._id = pick(random, ids);
-    else if (roll < 0.72) filter._id = { $in: [pick(random, ids), pick(random, ids), `missing-${n}`] };
+    else if (roll < 0.66) filter._id = twinOrSelf(random, pick(random, ids));
+    else if (roll < 0.72) filter._id = { $in: [twinOrSelf(random, pick(random, ids)), pick(random, ids), `missing-${n}`] };
     else if (roll < 0.8) filter._id = { [pick(random, ['$gt', '$gte', '$lt', '$lte'])]: pick(random, HAZARD_STRINGS) };
     else if (roll < 0.84) filter._id = { $gte: pick(random, HAZARD_STRINGS), $lt: pick(random, HAZARD_STRINGS) };
     else if (roll < 0.88) filter['meta.lang'] = pick(random, ['en', 'fr', 'a b']);
