@@ -8,6 +8,7 @@ import { readByIds } from './apply-projection.ts';
 import { readCounts, type CounterDocument } from './counts.ts';
 import { deviceCountsOf, DEVICES_COUNT_KEY, topicCountKey } from './device-counts.ts';
 import { devicesProjection, type DeviceDocument } from './devices.ts';
+import { writtenDocuments } from './written-documents.ts';
 
 /**
  * The counters the devices projection keeps equal a count of its documents,
@@ -91,6 +92,34 @@ describe('applyCounted', () => {
     // The chunk comes again, longer (more records arrived meanwhile).
     const longer = [...chunk, ...at(1, [unregister('crash-1')])];
     await applyCounted(devicesProjection, devices, counters, longer);
+    expect(await counted()).toEqual(await recount());
+  });
+
+  it('reads back only what it did not write itself when given the documents it wrote, and forgets them when an apply fails', async () => {
+    const written = { documents: writtenDocuments<DeviceDocument>(), counters: writtenDocuments<CounterDocument>() };
+    const finds: string[] = [];
+    const counting = <T extends object>(collection: Collection<T>) =>
+      new Proxy(collection, { get: (target, key, receiver) => (key === 'find' ? (...args: unknown[]) => (finds.push(target.collectionName), (target.find as (...a: unknown[]) => unknown)(...args)) : (Reflect.get(target, key, receiver) as unknown)) });
+    const cachedDevices = counting(devices);
+    const cachedCounters = counting(counters);
+
+    await applyCounted(devicesProjection, cachedDevices, cachedCounters, at(2, [register('w-1', 'ios', ['t1']), register('w-2', 'android')]), written);
+    expect(finds.length).toBeGreaterThan(0);
+    finds.length = 0;
+    // w-1 and the counters it changes (partition 2's devices and t1) were written by this consumer: nothing is read back.
+    await applyCounted(devicesProjection, cachedDevices, cachedCounters, at(2, [unregister('w-1')]), written);
+    expect(finds).toEqual([]);
+    expect(await counted()).toEqual(await recount());
+
+    // An apply that fails leaves the store unknown: the next one reads again.
+    const failing = new Proxy(cachedDevices, { get: (target, key, receiver) => (key === 'bulkWrite' ? () => Promise.reject(new Error('store went away')) : (Reflect.get(target, key, receiver) as unknown)) });
+    // (The counters were written before the documents failed; the chunk comes again, as after a crash.)
+    const chunk = at(2, [register('w-1', 'ios')]);
+    await expect(applyCounted(devicesProjection, failing, cachedCounters, chunk, written)).rejects.toThrow(/store went away/);
+    expect(written.documents.size).toBe(0);
+    finds.length = 0;
+    await applyCounted(devicesProjection, cachedDevices, cachedCounters, chunk, written);
+    expect(finds).toContain(devices.collectionName);
     expect(await counted()).toEqual(await recount());
   });
 });

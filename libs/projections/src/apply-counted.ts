@@ -1,9 +1,10 @@
 import type { Collection } from '@herald/mongo';
 import { wrapMongoError } from '@herald/mongo';
 import type { ConsumedEvent } from '@herald/kafka';
-import { insertNew, readByIds, replaceExisting, type ApplyResult } from './apply-projection.ts';
+import { insertNew, replaceExisting, type ApplyResult } from './apply-projection.ts';
 import { counterId, foldCounts, type CounterDocument, type RecordDelta } from './counts.ts';
 import type { Projection, ProjectedDocument } from './projection.ts';
+import { readThrough, type WrittenDocuments } from './written-documents.ts';
 
 /**
  * Folds the records into the documents they touch (from `start`), and
@@ -42,35 +43,44 @@ export function foldWithCounts<Doc extends ProjectedDocument>(
  * written and then skipped by their position guard) adds to the counters
  * only what they do not hold yet. Each document, and each counter document,
  * has one writer: its partition's consumer.
+ *
+ * `written` (written-documents.ts), when given, holds what this consumer
+ * wrote last of both: those are not read again. It learns what is written
+ * here, and is cleared when an apply fails.
  */
 export async function applyCounted<Doc extends ProjectedDocument>(
   projection: Projection<Doc>,
   collection: Collection<Doc>,
   counters: Collection<CounterDocument>,
   records: readonly ConsumedEvent[],
+  written?: { documents: WrittenDocuments<Doc>; counters: WrittenDocuments<CounterDocument> },
 ): Promise<ApplyResult> {
   const touched = new Set<string>();
   for (const record of records) for (const id of projection.documentIds(record)) touched.add(id);
   if (touched.size === 0) return { inserted: 0, replaced: 0 };
   try {
-    const current = await readByIds(collection, [...touched]);
+    const current = await readThrough(collection, [...touched], written?.documents);
     const { changed, deltas } = foldWithCounts(projection, records, current);
-    await applyCounts(counters, deltas);
+    await applyCounts(counters, deltas, written?.counters);
     const created = [...changed.values()].filter((doc) => !current.has(doc._id));
     const updated = [...changed.values()].filter((doc) => current.has(doc._id));
     // Created since the read only by another writer of the same partition (a rebalance's overlap): ours replaces it.
     const existed = await insertNew(collection, created);
     await replaceExisting(collection, [...updated, ...created.filter((doc) => existed.has(doc._id))]);
+    for (const doc of changed.values()) written?.documents.set(doc._id, doc);
     return { inserted: created.length - existed.size, replaced: updated.length + existed.size };
   } catch (error) {
+    written?.documents.clear();
+    written?.counters.clear();
     throw wrapMongoError(error);
   }
 }
 
-/** Adds deltas to their counter documents (read, folded, replaced). */
-export async function applyCounts(counters: Collection<CounterDocument>, deltas: readonly RecordDelta[]): Promise<void> {
+/** Adds deltas to their counter documents (read unless `written` has them, folded, replaced). */
+export async function applyCounts(counters: Collection<CounterDocument>, deltas: readonly RecordDelta[], written?: WrittenDocuments<CounterDocument>): Promise<void> {
   if (deltas.length === 0) return;
   const ids = [...new Set(deltas.map(({ partition, delta }) => counterId(delta.key, delta.project_id, partition)))];
-  const changed = foldCounts(await readByIds(counters, ids), deltas);
+  const changed = foldCounts(await readThrough(counters, ids, written), deltas);
   await replaceExisting(counters, [...changed.values()]);
+  for (const doc of changed.values()) written?.set(doc._id, doc);
 }

@@ -15,3 +15,4 @@ export * from './run-projection.ts';
 export * from './rebuild.ts';
 export * from './project-outcomes.ts';
 export * from './notification-reports.ts';
+export * from './written-documents.ts';

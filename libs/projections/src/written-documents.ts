@@ -1,0 +1,38 @@
+import { LRUCache } from 'lru-cache';
+import type { Collection } from '@herald/mongo';
+import { readByIds } from './apply-projection.ts';
+
+/**
+ * The documents a projection's consumer wrote last, by id, so that its next
+ * chunks need not read them back: a notification's document is written at
+ * its request and read again for its dispatch and for each report, and on
+ * the local store a read costs about as much as the write it precedes.
+ *
+ * Sound because each document has one writer, the consumer of its
+ * partition: what this consumer wrote last is what the store holds. So the
+ * cache lives only while the consumer keeps its partitions — runProjection
+ * clears it at every assignment — and applyCounted clears it when an apply
+ * fails (what the store then holds is unknown). A document not here is read.
+ */
+export type WrittenDocuments<Doc extends { _id: string }> = LRUCache<string, Doc>;
+
+/** Documents kept per projection: a few seconds of one-device sends, a few MB of heap. */
+export const WRITTEN_DOCUMENTS_KEPT = 5_000;
+
+export function writtenDocuments<Doc extends { _id: string }>(max = WRITTEN_DOCUMENTS_KEPT): WrittenDocuments<Doc> {
+  return new LRUCache<string, Doc>({ max });
+}
+
+/** The documents with these ids that exist: from `written` where it has them, the others read by one `_id: {$in}`. */
+export async function readThrough<Doc extends { _id: string }>(collection: Collection<Doc>, ids: readonly string[], written: WrittenDocuments<Doc> | undefined): Promise<Map<string, Doc>> {
+  if (written === undefined) return readByIds(collection, ids);
+  const found = new Map<string, Doc>();
+  const missing: string[] = [];
+  for (const id of ids) {
+    const doc = written.get(id);
+    if (doc === undefined) missing.push(id);
+    else found.set(id, doc);
+  }
+  for (const [id, doc] of await readByIds(collection, missing)) found.set(id, doc);
+  return found;
+}
