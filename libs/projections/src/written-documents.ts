@@ -13,6 +13,12 @@ import { readByIds } from './apply-projection.ts';
  * cache lives only while the consumer keeps its partitions — runProjection
  * clears it at every assignment — and applyCounted clears it when an apply
  * fails (what the store then holds is unknown). A document not here is read.
+ *
+ * One case it does not cover: a consumer stalled past its session timeout
+ * may still write its chunk in flight after its partitions moved, as it
+ * could before; it now folds that chunk from its own last state rather
+ * than the new owner's, and the new owner's next write of that document
+ * (from the new owner's state) puts it right.
  */
 export type WrittenDocuments<Doc extends { _id: string }> = LRUCache<string, Doc>;
 
