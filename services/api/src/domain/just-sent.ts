@@ -1,7 +1,7 @@
 /**
  * Read models trail the log: a notification accepted a moment ago may not
  * be in its read model yet (the notifications projection fetches in bulk,
- * up to 0.3 s, and falls further behind under load). Its id, a UUID v7,
+ * up to 1 s, and falls further behind under load). Its id, a UUID v7,
  * says when it was minted, so a lookup that misses can tell "not there yet"
  * from "no such notification" without reading the log.
  */
