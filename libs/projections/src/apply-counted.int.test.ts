@@ -8,7 +8,7 @@ import { readByIds } from './apply-projection.ts';
 import { readCounts, type CounterDocument } from './counts.ts';
 import { deviceCountsOf, DEVICES_COUNT_KEY, topicCountKey } from './device-counts.ts';
 import { devicesProjection, type DeviceDocument } from './devices.ts';
-import { writtenDocuments } from './written-documents.ts';
+import { countedWrites } from './written-documents.ts';
 
 /**
  * The counters the devices projection keeps equal a count of its documents,
@@ -96,7 +96,7 @@ describe('applyCounted', () => {
   });
 
   it('reads back only what it did not write itself when given the documents it wrote, and forgets them when an apply fails', async () => {
-    const written = { documents: writtenDocuments<DeviceDocument>(), counters: writtenDocuments<CounterDocument>() };
+    const written = countedWrites<DeviceDocument, CounterDocument>();
     const finds: string[] = [];
     const counting = <T extends object>(collection: Collection<T>) =>
       new Proxy(collection, { get: (target, key, receiver) => (key === 'find' ? (...args: unknown[]) => (finds.push(target.collectionName), (target.find as (...a: unknown[]) => unknown)(...args)) : (Reflect.get(target, key, receiver) as unknown)) });

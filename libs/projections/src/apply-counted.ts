@@ -4,7 +4,7 @@ import type { ConsumedEvent } from '@herald/kafka';
 import { insertNew, replaceExisting, type ApplyResult } from './apply-projection.ts';
 import { counterId, foldCounts, type CounterDocument, type RecordDelta } from './counts.ts';
 import type { Projection, ProjectedDocument } from './projection.ts';
-import { readThrough, type WrittenDocuments } from './written-documents.ts';
+import { forgetWrites, readThrough, type CountedWrites, type WrittenDocuments } from './written-documents.ts';
 
 /**
  * Folds the records into the documents they touch (from `start`), and
@@ -53,7 +53,7 @@ export async function applyCounted<Doc extends ProjectedDocument>(
   collection: Collection<Doc>,
   counters: Collection<CounterDocument>,
   records: readonly ConsumedEvent[],
-  written?: { documents: WrittenDocuments<Doc>; counters: WrittenDocuments<CounterDocument> },
+  written?: CountedWrites<Doc, CounterDocument>,
 ): Promise<ApplyResult> {
   const touched = new Set<string>();
   for (const record of records) for (const id of projection.documentIds(record)) touched.add(id);
@@ -70,8 +70,7 @@ export async function applyCounted<Doc extends ProjectedDocument>(
     for (const doc of changed.values()) written?.documents.set(doc._id, doc);
     return { inserted: created.length - existed.size, replaced: updated.length + existed.size };
   } catch (error) {
-    written?.documents.clear();
-    written?.counters.clear();
+    forgetWrites(written);
     throw wrapMongoError(error);
   }
 }

@@ -6,7 +6,7 @@ import { applyCounted } from './apply-counted.ts';
 import { applyTogether } from './apply-together.ts';
 import { COUNTER_INDEXES, type CounterDocument } from './counts.ts';
 import type { AnyProjection, ProjectedDocument } from './projection.ts';
-import { writtenDocuments } from './written-documents.ts';
+import { countedWrites, forgetWrites } from './written-documents.ts';
 
 export interface ProjectionDeps {
   kafka: HeraldKafka;
@@ -50,8 +50,8 @@ export async function runProjection(
   const counted = projection.counts !== undefined;
   const counters = deps.db.collection<CounterDocument>(countsCollectionName(version.collection));
   if (counted) await ensureIndexes(deps.db, counters.collectionName, COUNTER_INDEXES);
-  // What this consumer wrote last, not read again while it keeps its partitions (written-documents.ts).
-  const written = { documents: writtenDocuments<ProjectedDocument>(), counters: writtenDocuments<CounterDocument>() };
+  // What a counted projection's consumer wrote last, not read again while it keeps its partitions (written-documents.ts).
+  const written = counted ? countedWrites<ProjectedDocument, CounterDocument>() : undefined;
   return runConsumer({
     kafka: deps.kafka,
     producer: deps.producer,
@@ -63,12 +63,9 @@ export async function runProjection(
     commitIntervalMs: PROJECTION_COMMIT_INTERVAL_MS,
     ...(projection.fetch === undefined ? {} : { fetch: projection.fetch }),
     ...(projection.types === undefined ? {} : { types: new Set(projection.types) }),
-    onAssigned: () => {
-      written.documents.clear();
-      written.counters.clear();
-    },
+    onAssigned: () => forgetWrites(written),
     handle: applyTogether(async (records) => {
-      if (counted) await applyCounted(projection, collection as never, counters, records, written);
+      if (written !== undefined) await applyCounted(projection, collection as never, counters, records, written);
       else await applyProjection(projection, collection as never, records, logger);
     }),
     ...(options.onChunkDone === undefined ? {} : { onChunkDone: options.onChunkDone }),

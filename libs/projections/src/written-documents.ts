@@ -29,6 +29,22 @@ export function writtenDocuments<Doc extends { _id: string }>(max = WRITTEN_DOCU
   return new LRUCache<string, Doc>({ max });
 }
 
+/** What a counted projection's consumer wrote last: its documents and its counter documents. */
+export interface CountedWrites<Doc extends { _id: string }, Counter extends { _id: string }> {
+  documents: WrittenDocuments<Doc>;
+  counters: WrittenDocuments<Counter>;
+}
+
+export function countedWrites<Doc extends { _id: string }, Counter extends { _id: string }>(): CountedWrites<Doc, Counter> {
+  return { documents: writtenDocuments<Doc>(), counters: writtenDocuments<Counter>() };
+}
+
+/** Forgets both: at an assignment, and when what the store holds is unknown (a failed apply). */
+export function forgetWrites<Doc extends { _id: string }, Counter extends { _id: string }>(written: CountedWrites<Doc, Counter> | undefined): void {
+  written?.documents.clear();
+  written?.counters.clear();
+}
+
 /** The documents with these ids that exist: from `written` where it has them, the others read by one `_id: {$in}`. */
 export async function readThrough<Doc extends { _id: string }>(collection: Collection<Doc>, ids: readonly string[], written: WrittenDocuments<Doc> | undefined): Promise<Map<string, Doc>> {
   if (written === undefined) return readByIds(collection, ids);
