@@ -1,8 +1,9 @@
-import { Partitioners, type Producer, type TopicMessages } from 'kafkajs';
+import type { Producer, TopicMessages } from 'kafkajs';
 import type { HeraldKafka } from './create-kafka.ts';
 import { encodeEvent, latestEntry, type HeraldEvent } from '@herald/events';
 import { InfrastructureError, isAppError } from '@herald/errors';
 import { classifyKafkaError } from './kafka-errors.ts';
+import { heraldPartitioner } from './partition-for-key.ts';
 
 interface Pending {
   topicMessages: TopicMessages[];
@@ -53,7 +54,7 @@ export class EventProducer {
     return this.#kafka.client.producer({
       idempotent: true,
       maxInFlightRequests: 1,
-      createPartitioner: Partitioners.DefaultPartitioner,
+      createPartitioner: heraldPartitioner,
     });
   }
 

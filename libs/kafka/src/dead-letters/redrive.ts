@@ -3,6 +3,7 @@ import { AppError } from '@herald/errors';
 import type { HeraldKafka } from '../create-kafka.ts';
 import { ensurePlainTopics } from '../ensure-topics.ts';
 import { splitByBytes } from '../event-producer.ts';
+import { heraldPartitioner } from '../partition-for-key.ts';
 import { TRANSACTION_TIMEOUT_MS } from '../transactional-producer.ts';
 import { readDeadLetters, readRedriveLog, REDRIVE_LOG_TOPIC } from './dead-letter-log.ts';
 import type { DeadLetterFilter } from './letters.ts';
@@ -36,6 +37,7 @@ export async function redriveDeadLetters(kafka: HeraldKafka, filter: DeadLetterF
     idempotent: true,
     maxInFlightRequests: 1,
     transactionTimeout: TRANSACTION_TIMEOUT_MS,
+    createPartitioner: heraldPartitioner,
   });
   await producer.connect();
   try {
