@@ -53,11 +53,12 @@ export function createSmallSend(options: { baseUrl: string; apiKey: string; from
       // notifications projection may still be behind the campaign's reports: wait for it a little.
       const deadline = performance.now() + 30_000;
       for (;;) {
+        // A 404 is a read model further behind than the API's wait for a just-sent id: look again.
         const followed = await fetch(`${options.baseUrl}/api/v1/notifications/${data.id}`, { headers }).then(
-          (answer) => answer.json() as Promise<{ data: { created_at: string; dispatched_at?: string | null } }>,
+          (answer) => answer.json() as Promise<{ data?: { created_at: string; dispatched_at?: string | null } }>,
         );
-        const { created_at, dispatched_at } = followed.data;
-        if (typeof dispatched_at === 'string') return { ms, queuedMs: Date.parse(dispatched_at) - Date.parse(created_at) };
+        const dispatchedAt = followed.data?.dispatched_at;
+        if (followed.data !== undefined && typeof dispatchedAt === 'string') return { ms, queuedMs: Date.parse(dispatchedAt) - Date.parse(followed.data.created_at) };
         if (performance.now() > deadline) return { ms, queuedMs: undefined };
         await new Promise((resolve) => setTimeout(resolve, 250));
       }

@@ -1,4 +1,4 @@
-import { IDLE_FETCH_WAIT_MS } from './offsets.ts';
+import { fetchSettings, type BulkFetch } from './fetch-settings.ts';
 import type { Consumer, ConsumerRunConfig, KafkaMessage, PartitionAssigner, TopicMessages } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HeraldKafka } from './create-kafka.ts';
@@ -64,7 +64,7 @@ export interface ConsumerSpec {
    * being handled together (a projection folding a document's events into
    * one write) and that can take `maxWaitMs` of extra delay.
    */
-  fetch?: { minBytes: number; maxWaitMs: number };
+  fetch?: BulkFetch;
   /** Session timeout; handlers that run long must heartbeat within it. */
   sessionTimeoutMs?: number;
   /** Called after each chunk is done (handled or dead-lettered): progress for rebuilds and lag. */
@@ -108,8 +108,7 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
     groupId,
     sessionTimeout: spec.sessionTimeoutMs ?? 15_000,
     heartbeatInterval: 1_000,
-    maxWaitTimeInMs: spec.fetch?.maxWaitMs ?? IDLE_FETCH_WAIT_MS,
-    ...(spec.fetch === undefined ? {} : { minBytes: spec.fetch.minBytes }),
+    ...fetchSettings(spec.fetch),
     ...(spec.assigner === undefined ? {} : { partitionAssigners: [spec.assigner] }),
   });
   let joined!: () => void;

@@ -208,13 +208,14 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
  * half a second of each other when the machine is saturated: fetched
  * together they fold into one write instead of an insert and two replaces
  * (on the local store a replace costs about four inserts). A fetch waits up
- * to 1 s (0.3 s before: one-device sends at saturation then wrote 1.64
- * replaces per notification, and the store's CPU per send fell 0.62–0.72 →
- * 0.53–0.57 ms with 1 s). So this read model trails the log by up to 1 s
- * more under light load, and the ledger (receipts), fetched at once, is
- * usually ahead of it: a notification shown `sent` has its receipts.
+ * to 1 s for 2 MB (0.3 s for 1 MB before: one-device sends at saturation
+ * then wrote 1.64 replaces per notification, and the store's CPU per send
+ * fell 0.62–0.72 → 0.53–0.57 ms with 1 s). So this read model trails the
+ * log by up to 1 s more under light load, and the ledger (receipts),
+ * fetched at once, is usually ahead of it: a notification shown `sent` has
+ * its receipts. (One partition may fill the 2 MB alone: fetch-settings.ts.)
  */
-export const NOTIFICATIONS_FETCH = { minBytes: 4 * 1_048_576, maxWaitMs: 1_000 };
+export const NOTIFICATIONS_FETCH = { minBytes: 2 * 1_048_576, maxWaitMs: 1_000 };
 
 export const notificationsProjection: Projection<NotificationDocument> = {
   indexes: NOTIFICATION_INDEXES,
