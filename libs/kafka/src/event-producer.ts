@@ -3,7 +3,7 @@ import type { HeraldKafka } from './create-kafka.ts';
 import { encodeEvent, latestEntry, type HeraldEvent } from '@herald/events';
 import { InfrastructureError, isAppError } from '@herald/errors';
 import { classifyKafkaError } from './kafka-errors.ts';
-import { heraldPartitioner } from './partition-for-key.ts';
+import { producerConfig } from './producer-config.ts';
 
 interface Pending {
   topicMessages: TopicMessages[];
@@ -51,11 +51,7 @@ export class EventProducer {
   }
 
   #create(): Producer {
-    return this.#kafka.client.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      createPartitioner: heraldPartitioner,
-    });
+    return this.#kafka.client.producer(producerConfig());
   }
 
   /** How many kafkajs producers this one has used: 1, plus one per send that failed. */

@@ -7,7 +7,7 @@ import { classifyKafkaError } from './kafka-errors.ts';
 import { observeProduced, splitByBytes } from './event-producer.ts';
 import { backoffDelay, DEFAULT_BACKOFF } from './process-chunk.ts';
 import { withLogAdmin } from './log-admin.ts';
-import { heraldPartitioner } from './partition-for-key.ts';
+import { producerConfig } from './producer-config.ts';
 
 /** A record to write: an event to its catalog topic (or to `topic`, logical), on `partition` or by key. */
 export interface Outgoing {
@@ -113,16 +113,13 @@ export class TransactionalProducer {
 
   async #connected(): Promise<Producer> {
     if (this.#producer !== undefined) return this.#producer;
-    const producer = this.#kafka.client.producer({
+    const producer = this.#kafka.client.producer(producerConfig({
       transactionalId: this.#kafka.group(this.#transactionalId),
-      idempotent: true,
-      maxInFlightRequests: 1,
       transactionTimeout: TRANSACTION_TIMEOUT_MS,
-      createPartitioner: heraldPartitioner,
       // A transaction begun right after the last one ended is refused (CONCURRENT_TRANSACTIONS) until its markers are
       // written, which takes milliseconds: retry soon, not after the client's usual 100 ms.
       retry: { initialRetryTime: 10, maxRetryTime: 2_000, retries: 15 },
-    });
+    }));
     await producer.connect();
     this.#producer = producer;
     return producer;

@@ -3,7 +3,7 @@ import { AppError } from '@herald/errors';
 import type { HeraldKafka } from '../create-kafka.ts';
 import { ensurePlainTopics } from '../ensure-topics.ts';
 import { splitByBytes } from '../event-producer.ts';
-import { heraldPartitioner } from '../partition-for-key.ts';
+import { producerConfig } from '../producer-config.ts';
 import { TRANSACTION_TIMEOUT_MS } from '../transactional-producer.ts';
 import { readDeadLetters, readRedriveLog, REDRIVE_LOG_TOPIC } from './dead-letter-log.ts';
 import type { DeadLetterFilter } from './letters.ts';
@@ -32,13 +32,7 @@ export async function redriveDeadLetters(kafka: HeraldKafka, filter: DeadLetterF
   if (options.dryRun === true) return selectForRedrive(await readDeadLetters(kafka), filter, await readRedriveLog(kafka));
 
   await ensurePlainTopics(kafka, [kafka.topic(REDRIVE_LOG_TOPIC)], { 'cleanup.policy': 'compact' });
-  const producer = kafka.client.producer({
-    transactionalId: kafka.group(REDRIVE_TRANSACTIONAL_ID),
-    idempotent: true,
-    maxInFlightRequests: 1,
-    transactionTimeout: TRANSACTION_TIMEOUT_MS,
-    createPartitioner: heraldPartitioner,
-  });
+  const producer = kafka.client.producer(producerConfig({ transactionalId: kafka.group(REDRIVE_TRANSACTIONAL_ID), transactionTimeout: TRANSACTION_TIMEOUT_MS }));
   await producer.connect();
   try {
     // Beginning the transaction registers the transactional id (kafkajs's connect does not): from here on an
