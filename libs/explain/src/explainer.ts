@@ -48,12 +48,19 @@ export class Explainer {
   readonly #limits: ExplainLimits;
   readonly #limit: ConcurrencyLimit;
   readonly #knownOnly: boolean;
+  readonly #acceptedHere: ((projectId: string, notificationId: string) => boolean) | undefined;
 
   /**
    * `knownOnly` (the API): an id the read models do not hold for the project answers 404 before the log is
    * read, so a caller cannot make the server scan a partition for a device or notification that is not theirs.
    */
-  constructor(deps: { kafka: HeraldKafka; readModels: ReadModelRegistry; limits: ExplainLimits; knownOnly?: boolean }) {
+  /**
+   * `knownOnly`: explain only a notification (and device) the read models
+   * know, or one `acceptedHere` says the caller's API instance accepted a
+   * moment ago (before the notifications read model has it).
+   */
+  constructor(deps: { kafka: HeraldKafka; readModels: ReadModelRegistry; limits: ExplainLimits; knownOnly?: boolean; acceptedHere?: (projectId: string, notificationId: string) => boolean }) {
+    this.#acceptedHere = deps.acceptedHere;
     this.#kafka = deps.kafka;
     this.#readModels = deps.readModels;
     this.#limits = deps.limits;
@@ -149,7 +156,8 @@ export class Explainer {
   async #requireKnown(projectId: string | undefined, notificationId: string, deviceId: string | undefined): Promise<void> {
     const scope = projectId === undefined ? {} : { project_id: projectId };
     const notifications = await this.#readModels.collection<NotificationDocument>('notifications');
-    if ((await notifications.findOne({ _id: notificationId, ...scope }, { projection: { _id: 1 } })) === null) throw notFound('notification', notificationId, projectId);
+    const accepted = projectId !== undefined && this.#acceptedHere?.(projectId, notificationId) === true;
+    if (!accepted && (await notifications.findOne({ _id: notificationId, ...scope }, { projection: { _id: 1 } })) === null) throw notFound('notification', notificationId, projectId);
     if (deviceId === undefined) return;
     const devices = await this.#readModels.collection<DeviceDocument>('devices');
     if ((await devices.findOne({ _id: deviceId, ...scope }, { projection: { _id: 1 } })) === null) throw notFound('device', deviceId, projectId);

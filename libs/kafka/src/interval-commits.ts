@@ -17,6 +17,8 @@ export interface PartitionPosition {
 
 export class PendingPositions {
   readonly #next = new Map<string, PartitionPosition>();
+  /** The position last committed below a partition's done one because of a cap: not committed again until it moves. */
+  readonly #capped = new Map<string, string>();
 
   /** A chunk up to `lastOffset` is done on this partition. Positions only move forward. */
   done(topic: string, partition: number, lastOffset: number): void {
@@ -26,10 +28,27 @@ export class PendingPositions {
     this.#next.set(key, { topic, partition, offset: String(lastOffset + 1) });
   }
 
-  /** What to commit now; pending is empty afterwards. */
-  take(): PartitionPosition[] {
-    const positions = [...this.#next.values()];
-    this.#next.clear();
+  /**
+   * What to commit now. `cap` gives, per partition, the first offset the
+   * handler still holds unwritten (run-consumer.ts `heldFrom`): the position
+   * committed stays there, and the done one waits for a later take.
+   * Everything else is taken: pending is empty of it afterwards.
+   */
+  take(cap?: (topic: string, partition: number) => number | undefined): PartitionPosition[] {
+    const positions: PartitionPosition[] = [];
+    for (const [key, position] of this.#next) {
+      const limit = cap?.(position.topic, position.partition);
+      if (limit === undefined || limit >= Number(position.offset)) {
+        positions.push(position);
+        this.#next.delete(key);
+        this.#capped.delete(key);
+        continue;
+      }
+      const offset = String(limit);
+      if (this.#capped.get(key) === offset) continue;
+      this.#capped.set(key, offset);
+      positions.push({ ...position, offset });
+    }
     return positions;
   }
 
@@ -41,5 +60,6 @@ export class PendingPositions {
    */
   forget(): void {
     this.#next.clear();
+    this.#capped.clear();
   }
 }

@@ -29,4 +29,29 @@ describe('PendingPositions', () => {
     pending.forget();
     expect(pending.take()).toEqual([]);
   });
+
+  it('commits no further than a cap, and the rest once the cap is gone', () => {
+    const pending = new PendingPositions();
+    let held: number | undefined = 12;
+    const cap = (_topic: string, partition: number) => (partition === 0 ? held : undefined);
+    pending.done('t', 0, 19);
+    pending.done('t', 1, 4);
+    expect(pending.take(cap)).toEqual([
+      { topic: 't', partition: 0, offset: '12' },
+      { topic: 't', partition: 1, offset: '5' },
+    ]);
+    // The same cap is not committed again.
+    expect(pending.take(cap)).toEqual([]);
+    held = 15;
+    expect(pending.take(cap)).toEqual([{ topic: 't', partition: 0, offset: '15' }]);
+    held = undefined;
+    expect(pending.take(cap)).toEqual([{ topic: 't', partition: 0, offset: '20' }]);
+    expect(pending.take(cap)).toEqual([]);
+  });
+
+  it('commits a done position at or below the cap whole', () => {
+    const pending = new PendingPositions();
+    pending.done('t', 0, 9);
+    expect(pending.take(() => 10)).toEqual([{ topic: 't', partition: 0, offset: '10' }]);
+  });
 });

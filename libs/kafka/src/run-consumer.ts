@@ -43,6 +43,13 @@ export interface ConsumerSpec {
    * milliseconds of records. Positions are committed on stop.
    */
   commitIntervalMs?: number;
+  /**
+   * With `commitIntervalMs`: the first offset of a partition (logical topic)
+   * that the handler has taken but keeps in memory, unwritten (a projection
+   * holding documents about to change again, held-documents.ts). Positions
+   * are not committed past it, so a crash or a rebalance reads it again.
+   */
+  heldFrom?: (topic: string, partition: number) => number | undefined;
   /** Only records whose `type` header is listed are decoded and handled; the rest are passed over undecoded (and committed). */
   types?: ReadonlySet<string>;
   /** The group's partition assignment strategy (default: kafkajs' round robin); every member must use the same. */
@@ -156,7 +163,8 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
   // retriable but does not retry a subscribe itself.
   await pRetry(() => consumer.subscribe({ topics: [...logicalTopic.keys()], fromBeginning: spec.fromBeginning ?? true }), KAFKA_SETUP_RETRY);
   const flush = async () => {
-    const positions = pending?.take() ?? [];
+    const heldFrom = spec.heldFrom;
+    const positions = pending?.take(heldFrom === undefined ? undefined : (topic, partition) => heldFrom(logicalTopic.get(topic) ?? topic, partition)) ?? [];
     if (positions.length === 0) return;
     try {
       await consumer.commitOffsets(positions);

@@ -5,6 +5,7 @@ import { insertNew, replaceExisting, type ApplyResult } from './apply-projection
 import { counterId, foldCounts, type CounterDocument, type RecordDelta } from './counts.ts';
 import type { Projection, ProjectedDocument } from './projection.ts';
 import { forgetWrites, readThrough, type CountedWrites, type WrittenDocuments } from './written-documents.ts';
+import { anyDue, planWrites, type Held, type Origin } from './held-documents.ts';
 
 /**
  * Folds the records into the documents they touch (from `start`), and
@@ -46,7 +47,11 @@ export function foldWithCounts<Doc extends ProjectedDocument>(
  *
  * `written` (written-documents.ts), when given, holds what this consumer
  * wrote last of both: those are not read again. It learns what is written
- * here, and is cleared when an apply fails.
+ * here, and is cleared when an apply fails. With it, a projection that says
+ * what to `hold` keeps new documents about to change again in memory for a
+ * moment (held-documents.ts): they are folded from there and written once,
+ * when finished or when their time is up (`now`), by a later apply — one
+ * with no records writes only those whose time is up.
  */
 export async function applyCounted<Doc extends ProjectedDocument>(
   projection: Projection<Doc>,
@@ -54,25 +59,57 @@ export async function applyCounted<Doc extends ProjectedDocument>(
   counters: Collection<CounterDocument>,
   records: readonly ConsumedEvent[],
   written?: CountedWrites<Doc, CounterDocument>,
+  now: number = Date.now(),
 ): Promise<ApplyResult> {
   const touched = new Set<string>();
   for (const record of records) for (const id of projection.documentIds(record)) touched.add(id);
-  if (touched.size === 0) return { inserted: 0, replaced: 0 };
+  const held = written?.held ?? new Map<string, Held<Doc>>();
+  if (touched.size === 0 && !anyDue(held, now)) return { inserted: 0, replaced: 0 };
+  const assignment = written?.assignment;
   try {
-    const current = await readThrough(collection, [...touched], written?.documents);
+    const stored = await readThrough(collection, [...touched].filter((id) => !held.has(id)), written?.documents);
+    const current = new Map(stored);
+    for (const id of touched) {
+      const kept = held.get(id);
+      if (kept !== undefined) current.set(id, kept.doc);
+    }
     const { changed, deltas } = foldWithCounts(projection, records, current);
     await applyCounts(counters, deltas, written?.counters);
-    const created = [...changed.values()].filter((doc) => !current.has(doc._id));
-    const updated = [...changed.values()].filter((doc) => current.has(doc._id));
+    const plan = planWrites({ changed, inStore: new Set(stored.keys()), held, origins: originsOf(projection, records, current), hold: written === undefined || projection.hold === undefined ? undefined : (doc) => projection.hold?.(doc) === true, now, ...(written === undefined ? {} : { holdMs: written.holdMs }) });
     // Created since the read only by another writer of the same partition (a rebalance's overlap): ours replaces it.
-    const existed = await insertNew(collection, created);
-    await replaceExisting(collection, [...updated, ...created.filter((doc) => existed.has(doc._id))]);
-    for (const doc of changed.values()) written?.documents.set(doc._id, doc);
-    return { inserted: created.length - existed.size, replaced: updated.length + existed.size };
+    const existed = await insertNew(collection, plan.insert);
+    await replaceExisting(collection, [...plan.replace, ...plan.insert.filter((doc) => existed.has(doc._id))]);
+    let inserted = plan.insert.length - existed.size;
+    if (written !== undefined && written.assignment !== assignment) {
+      // The group was joined again meanwhile: what this apply would hold may belong to another member now.
+      const late = [...plan.held.values()].map((entry) => entry.doc);
+      const lateExisted = await insertNew(collection, late);
+      await replaceExisting(collection, late.filter((doc) => lateExisted.has(doc._id)));
+      inserted += late.length - lateExisted.size;
+      plan.insert.push(...late);
+      plan.held.clear();
+    }
+    if (written !== undefined) {
+      for (const doc of [...plan.insert, ...plan.replace]) written.documents.set(doc._id, doc);
+      written.held.clear();
+      for (const [id, entry] of plan.held) written.held.set(id, entry);
+    }
+    return { inserted, replaced: plan.replace.length + existed.size };
   } catch (error) {
     forgetWrites(written);
     throw wrapMongoError(error);
   }
+}
+
+/** Where each document this chunk creates came from: its first record (pure). */
+function originsOf<Doc extends ProjectedDocument>(projection: Projection<Doc>, records: readonly ConsumedEvent[], current: ReadonlyMap<string, Doc>): Map<string, Origin> {
+  const origins = new Map<string, Origin>();
+  for (const record of records) {
+    for (const id of projection.documentIds(record)) {
+      if (!current.has(id) && !origins.has(id)) origins.set(id, { topic: record.topic, partition: record.partition, offset: record.offset });
+    }
+  }
+  return origins;
 }
 
 /** Adds deltas to their counter documents (read unless `written` has them, folded, replaced). */

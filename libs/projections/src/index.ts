@@ -16,3 +16,4 @@ export * from './rebuild.ts';
 export * from './project-outcomes.ts';
 export * from './notification-reports.ts';
 export * from './written-documents.ts';
+export * from './held-documents.ts';

@@ -214,8 +214,25 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
  * log by up to 1 s more under light load, and the ledger (receipts),
  * fetched at once, is usually ahead of it: a notification shown `sent` has
  * its receipts. (One partition may fill the 2 MB alone: fetch-settings.ts.)
+ * Under load, when a send's request and its report are seconds apart, the
+ * notification is held unwritten until sent (`holdNotification`,
+ * held-documents.ts): still 1.28 replaces per send with this fetch alone.
  */
 export const NOTIFICATIONS_FETCH = { minBytes: 2 * 1_048_576, maxWaitMs: 1_000 };
+
+/** A send to at most this many devices is held while it is sending (a campaign is written from its first report on). */
+export const HELD_SEND_DEVICES = 100;
+
+/**
+ * Whether a notification just made is about to change again (held-documents.ts):
+ * queued (its dispatch comes next; a scheduled or paused one waits longer),
+ * or a small send not paced that is sending (its report comes next). A
+ * campaign shows its progress from its first report, as before.
+ */
+export function holdNotification(doc: NotificationDocument): boolean {
+  if (doc.status === 'queued') return true;
+  return doc.status === 'sending' && doc.rate_per_minute === undefined && doc.counts.targeted <= HELD_SEND_DEVICES && settled(doc.counts) <= HELD_SEND_DEVICES;
+}
 
 export const notificationsProjection: Projection<NotificationDocument> = {
   indexes: NOTIFICATION_INDEXES,
@@ -239,4 +256,5 @@ export const notificationsProjection: Projection<NotificationDocument> = {
   },
   evolve: evolveNotification,
   counts: notificationCountDeltas,
+  hold: holdNotification,
 };

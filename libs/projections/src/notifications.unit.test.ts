@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, TOPICS, type HeraldEvent } from '@herald/events';
 import type { NotificationDocument } from './notification-document.ts';
-import { audienceEstimateOf, evolveNotification } from './notifications.ts';
+import { audienceEstimateOf, evolveNotification, HELD_SEND_DEVICES, holdNotification } from './notifications.ts';
 
 const context = { project_id: 'p' };
 const at = (iso: string) => ({ ...context, now: new Date(iso) });
@@ -125,5 +125,28 @@ describe('steering and expiry', () => {
     expect(audienceEstimateOf(counting)).toBe(1_000);
     // Partition 0 dispatched 390 (devices unregistered meanwhile): its exact count replaces its estimate.
     expect(audienceEstimateOf(project([requested, estimated(0, 400), estimated(1, 600), dispatchedOne])!)).toBe(990);
+  });
+});
+
+describe('holdNotification', () => {
+  const base = project([requested])!;
+  const sending = (targeted: number, settled: number, extra: Partial<NotificationDocument> = {}): NotificationDocument => ({
+    ...base,
+    status: 'sending',
+    counts: { ...base.counts, targeted, delivered: settled },
+    ...extra,
+  });
+
+  it('holds a queued notification and a small send under way: their next change comes soon', () => {
+    expect(holdNotification(base)).toBe(true);
+    expect(holdNotification(sending(1, 0))).toBe(true);
+    expect(holdNotification(sending(HELD_SEND_DEVICES, HELD_SEND_DEVICES - 1))).toBe(true);
+  });
+
+  it('writes a campaign from its first report on, a paced send, and anything scheduled, paused or finished', () => {
+    expect(holdNotification(sending(0, HELD_SEND_DEVICES + 1))).toBe(false);
+    expect(holdNotification(sending(HELD_SEND_DEVICES + 1, 0))).toBe(false);
+    expect(holdNotification(sending(1, 0, { rate_per_minute: 600 }))).toBe(false);
+    for (const status of ['scheduled', 'paused', 'sent', 'cancelled', 'expired'] as const) expect(holdNotification({ ...base, status })).toBe(false);
   });
 });

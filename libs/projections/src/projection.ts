@@ -42,6 +42,12 @@ export interface Projection<Doc extends ProjectedDocument> {
    * insert that fails before the same read and replace (applyProjection).
    */
   readFirst?: boolean;
+  /**
+   * A document just made that is about to change again (a notification
+   * requested, not yet sent): a counted projection keeps it in memory up to
+   * HOLD_MS and writes it once (held-documents.ts). Pure.
+   */
+  hold?(doc: Doc): boolean;
 }
 
 /** Any projection, for code that runs them without caring about their document type. */

@@ -6,7 +6,8 @@ import { applyCounted } from './apply-counted.ts';
 import { applyTogether } from './apply-together.ts';
 import { COUNTER_INDEXES, type CounterDocument } from './counts.ts';
 import type { AnyProjection, ProjectedDocument } from './projection.ts';
-import { countedWrites, forgetWrites } from './written-documents.ts';
+import { countedWrites, startOver } from './written-documents.ts';
+import { anyDue, firstHeld } from './held-documents.ts';
 
 export interface ProjectionDeps {
   kafka: HeraldKafka;
@@ -37,12 +38,15 @@ export const PROJECTION_PARTITIONS_AT_ONCE = 6;
  */
 export const PROJECTION_COMMIT_INTERVAL_MS = 1_000;
 
+/** How often a projection that holds documents looks for those whose time is up when no records come. */
+export const HELD_CHECK_MS = 250;
+
 /** Runs one projection into one read-model version, with that version's consumer group. */
 export async function runProjection(
   deps: ProjectionDeps,
   projection: AnyProjection,
   version: ReadModelVersion,
-  options: Pick<ConsumerSpec, 'onChunkDone'> = {},
+  options: Pick<ConsumerSpec, 'onChunkDone'> & { holdMs?: number } = {},
 ): Promise<RunningConsumer> {
   const logger = deps.logger.child({ model: projection.name, version: version.version });
   await ensureIndexes(deps.db, version.collection, projection.indexes);
@@ -51,8 +55,13 @@ export async function runProjection(
   const counters = deps.db.collection<CounterDocument>(countsCollectionName(version.collection));
   if (counted) await ensureIndexes(deps.db, counters.collectionName, COUNTER_INDEXES);
   // What a counted projection's consumer wrote last, not read again while it keeps its partitions (written-documents.ts).
-  const written = counted ? countedWrites<ProjectedDocument, CounterDocument>() : undefined;
-  return runConsumer({
+  const written = counted ? countedWrites<ProjectedDocument, CounterDocument>(options.holdMs) : undefined;
+  const holds = written !== undefined && projection.hold !== undefined;
+  const apply = applyTogether(async (records) => {
+    if (written !== undefined) await applyCounted(projection, collection as never, counters, records, written);
+    else await applyProjection(projection, collection as never, records, logger);
+  });
+  const consumer = await runConsumer({
     kafka: deps.kafka,
     producer: deps.producer,
     groupId: version.group,
@@ -63,11 +72,27 @@ export async function runProjection(
     commitIntervalMs: PROJECTION_COMMIT_INTERVAL_MS,
     ...(projection.fetch === undefined ? {} : { fetch: projection.fetch }),
     ...(projection.types === undefined ? {} : { types: new Set(projection.types) }),
-    onAssigned: () => forgetWrites(written),
-    handle: applyTogether(async (records) => {
-      if (written !== undefined) await applyCounted(projection, collection as never, counters, records, written);
-      else await applyProjection(projection, collection as never, records, logger);
-    }),
+    ...(holds ? { heldFrom: (topic: string, partition: number) => firstHeld(written.held, topic, partition) } : {}),
+    onAssigned: () => startOver(written),
+    handle: apply,
     ...(options.onChunkDone === undefined ? {} : { onChunkDone: options.onChunkDone }),
   });
+  if (!holds) return consumer;
+  // Held documents whose time is up are written by the next apply; when no records come, by this one (with none).
+  const writeDue = (now: number) => {
+    if (!anyDue(written.held, now)) return Promise.resolve();
+    return apply([]).catch((error: unknown) => logger.warn({ err: error }, 'writing held documents failed; trying again'));
+  };
+  const timer = setInterval(() => void writeDue(Date.now()), HELD_CHECK_MS);
+  timer.unref();
+  return {
+    ready: consumer.ready,
+    stop: async () => {
+      clearInterval(timer);
+      // What it holds is written before it stops (a rebuild ends complete); what comes meanwhile stays uncommitted.
+      for (const entry of written.held.values()) entry.until = 0;
+      await writeDue(Date.now());
+      await consumer.stop();
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Collection } from '@herald/mongo';
 import { readByIds } from './apply-projection.ts';
+import { HOLD_MS, type Held } from './held-documents.ts';
 
 /**
  * The documents a projection's consumer wrote last, by id, so that its next
@@ -29,20 +30,45 @@ export function writtenDocuments<Doc extends { _id: string }>(max = WRITTEN_DOCU
   return new LRUCache<string, Doc>({ max });
 }
 
-/** What a counted projection's consumer wrote last: its documents and its counter documents. */
+/**
+ * What a counted projection's consumer wrote last: its documents and its
+ * counter documents; and the documents it made and holds unwritten
+ * (held-documents.ts).
+ */
 export interface CountedWrites<Doc extends { _id: string }, Counter extends { _id: string }> {
   documents: WrittenDocuments<Doc>;
   counters: WrittenDocuments<Counter>;
+  held: Map<string, Held<Doc>>;
+  /** How long a document is held at most (HOLD_MS). */
+  holdMs: number;
+  /** Moves at each assignment: an apply that began before it holds nothing it made (its partitions may have moved). */
+  assignment: number;
 }
 
-export function countedWrites<Doc extends { _id: string }, Counter extends { _id: string }>(): CountedWrites<Doc, Counter> {
-  return { documents: writtenDocuments<Doc>(), counters: writtenDocuments<Counter>() };
+export function countedWrites<Doc extends { _id: string }, Counter extends { _id: string }>(holdMs = HOLD_MS): CountedWrites<Doc, Counter> {
+  return { documents: writtenDocuments<Doc>(), counters: writtenDocuments<Counter>(), held: new Map(), holdMs, assignment: 0 };
 }
 
-/** Forgets both: at an assignment, and when what the store holds is unknown (a failed apply). */
+/**
+ * Forgets what it wrote, when what the store holds is unknown (a failed
+ * apply). What it holds unwritten stays: it is not in the store either way,
+ * and the records it came from will not come again unless the group rejoins.
+ */
 export function forgetWrites<Doc extends { _id: string }, Counter extends { _id: string }>(written: CountedWrites<Doc, Counter> | undefined): void {
   written?.documents.clear();
   written?.counters.clear();
+}
+
+/**
+ * At an assignment: forgets everything, what it holds too. The consumer's
+ * position never passed a held document's first record, and the group
+ * starts again from its committed positions, so those records come again.
+ */
+export function startOver<Doc extends { _id: string }, Counter extends { _id: string }>(written: CountedWrites<Doc, Counter> | undefined): void {
+  if (written === undefined) return;
+  forgetWrites(written);
+  written.held.clear();
+  written.assignment += 1;
 }
 
 /** The documents with these ids that exist: from `written` where it has them, the others read by one `_id: {$in}`. */

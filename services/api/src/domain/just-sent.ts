@@ -1,16 +1,24 @@
+import { LRUCache } from 'lru-cache';
+import { TOPICS, type NotificationRequestedV1 } from '@herald/events';
+import { evolveNotification, type NotificationDocument } from '@herald/projections';
+
 /**
  * Read models trail the log: a notification accepted a moment ago may not
  * be in its read model yet (the notifications projection fetches in bulk,
- * up to 1 s, and falls further behind under load). Its id, a UUID v7,
- * says when it was minted, so a lookup that misses can tell "not there yet"
- * from "no such notification" without reading the log.
+ * up to 1 s, holds a notification about to be sent up to 3 s more under
+ * load, and falls further behind under load). The API instance that
+ * accepted it remembers it (`AcceptedHere`) and answers from that at once;
+ * any other instance has its id, a UUID v7, which says when it was minted,
+ * so a lookup that misses can tell "not there yet" from "no such
+ * notification" without reading the log.
  */
 
 /** How recently minted an id must be for a miss to be looked up again. */
 export const JUST_SENT_MS = 10_000;
 /** How long a lookup of a just-minted id keeps looking, and how often. */
-export const JUST_SENT_WAIT_MS = 2_000;
-export const JUST_SENT_POLL_MS = 100;
+/** Under the request deadline (REQUEST_DEADLINE_MS, 4.5 s by default): a miss answers 404, not 503. */
+export const JUST_SENT_WAIT_MS = 3_500;
+export const JUST_SENT_POLL_MS = 250;
 
 const UUID_V7 = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -27,14 +35,24 @@ export function justMinted(id: string, now: number): boolean {
 }
 
 /**
- * Looks a document up; when it is missing and its id was just minted, looks
- * again every `JUST_SENT_POLL_MS` for up to `JUST_SENT_WAIT_MS`. Any other
- * miss answers at once. A stranger's made-up recent id costs at most
- * JUST_SENT_WAIT_MS / JUST_SENT_POLL_MS indexed lookups, within the rate limits.
+ * Looks a document up; when it is missing, answers with what `remembered`
+ * has of it (what this instance accepted), and otherwise, when its id was
+ * just minted, looks again every `JUST_SENT_POLL_MS` for up to
+ * `JUST_SENT_WAIT_MS`. Any other miss answers at once. A stranger's made-up
+ * recent id costs at most JUST_SENT_WAIT_MS / JUST_SENT_POLL_MS indexed
+ * lookups, within the rate limits.
  */
-export async function findJustSent<T>(id: string, lookup: () => Promise<T | null>, time: { now: () => number; sleep: (ms: number) => Promise<void> }): Promise<T | null> {
+export async function findJustSent<T>(
+  id: string,
+  lookup: () => Promise<T | null>,
+  time: { now: () => number; sleep: (ms: number) => Promise<void> },
+  remembered: () => T | undefined = () => undefined,
+): Promise<T | null> {
   const found = await lookup();
-  if (found !== null || !justMinted(id, time.now())) return found;
+  if (found !== null) return found;
+  const here = remembered();
+  if (here !== undefined) return here;
+  if (!justMinted(id, time.now())) return null;
   const until = time.now() + JUST_SENT_WAIT_MS;
   while (time.now() < until) {
     await time.sleep(JUST_SENT_POLL_MS);
@@ -42,4 +60,38 @@ export async function findJustSent<T>(id: string, lookup: () => Promise<T | null
     if (again !== null) return again;
   }
   return null;
+}
+
+/** Notifications remembered by the instance that accepted them: a few seconds of sends at a high rate. */
+export const ACCEPTED_HERE_KEPT = 20_000;
+
+/**
+ * What this API instance accepted in the last `JUST_SENT_MS`, as the read
+ * model will first show it (the projection's own `evolveNotification` of
+ * the request), and as this instance changed it since (a cancel, a pause):
+ * a read of an id the read model does not have yet is answered from here.
+ * A notification of another project is not found here either.
+ */
+export class AcceptedHere {
+  readonly #docs: LRUCache<string, NotificationDocument>;
+
+  constructor(max = ACCEPTED_HERE_KEPT) {
+    this.#docs = new LRUCache<string, NotificationDocument>({ max, ttl: JUST_SENT_MS });
+  }
+
+  accepted(event: NotificationRequestedV1): void {
+    // Its log position is not known here: no record of the log is "already applied" to it.
+    const doc = evolveNotification(undefined, { event, topic: TOPICS.notificationEvents, partition: -1, offset: -1 });
+    if (doc !== undefined) this.#docs.set(doc._id, doc);
+  }
+
+  /** A change this instance answered with (cancelled, steered), for a notification it remembers. */
+  changed(doc: NotificationDocument): void {
+    if (this.#docs.has(doc._id)) this.#docs.set(doc._id, doc, { noUpdateTTL: true });
+  }
+
+  find(projectId: string, id: string): NotificationDocument | undefined {
+    const doc = this.#docs.get(id);
+    return doc?.project_id === projectId ? doc : undefined;
+  }
 }

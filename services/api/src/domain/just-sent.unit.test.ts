@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '@herald/events';
-import { findJustSent, JUST_SENT_MS, JUST_SENT_POLL_MS, JUST_SENT_WAIT_MS, justMinted, uuidV7Time } from './just-sent.ts';
+import { createEvent, newId } from '@herald/events';
+import { AcceptedHere, findJustSent, JUST_SENT_MS, JUST_SENT_POLL_MS, JUST_SENT_WAIT_MS, justMinted, uuidV7Time } from './just-sent.ts';
 
 /** A clock that moves only when slept on. */
 function fakeTime(start: number) {
@@ -45,5 +45,45 @@ describe('just-sent lookups', () => {
     calls = 0;
     expect(await findJustSent('0199a1c2-0000-7000-8000-000000000000', async () => (calls++, null), time)).toBeNull();
     expect(calls).toBe(1);
+  });
+
+  it('answers a miss from what this instance remembers before waiting, and the store first', async () => {
+    const time = fakeTime(Date.now());
+    let calls = 0;
+    expect(await findJustSent(newId(), async () => (calls++, null), time, () => 'remembered')).toBe('remembered');
+    expect(calls).toBe(1);
+    expect(await findJustSent(newId(), async () => 'stored', time, () => 'remembered')).toBe('stored');
+  });
+});
+
+describe('AcceptedHere', () => {
+  const request = (project_id: string) => createEvent('NotificationRequested', { notification_id: newId(), title: 't', body: 'b', targets: ['news'] }, { project_id });
+
+  it('remembers a request as the read model will first show it, for its own project only', () => {
+    const here = new AcceptedHere();
+    const event = request('p1');
+    here.accepted(event);
+    expect(here.find('p1', event.data.notification_id)).toMatchObject({ _id: event.data.notification_id, project_id: 'p1', status: 'queued', title: 't', targets: ['news'], counts: { targeted: 0 } });
+    expect(here.find('p2', event.data.notification_id)).toBeUndefined();
+    expect(here.find('p1', newId())).toBeUndefined();
+  });
+
+  it('keeps the answer to a change of what it remembers, and nothing of others', () => {
+    const here = new AcceptedHere();
+    const event = request('p1');
+    here.accepted(event);
+    const doc = here.find('p1', event.data.notification_id)!;
+    here.changed({ ...doc, status: 'cancelled' });
+    expect(here.find('p1', event.data.notification_id)?.status).toBe('cancelled');
+    const stranger = { ...doc, _id: newId() };
+    here.changed(stranger);
+    expect(here.find('p1', stranger._id)).toBeUndefined();
+  });
+
+  it('keeps at most its bound', () => {
+    const here = new AcceptedHere(2);
+    const events = [request('p1'), request('p1'), request('p1')];
+    for (const event of events) here.accepted(event);
+    expect(events.map((event) => here.find('p1', event.data.notification_id) !== undefined)).toEqual([false, true, true]);
   });
 });

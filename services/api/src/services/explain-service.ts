@@ -2,6 +2,7 @@ import { AppError } from '@herald/errors';
 import { Explainer, type DeviceExplanation, type ExplainLimits, type NotificationExplanation } from '@herald/explain';
 import type { HeraldKafka } from '@herald/kafka';
 import type { ReadModelRegistry } from '@herald/mongo';
+import type { AcceptedHere } from '../domain/just-sent.ts';
 
 /** Past the log read's own timeout: the admin look-ups before it and the reader's clean-up after it. */
 const DEADLINE_MARGIN_MS = 5_000;
@@ -12,8 +13,11 @@ export class ExplainService {
   /** The explain routes' request deadline. */
   readonly deadlineMs: number;
 
-  constructor(deps: { kafka?: HeraldKafka | undefined; readModels: ReadModelRegistry; limits: ExplainLimits }) {
-    this.#explainer = deps.kafka === undefined ? undefined : new Explainer({ kafka: deps.kafka, readModels: deps.readModels, limits: deps.limits, knownOnly: true });
+  constructor(deps: { kafka?: HeraldKafka | undefined; readModels: ReadModelRegistry; limits: ExplainLimits; accepted?: AcceptedHere }) {
+    const accepted = deps.accepted;
+    const acceptedHere = accepted === undefined ? undefined : (projectId: string, notificationId: string) => accepted.find(projectId, notificationId) !== undefined;
+    this.#explainer =
+      deps.kafka === undefined ? undefined : new Explainer({ kafka: deps.kafka, readModels: deps.readModels, limits: deps.limits, knownOnly: true, ...(acceptedHere === undefined ? {} : { acceptedHere }) });
     this.deadlineMs = deps.limits.timeoutMs + DEADLINE_MARGIN_MS;
   }
 

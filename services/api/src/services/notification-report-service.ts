@@ -5,6 +5,7 @@ import type { DeliveryLedgerDocument, NotificationDocument, NotificationReportDo
 import { csvLine } from '../domain/csv.ts';
 import { receiptView } from '../domain/receipts.ts';
 import { RECEIPT_CSV_COLUMNS, type notificationReportSchema } from '../schemas/console-reads.ts';
+import type { AcceptedHere } from '../domain/just-sent.ts';
 
 type ReportView = Static<(typeof notificationReportSchema)['response'][200]>['data'];
 
@@ -14,14 +15,17 @@ const CSV_BATCHES_AT_ONCE = 4;
 /** A notification's report (failures by reason, timeline) and its receipts as a CSV stream. */
 export class NotificationReportService {
   readonly #readModels: ReadModelRegistry;
+  readonly #accepted: AcceptedHere | undefined;
 
-  constructor(deps: { readModels: ReadModelRegistry }) {
+  constructor(deps: { readModels: ReadModelRegistry; accepted?: AcceptedHere }) {
     this.#readModels = deps.readModels;
+    this.#accepted = deps.accepted;
   }
 
+  /** In the read model, or accepted by this instance a moment ago (its report is then still empty). */
   async #requireNotification(projectId: string, id: string): Promise<void> {
     const notifications = await this.#readModels.collection<NotificationDocument>('notifications');
-    if ((await notifications.findOne({ _id: id, project_id: projectId }, { projection: { _id: 1 } })) === null) {
+    if ((await notifications.findOne({ _id: id, project_id: projectId }, { projection: { _id: 1 } })) === null && this.#accepted?.find(projectId, id) === undefined) {
       throw new NotFoundError(`notification ${id} does not exist in project ${projectId}`);
     }
   }

@@ -24,7 +24,7 @@ import { laneProblems, pushOptionProblems, scheduleProblems } from '../schemas/p
 import type { Clock } from '@herald/runtime';
 import { targetProblems } from '../domain/target-problems.ts';
 import { audienceSize, type AudienceSize } from './audience-size.ts';
-import { findJustSent } from '../domain/just-sent.ts';
+import { AcceptedHere, findJustSent } from '../domain/just-sent.ts';
 import { acceptedView, isPaced, notificationView, paceView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
 
 export interface ReceiptQuery {
@@ -45,8 +45,10 @@ export class NotificationService {
   readonly #idempotency: IdempotencyStore;
   readonly #logger: Logger;
   readonly #clock: Clock;
+  readonly #accepted: AcceptedHere;
 
-  constructor(deps: { producer: EventProducer; readModels: ReadModelRegistry; idempotency: IdempotencyStore; logger: Logger; clock: Clock }) {
+  constructor(deps: { producer: EventProducer; readModels: ReadModelRegistry; idempotency: IdempotencyStore; logger: Logger; clock: Clock; accepted?: AcceptedHere }) {
+    this.#accepted = deps.accepted ?? new AcceptedHere();
     this.#clock = deps.clock;
     this.#producer = deps.producer;
     this.#readModels = deps.readModels;
@@ -120,6 +122,7 @@ export class NotificationService {
   async #publish(projectId: string, input: NotificationInput, notificationId: string, correlationId: string | undefined): Promise<NotificationView> {
     const event = requestedEvent(input, notificationId, projectId, correlationId, new Date());
     await this.#producer.publish([event]);
+    this.#accepted.accepted(event);
     return acceptedView(event);
   }
 
@@ -151,6 +154,7 @@ export class NotificationService {
     const data = { notification_id: id, ...(change.state === undefined ? {} : { state: change.state }), ...(change.rate_per_minute === undefined ? {} : { rate_per_minute: change.rate_per_minute }) };
     await this.#producer.publish([createEvent('NotificationSteered', data, { project_id: projectId, correlation_id: correlationId })]);
     const steered = steerNotification(doc, change, new Date().toISOString());
+    this.#accepted.changed(steered);
     return notificationView(steered, this.#pace(steered));
   }
 
@@ -167,7 +171,9 @@ export class NotificationService {
     }
     const cancelled = createEvent('NotificationCancelled', { notification_id: id }, { project_id: projectId, correlation_id: correlationId });
     await this.#producer.publish([cancelled]);
-    return notificationView({ ...doc, status: 'cancelled', finished_at: cancelled.occurred_at });
+    const answered: NotificationDocument = { ...doc, status: 'cancelled', finished_at: cancelled.occurred_at };
+    this.#accepted.changed(answered);
+    return notificationView(answered);
   }
 
   /** Newest first, optionally one status; paged like every listing. The count comes from the projector's counters (notification-counts.ts). */
@@ -243,10 +249,14 @@ export class NotificationService {
     return { data, pagination: pagination(request, count, data.length) };
   }
 
-  /** The notification as its read model has it; one sent a moment ago is waited for briefly (just-sent.ts). */
+  /**
+   * The notification as its read model has it; one this instance accepted a
+   * moment ago as it accepted it, and one another instance did is waited
+   * for briefly (just-sent.ts).
+   */
   async #find(projectId: string, id: string): Promise<NotificationDocument> {
     const notifications = await this.#readModels.collection<NotificationDocument>('notifications');
-    const doc = await findJustSent(id, () => notifications.findOne({ _id: id, project_id: projectId }), JUST_SENT_TIME);
+    const doc = await findJustSent(id, () => notifications.findOne({ _id: id, project_id: projectId }), JUST_SENT_TIME, () => this.#accepted.find(projectId, id));
     if (doc === null) throw new NotFoundError(`notification ${id} does not exist in project ${projectId}`);
     return doc;
   }

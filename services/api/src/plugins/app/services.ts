@@ -17,6 +17,7 @@ import { API_EXPLAIN_LIMITS } from '@herald/explain';
 import { singleFlightCache } from '../../single-flight-cache.ts';
 import { WebhookService } from '../../services/webhook-service.ts';
 import { WEBHOOK_LIMITS } from '../../domain/webhook-request.ts';
+import { AcceptedHere } from '../../domain/just-sent.ts';
 
 const DEFAULT_API_KEY_CACHE_MS = 2_000;
 const READY_CACHE_MS = 1_000;
@@ -31,14 +32,16 @@ export default fp<AppDeps & { http?: HttpOptions }>(
     const deps = { ...options, producer: guardProducer(options.producer, (options.http ?? DEFAULT_HTTP_OPTIONS).publish) };
     const keys = new ApiKeyCache({ lookup: (apiKey) => deps.admin.projectForKey(apiKey), ttlMs: deps.apiKeyCacheMs ?? DEFAULT_API_KEY_CACHE_MS });
     const devices = new DeviceService(deps);
+    // What this instance accepted a moment ago, before the read model has it: one memory for every read of a notification.
+    const accepted = new AcceptedHere();
     fastify.decorate('services', {
       events: new EventStreamService({ kafka: deps.kafka, limits: deps.eventStreams ?? DEFAULT_STREAM_LIMITS, admin: deps.admin, keys, onOpenCount: (open) => deps.metrics.eventStreams.set(open) }),
       devices,
       topics: new TopicService(deps),
-      notifications: new NotificationService({ ...deps, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger, clock: deps.clock ?? systemClock }),
-      reports: new NotificationReportService(deps),
+      notifications: new NotificationService({ ...deps, accepted, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger, clock: deps.clock ?? systemClock }),
+      reports: new NotificationReportService({ ...deps, accepted }),
       overview: new OverviewService({ readModels: deps.readModels, devices }),
-      explain: new ExplainService({ kafka: deps.kafka, readModels: deps.readModels, limits: deps.explainLimits ?? API_EXPLAIN_LIMITS }),
+      explain: new ExplainService({ kafka: deps.kafka, readModels: deps.readModels, limits: deps.explainLimits ?? API_EXPLAIN_LIMITS, accepted }),
       webhooks: new WebhookService({ store: new WebhookStore(deps.db), settings: deps.webhooks ?? { perProject: WEBHOOK_LIMITS.defaultPerProject, local: false } }),
       admin: deps.admin,
       keys,
