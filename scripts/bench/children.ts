@@ -18,9 +18,9 @@ export interface Child {
 
 const TAIL_CHARS = 8_000;
 
-/** Extra Node flags for every service child, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (where the services spend their CPU; Node refuses them in NODE_OPTIONS). */
 /** A directory to write each service child's whole output to (`<name>.log`): what the services said during a faulted run. */
 const LOG_DIR = process.env.HERALD_BENCH_LOG_DIR;
+/** Extra Node flags for every service child, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (where the services spend their CPU; Node refuses them in NODE_OPTIONS). */
 const EXTRA_FLAGS = (process.env.HERALD_BENCH_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
 
 export function spawnService(name: string, entry: string, env: Record<string, string>): Child {

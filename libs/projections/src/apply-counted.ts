@@ -75,7 +75,16 @@ export async function applyCounted<Doc extends ProjectedDocument>(
     }
     const { changed, deltas } = foldWithCounts(projection, records, current);
     await applyCounts(counters, deltas, written?.counters);
-    const plan = planWrites({ changed, inStore: new Set(stored.keys()), held, origins: originsOf(projection, records, current), hold: written === undefined || projection.hold === undefined ? undefined : (doc) => projection.hold?.(doc) === true, now, ...(written === undefined ? {} : { holdMs: written.holdMs }) });
+    const hold = written === undefined || projection.hold === undefined ? undefined : (doc: Doc) => projection.hold?.(doc) === true;
+    const plan = planWrites({
+      changed,
+      inStore: new Set(stored.keys()),
+      held,
+      origins: originsOf(projection, records, current),
+      hold,
+      now,
+      ...(written === undefined ? {} : { holdMs: written.holdMs }),
+    });
     // Created since the read only by another writer of the same partition (a rebalance's overlap): ours replaces it.
     const existed = await insertNew(collection, plan.insert);
     await replaceExisting(collection, [...plan.replace, ...plan.insert.filter((doc) => existed.has(doc._id))]);
