@@ -114,4 +114,32 @@ describe('counts and receipts', () => {
     expect(rebuilt.counts_by_provider).toEqual(done.counts_by_provider);
     expectCountsEqualReceipts(rebuilt, await receiptTally(id));
   }, 240_000);
+
+  it('loses no one-device send the projector held unwritten when it was killed', async () => {
+    // Reports come 3 s after their dispatch: the notifications projection holds each send (queued, then sending) meanwhile,
+    // past its 1 s commit interval. Its position must not have passed them (held-documents.ts), or they are lost here.
+    harness.fakes!.apns.setLatency(3_000);
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 20; i += 1) {
+        const sent = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: `One ${i}`, body: 'To one', targets: [{ token: `ios-ok-${i}` }] } } });
+        expect(sent.status).toBe(201);
+        ids.push((sent.body!.data as { id: string }).id);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await harness.restartProjector('SIGKILL');
+      for (const id of ids) {
+        const done = await waitFor(`one-device send ${id} sent after the projector crash`, async () => {
+          const data = await notification(id);
+          return data.status === 'sent' ? data : undefined;
+        }, 60_000);
+        expect(done.counts).toMatchObject({ targeted: 1, delivered: 1, sent: 1 });
+      }
+      // Listed too (the API that accepted them answers their GET from memory for 10 s; the listing is the read model's).
+      const listed = (await harness.request('GET', '/api/v1/notifications?limit=100', { key: project.api_key })).body!.data as Array<{ id: string; status: string }>;
+      for (const id of ids) expect(listed.find((item) => item.id === id)?.status).toBe('sent');
+    } finally {
+      harness.fakes!.apns.setLatency(25);
+    }
+  }, 120_000);
 });
