@@ -4,16 +4,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { HeraldKafka } from './create-kafka.ts';
 import pRetry from 'p-retry';
 import { decodeEvent, deadLetterTopic } from '@herald/events';
-import { isRebalance, isRetriable } from '@herald/errors';
+import { isRebalance } from '@herald/errors';
 import type { Logger } from '@herald/log';
 import { deadLetterFor, redrivenForAnotherGroup, type SourceRecord } from './dead-letter.ts';
 import { classifyKafkaError } from './kafka-errors.ts';
-import { backoffDelay, chunkEnd, DEFAULT_BACKOFF, processChunk, type BackoffPolicy, type ConsumedEvent, type Letter } from './process-chunk.ts';
+import { chunkEnd, processChunk, type BackoffPolicy, type ConsumedEvent, type Letter } from './process-chunk.ts';
 import { ensurePlainTopics, KAFKA_SETUP_RETRY } from './ensure-topics.ts';
 import type { EventProducer } from './event-producer.ts';
 import type { GroupTransactions, Outgoing } from './transactional-producer.ts';
 import { PendingPositions } from './interval-commits.ts';
 import { crashRestarts } from './crash-restart.ts';
+import { untilCommitted } from './until-committed.ts';
 
 export interface ConsumerSpec {
   kafka: HeraldKafka;
@@ -276,26 +277,6 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
       await consumer.disconnect();
     },
   };
-}
-
-/**
- * Retries a transaction commit (the chunk's work is done and must not be
- * done again) through Kafka outages with back-off, while the partition is
- * still this member's. False: the partition moved, nothing was committed.
- */
-async function untilCommitted(commit: () => Promise<void>, active: () => boolean, onRetry: (error: unknown, attempt: number) => void): Promise<boolean> {
-  for (let attempt = 1; active(); attempt += 1) {
-    try {
-      await commit();
-      return true;
-    } catch (raw) {
-      const error = classifyKafkaError(raw);
-      if (isRebalance(error) || !isRetriable(error)) throw error;
-      onRetry(error, attempt);
-      await sleep(backoffDelay(attempt, DEFAULT_BACKOFF, Math.random()));
-    }
-  }
-  return false;
 }
 
 function headerText(value: unknown): string {
