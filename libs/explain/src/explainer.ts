@@ -53,11 +53,8 @@ export class Explainer {
   /**
    * `knownOnly` (the API): an id the read models do not hold for the project answers 404 before the log is
    * read, so a caller cannot make the server scan a partition for a device or notification that is not theirs.
-   */
-  /**
-   * `knownOnly`: explain only a notification (and device) the read models
-   * know, or one `acceptedHere` says the caller's API instance accepted a
-   * moment ago (before the notifications read model has it).
+   * A notification `acceptedHere` says the caller's API instance accepted a moment ago counts as held (the
+   * notifications read model may not have it yet).
    */
   constructor(deps: { kafka: HeraldKafka; readModels: ReadModelRegistry; limits: ExplainLimits; knownOnly?: boolean; acceptedHere?: (projectId: string, notificationId: string) => boolean }) {
     this.#acceptedHere = deps.acceptedHere;
