@@ -29,9 +29,7 @@ export const READ_MODELS = {
   notifications: 'notifications',
   /** One document per delivery batch (see DeliveryLedgerDocument). */
   delivery_ledger: 'delivery_ledger',
-  /** Outcomes and opens per hour, per (project, notification-events partition): the console's Overview (see ProjectOutcomesDocument). */
-  project_outcomes: 'project_outcomes',
-  /** Per notification: failures by reason, outcomes and opens over time (see NotificationReportDocument). */
+  /** Per notification: failures by reason, outcomes and opens over time (see NotificationReportDocument); its counters, the project's per hour (outcome-counts.ts). */
   notification_reports: 'notification_reports',
 } as const;
 

@@ -51,9 +51,6 @@ export function foldRecords<Doc extends ProjectedDocument>(
  * their real state, and replaced. The position guard in `evolve` makes the
  * second fold skip what a document already reflects.
  *
- * A projection whose documents almost always exist (`readFirst`) skips the
- * insert: one read, one replace.
- *
  * A projection that keeps counters (`counts`) is applied by applyCounted
  * instead, which must know every document's state before it writes.
  */
@@ -68,12 +65,6 @@ export async function applyProjection<Doc extends ProjectedDocument>(
   if (touched.size === 0) return { inserted: 0, replaced: 0 };
 
   try {
-    if (projection.readFirst === true) {
-      const changed = foldRecords(projection, records, await readByIds(collection, [...touched]));
-      // Upserts: the rare document that does not exist yet is created by its replace.
-      await replaceExisting(collection, [...changed.values()]);
-      return { inserted: 0, replaced: changed.size };
-    }
     const assumedNew = foldRecords(projection, records, new Map());
     const duplicates = await insertNew(collection, [...assumedNew.values()]);
     const toRead = new Set([...touched].filter((id) => !assumedNew.has(id) || duplicates.has(id)));

@@ -4,7 +4,6 @@ import { devicesProjection } from './devices.ts';
 import { topicsProjection } from './topics.ts';
 import { notificationsProjection } from './notifications.ts';
 import { deliveryLedgerProjection } from './delivery-ledger.ts';
-import { projectOutcomesProjection } from './project-outcomes.ts';
 import { notificationReportsProjection } from './notification-reports.ts';
 
 /** Every read model the projector maintains. */
@@ -13,6 +12,5 @@ export const PROJECTIONS: Readonly<Record<ReadModelName, AnyProjection>> = {
   topics: topicsProjection,
   notifications: notificationsProjection,
   delivery_ledger: deliveryLedgerProjection,
-  project_outcomes: projectOutcomesProjection,
   notification_reports: notificationReportsProjection,
 };

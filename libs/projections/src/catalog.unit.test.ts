@@ -7,7 +7,7 @@ describe('read model index declarations', () => {
   it('name each index once per read model, and declare each key pattern once', () => {
     for (const projection of Object.values(PROJECTIONS)) {
       // These are read by `_id` (or an `_id` range) only.
-      if (!['project_outcomes', 'notification_reports'].includes(projection.name)) expect(projection.indexes.length, projection.name).toBeGreaterThan(0);
+      if (projection.name !== 'notification_reports') expect(projection.indexes.length, projection.name).toBeGreaterThan(0);
       expect(repeatedIndexes(projection.indexes), projection.name).toEqual([]);
     }
   });
@@ -26,7 +26,7 @@ describe('event types a projection names', () => {
 
   it('are the only ones it folds: what it passes over undecoded would have changed nothing', () => {
     const named = Object.values(PROJECTIONS).filter((projection) => projection.types !== undefined);
-    expect(named.map((projection) => projection.name).sort()).toEqual(['delivery_ledger', 'notification_reports', 'project_outcomes']);
+    expect(named.map((projection) => projection.name).sort()).toEqual(['delivery_ledger', 'notification_reports']);
     for (const projection of named) {
       for (const [offset, event] of notificationEvents.entries()) {
         const record = { event, topic: TOPICS.notificationEvents, partition: 0, offset };

@@ -5,7 +5,10 @@ import { foldRecords } from './apply-projection.ts';
 import { evolveNotification } from './notifications.ts';
 import type { NotificationDocument } from './notification-document.ts';
 import { ledgerCounts, receiptRows } from './ledger-rows.ts';
-import { evolveProjectOutcomes, outcomesSince, type ProjectOutcomesDocument } from './project-outcomes.ts';
+import { foldWithCounts } from './apply-counted.ts';
+import { foldCounts, sumCounts } from './counts.ts';
+import { notificationReportsProjection } from './notification-reports.ts';
+import { outcomesOver } from './outcome-counts.ts';
 
 const context = { project_id: 'p' };
 type Results = DeliveryReportedV1['data']['results'];
@@ -64,8 +67,9 @@ describe('capped and deferred outcomes', () => {
   });
 
   it('counts a deferred batch in the project outcomes once, when it is released', () => {
-    const doc = records([...events, released, released]).reduce<ProjectOutcomesDocument | undefined>((state, record) => evolveProjectOutcomes(state, record, 'p|0'), undefined);
-    const { totals } = outcomesSince([doc!], '2000-01-01T00');
+    const { deltas } = foldWithCounts(notificationReportsProjection, records([...events, released, released]), new Map());
+    const sums = sumCounts([...foldCounts(new Map(), deltas).values()]);
+    const { totals } = outcomesOver(sums, [...sums.keys()].map((key) => key.replace('outcomes:', '')));
     expect(totals).toMatchObject({ delivered: 2, failed: 1, capped: 1 });
   });
 });

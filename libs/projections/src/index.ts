@@ -13,7 +13,7 @@ export * from './ledger-rows.ts';
 export * from './catalog.ts';
 export * from './run-projection.ts';
 export * from './rebuild.ts';
-export * from './project-outcomes.ts';
+export * from './outcome-counts.ts';
 export * from './notification-reports.ts';
 export * from './written-documents.ts';
 export * from './held-documents.ts';

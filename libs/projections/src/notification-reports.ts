@@ -1,7 +1,7 @@
 import { TOPICS } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
-import { ZERO_OUTCOMES, type OutcomeCounts } from './project-outcomes.ts';
+import { outcomeCountDeltas, ZERO_OUTCOMES, type OutcomeCounts } from './outcome-counts.ts';
 import { NOTIFICATIONS_FETCH } from './notifications.ts';
 
 /** Devices not delivered, grouped by the provider's (or Herald's) reason. */
@@ -113,4 +113,6 @@ export const notificationReportsProjection: Projection<NotificationReportDocumen
   topics: [TOPICS.notificationEvents],
   documentIds: ({ event }) => (event.type === 'DeliveryReported' || event.type === 'NotificationOpened' ? [event.data.notification_id] : []),
   evolve: evolveNotificationReport,
+  // The project's outcomes and opens per hour (the console's Overview), each batch counted once as the report counts it.
+  counts: outcomeCountDeltas,
 };

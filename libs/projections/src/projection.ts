@@ -20,7 +20,7 @@ export interface Projection<Doc extends ProjectedDocument> {
   /**
    * The only event types it folds, when they are few of its topics' records:
    * the others are passed over by their `type` header, undecoded (decoding
-   * validates every field; the notification-events topic is read by four
+   * validates every field; the notification-events topic is read by three
    * projections).
    */
   types?: readonly EventType[];
@@ -36,12 +36,6 @@ export interface Projection<Doc extends ProjectedDocument> {
    * Its readers then see it up to `maxWaitMs` later under light load.
    */
   fetch?: { minBytes: number; maxWaitMs: number };
-  /**
-   * Its few documents almost always exist already (one per project and
-   * partition): a chunk reads them first and replaces them, instead of an
-   * insert that fails before the same read and replace (applyProjection).
-   */
-  readFirst?: boolean;
   /**
    * A document just made that is about to change again (a notification
    * requested, not yet sent): a counted projection keeps it in memory up to

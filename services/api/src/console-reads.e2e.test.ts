@@ -139,11 +139,11 @@ describe('a notification report, its CSV and the overview', () => {
 
     // Both sends of this file: 2 + 1 invalid here, 5 + 1 invalid in the dry-run's send; an open counts too.
     expect((await harness.request('PUT', `/api/v1/notifications/${id}/open`, { body: { project_id: project.id, token: 'ios-1' } })).status).toBe(204);
-    // The overview reads two projections of their own, each fed batch by batch: the outcomes (a send's delivered
-    // batch may be counted before its invalid one) and the devices' counters (gone-2's deactivation is a device
+    // The overview reads the counters of two projections, each fed batch by batch: the reports' outcomes (a send's
+    // delivered batch may be counted before its invalid one) and the devices' (gone-2's deactivation is a device
     // event). Both catch up with what was written, then the overview is checked whole.
     await Promise.all([
-      waitForProjectionCaughtUp(harness.env.kafka, 'project_outcomes', TOPICS.notificationEvents),
+      waitForProjectionCaughtUp(harness.env.kafka, 'notification_reports', TOPICS.notificationEvents),
       waitForProjectionCaughtUp(harness.env.kafka, 'devices', TOPICS.deviceEvents),
     ]);
     const overview = (await call<{ data: { outcomes_24h: Record<string, number>; hours: unknown[]; devices: unknown } }>('GET', '/api/v1/overview')).body.data;

@@ -30,6 +30,7 @@ export const FERRETDB_INDEXES: Readonly<Record<string, readonly string[]>> = {
   delivery_ledger: ['by_notification_batch_v2'],
   devices_counts: ['by_project_key'],
   notifications_counts: ['by_project_key'],
+  notification_reports_counts: ['by_project_key'],
   api_keys: ['by_project_created'],
   delivery_schedules: ['by_state_due_key'],
 };

@@ -33,7 +33,7 @@ const StatusCounts = Type.Object({ active: Type.Integer(), inactive: Type.Intege
 export const overviewSchema = {
   summary: "The project at a glance: devices by platform and status, delivery outcomes and opens of the last 24 hours",
   description:
-    'Outcomes are counted per UTC hour by the projector (read model `project_outcomes`): `outcomes_24h` adds up the current hour and the 23 before it; ' +
+    'Outcomes are counted per UTC hour by the projector (counters of the read model `notification_reports`, each batch once): `outcomes_24h` adds up the current hour and the 23 before it; ' +
     '`hours` lists those hours that have any.',
   tags: ['overview'],
   security: BEARER,

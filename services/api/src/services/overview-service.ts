@@ -1,8 +1,7 @@
 import type { ReadModelRegistry } from '@herald/mongo';
-import { hourOf, outcomesSince, projectOutcomesRange, type ProjectOutcomesDocument } from '@herald/projections';
+import { hoursUpTo, outcomesCountKey, outcomesOver, readCounts, type CounterDocument } from '@herald/projections';
 import type { DeviceService } from './device-service.ts';
 
-const HOUR_MS = 3_600_000;
 /** The current hour and the 23 before it. */
 const HOURS = 24;
 
@@ -17,18 +16,15 @@ export class OverviewService {
   }
 
   async overview(projectId: string, now = Date.now()) {
-    const fromHour = hourOf(new Date(now - (HOURS - 1) * HOUR_MS).toISOString());
-    const outcomes = await this.#readModels.collection<ProjectOutcomesDocument>('project_outcomes');
-    // One document per partition of herald.notification-events: a handful, found by their `_id` prefix.
-    const [devices, docs] = await Promise.all([
-      this.#devices.counts(projectId),
-      outcomes.find({ _id: projectOutcomesRange(projectId), project_id: projectId }, { projection: { hours: 1 } }).toArray(),
-    ]);
-    const { totals, hours } = outcomesSince(docs, fromHour);
+    const day = hoursUpTo(now, HOURS);
+    const counters = await this.#readModels.countsCollection<CounterDocument>('notification_reports');
+    // The reports' counters: one small document per (hour, partition of herald.notification-events).
+    const [devices, sums] = await Promise.all([this.#devices.counts(projectId), readCounts(counters, projectId, day.map(outcomesCountKey))]);
+    const { totals, hours } = outcomesOver(sums, day);
     return {
       devices,
       outcomes_24h: totals,
-      since: `${fromHour}:00:00.000Z`,
+      since: `${day[0]}:00:00.000Z`,
       hours: hours.map(({ hour, ...counts }) => ({ hour: `${hour}:00:00.000Z`, ...counts })),
     };
   }
