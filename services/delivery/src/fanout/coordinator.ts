@@ -54,6 +54,7 @@ export function coordinatorHandler(deps: CoordinatorDeps) {
     if (ends !== undefined) await deps.waitForTopics(ends.topics);
     deps.logger.debug({ records: records.length, device_ends: ends?.devices.map((end) => end.high) }, 'fan-out taking requests');
     const deviceEnds = ends === undefined ? [] : highsByPartition(ends.devices);
+    const tooOld: TooOld[] = [];
     for (const record of records) {
       const { event } = record;
       if (event.type === 'NotificationRequested') {
@@ -61,9 +62,9 @@ export function coordinatorHandler(deps: CoordinatorDeps) {
           await holdSchedules(deps, event);
           continue;
         }
-        out.push(...take(deps, event, event.data, event.occurred_at, undefined, deviceEnds, await deps.projectRate?.(event.project_id), await deps.projectCaps?.(event.project_id)));
+        out.push(...take(deps, tooOld, event, event.data, event.occurred_at, undefined, deviceEnds, await deps.projectRate?.(event.project_id), await deps.projectCaps?.(event.project_id)));
       } else if (event.type === 'NotificationDue') {
-        out.push(...(await due(deps, record, event, deviceEnds)));
+        out.push(...(await due(deps, tooOld, record, event, deviceEnds)));
       } else if (event.type === 'NotificationCancelled') {
         deps.controls.cancel(event.data.notification_id);
         out.push({ event: createEvent('DeliveryControl', { notification_id: event.data.notification_id, cancelled: true }, { project_id: event.project_id, correlation_id: event.correlation_id }), topic: TOPICS.deliveryControl });
@@ -75,12 +76,21 @@ export function coordinatorHandler(deps: CoordinatorDeps) {
         out.push({ event: createEvent('DeliveryControl', data, { project_id: event.project_id, correlation_id: event.correlation_id }), topic: TOPICS.deliveryControl });
       }
     }
+    // One line per chunk: after an outage the backlog can be a million requests, each also an event (NotificationExpired).
+    if (tooOld.length > 0) deps.logger.warn({ count: tooOld.length, first: tooOld[0], last: tooOld.at(-1), max_age_ms: deps.maxAgeMs }, 'notifications too old to send; nothing is queued');
     return out;
   };
 }
 
+/** A request taken too late to send (DELIVERY_MAX_AGE_MS). */
+interface TooOld {
+  notification_id: string;
+  requested_at: string;
+}
+
 function take(
   deps: CoordinatorDeps,
+  tooOld: TooOld[],
   event: { project_id: string; correlation_id?: string | undefined },
   request: NotificationRequestedV1['data'],
   requestedAt: string,
@@ -92,7 +102,7 @@ function take(
   const context = { project_id: event.project_id, correlation_id: event.correlation_id };
   if (deps.controls.isCancelled(request.notification_id)) return [];
   if (deps.clock.now() - Date.parse(requestedAt) > deps.maxAgeMs) {
-    deps.logger.warn({ notification_id: request.notification_id, requested_at: requestedAt }, 'notification too old to send; nothing is queued');
+    tooOld.push({ notification_id: request.notification_id, requested_at: requestedAt });
     if (slot !== undefined) return [{ event: createEvent('NotificationDispatched', { notification_id: request.notification_id, targeted: { apns: 0, fcm: 0 }, batches: { apns: 0, fcm: 0 }, slot: slot.at, slots: slot.count }, context) }];
     const reason = `not sent: requested (or due) at ${requestedAt}, longer ago than DELIVERY_MAX_AGE_MS allows`;
     return [{ event: createEvent('NotificationExpired', { notification_id: request.notification_id, reason }, context) }];
@@ -101,7 +111,7 @@ function take(
 }
 
 /** A due schedule, once: a repeated announcement (a scheduler whose lease ran out) finds it fired by another record. */
-async function due(deps: CoordinatorDeps, record: ConsumedEvent, event: NotificationDueV1, deviceEnds: readonly number[]): Promise<Outgoing[]> {
+async function due(deps: CoordinatorDeps, tooOld: TooOld[], record: ConsumedEvent, event: NotificationDueV1, deviceEnds: readonly number[]): Promise<Outgoing[]> {
   const { data } = event;
   const firing = await deps.schedules.markFired(data.fanout_id, { partition: record.partition, offset: record.offset }, new Date());
   if (!firing) {
@@ -116,5 +126,5 @@ async function due(deps: CoordinatorDeps, record: ConsumedEvent, event: Notifica
   }
   const held = await deps.schedules.request(data.notification_id);
   if (held === null) return [];
-  return take(deps, { project_id: held.project_id, correlation_id: held.correlation_id }, held.request, data.due_at, data.slot, deviceEnds, await deps.projectRate?.(held.project_id), await deps.projectCaps?.(held.project_id));
+  return take(deps, tooOld, { project_id: held.project_id, correlation_id: held.correlation_id }, held.request, data.due_at, data.slot, deviceEnds, await deps.projectRate?.(held.project_id), await deps.projectCaps?.(held.project_id));
 }
