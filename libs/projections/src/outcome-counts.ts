@@ -1,21 +1,14 @@
 import { deltasOf, tally, type CountDelta } from './counts.ts';
+import type { DeliveryCounts } from './notification-document.ts';
 
-/** Devices per outcome, and the opens recorded. */
-export interface OutcomeCounts {
-  delivered: number;
-  failed: number;
-  invalid: number;
-  cancelled: number;
-  /** Not sent: the notification's `max_duration` ran out first (absent in counts made before it existed). */
-  expired?: number;
-  /** Not sent: a frequency cap (`on_cap: drop`). Deferred devices are counted when released, in their real outcome. */
-  capped?: number;
-  opened: number;
-}
+/** Devices per outcome, and the opens recorded: the notification's counts that a report also keeps. */
+export type OutcomeCounts = Pick<DeliveryCounts, 'delivered' | 'failed' | 'invalid' | 'cancelled' | 'expired' | 'capped' | 'opened'>;
 
 export const ZERO_OUTCOMES: OutcomeCounts = { delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, capped: 0, opened: 0 };
 
 const OUTCOME_FIELDS = Object.keys(ZERO_OUTCOMES) as Array<keyof OutcomeCounts>;
+
+const HOUR_MS = 3_600_000;
 
 /** The UTC hour of an ISO time, `YYYY-MM-DDTHH` (its first 13 characters). */
 export const hourOf = (time: string): string => time.slice(0, 13);
@@ -59,7 +52,6 @@ export function outcomeCountDeltas(before: CountedReport | undefined, after: Cou
 
 /** The `count` UTC hours up to the one holding `now`, oldest first. */
 export function hoursUpTo(now: number, count: number): string[] {
-  const HOUR_MS = 3_600_000;
   return Array.from({ length: count }, (_, n) => hourOf(new Date(now - (count - 1 - n) * HOUR_MS).toISOString()));
 }
 
