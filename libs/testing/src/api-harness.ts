@@ -15,7 +15,7 @@ import {
   type FakeFcm,
   type FcmRule,
 } from '@herald/fake-providers';
-import { startServiceProcesses, REPO_ROOT, type ServiceProcess } from './service-process.ts';
+import { retryOnPortClash, startServiceProcesses, REPO_ROOT, type ServiceProcess } from './service-process.ts';
 import { createTestEnv, type TestEnv } from './test-env.ts';
 
 export interface ApiResponse {
@@ -101,6 +101,14 @@ async function startDeliveryFixture(env: TestEnv, options: HarnessOptions): Prom
   };
 }
 
+/** The ports one harness's services listen on. */
+interface HarnessPorts {
+  api: number;
+  apiMetrics: number;
+  projectorMetrics: number;
+  deliveryMetrics: number;
+}
+
 /**
  * The whole system for end-to-end tests, each part its own process as in
  * production: the API and the projector against the test infrastructure,
@@ -108,8 +116,6 @@ async function startDeliveryFixture(env: TestEnv, options: HarnessOptions): Prom
  */
 export async function startApiHarness(name: string, options: HarnessOptions = {}): Promise<ApiHarness> {
   const env = await createTestEnv(name, options.infra);
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
   const serviceEnv = {
     KAFKA_BROKERS: env.kafkaBrokers,
     KAFKA_TOPIC_PREFIX: env.prefix,
@@ -118,41 +124,47 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
   };
   const fixture = options.delivery === true ? await startDeliveryFixture(env, options) : undefined;
-  const metricsPorts = { api: await freePort(), projector: await freePort(), delivery: await freePort() };
-  const metricsUrls: Record<string, string> = {
-    api: `http://127.0.0.1:${metricsPorts.api}/metrics`,
-    projector: `http://127.0.0.1:${metricsPorts.projector}/metrics`,
-    ...(fixture === undefined ? {} : { delivery: `http://127.0.0.1:${metricsPorts.delivery}/metrics` }),
-  };
   // Each delivery process has a directory of its own (its audience index); a restart keeps it, as a restarted machine would.
   const stateDir = await mkdtemp(join(tmpdir(), 'herald-delivery-'));
   let deliveries = 0;
   const deliveryDir = () => join(stateDir, `delivery-${(deliveries += 1)}`);
-  const deliverySpec = {
-    entry: 'services/delivery/src/main.ts',
-    env: { ...serviceEnv, ...fixture?.env, METRICS_PORT: String(metricsPorts.delivery), DELIVERY_INDEX_DIR: deliveryDir() },
-    readyLine: DELIVERY_READY,
-  };
-  const apiSpec = {
-    entry: 'services/api/src/server.ts',
-    // Tests of other features are not throttled; rate-limit tests pass their own limits in apiEnv.
-    env: { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(metricsPorts.api), HERALD_RATE_LIMITS: 'off', ...options.apiEnv },
-    readyLine: 'Server listening at',
-  };
-  const projectorSpec = { entry: 'services/projector/src/main.ts', env: { ...serviceEnv, METRICS_PORT: String(metricsPorts.projector) }, readyLine: 'projector consuming' };
+  const indexDir = deliveryDir();
+  const specsOn = (ports: HarnessPorts) => ({
+    api: {
+      entry: 'services/api/src/server.ts',
+      // Tests of other features are not throttled; rate-limit tests pass their own limits in apiEnv.
+      env: { ...serviceEnv, HOST: '127.0.0.1', PORT: String(ports.api), METRICS_PORT: String(ports.apiMetrics), HERALD_RATE_LIMITS: 'off', ...options.apiEnv },
+      readyLine: 'Server listening at',
+    },
+    projector: { entry: 'services/projector/src/main.ts', env: { ...serviceEnv, METRICS_PORT: String(ports.projectorMetrics) }, readyLine: 'projector consuming' },
+    delivery: {
+      entry: 'services/delivery/src/main.ts',
+      env: { ...serviceEnv, ...fixture?.env, METRICS_PORT: String(ports.deliveryMetrics), DELIVERY_INDEX_DIR: indexDir },
+      readyLine: DELIVERY_READY,
+    },
+  });
+  let ports: HarnessPorts;
   let processes: Record<string, ServiceProcess>;
   try {
-    const started = await startServiceProcesses([
-      apiSpec,
-      projectorSpec,
-      ...(fixture === undefined ? [] : [deliverySpec]),
-    ]);
-    processes = { api: started[0]!, projector: started[1]!, ...(started[2] === undefined ? {} : { delivery: started[2] }) };
+    ({ ports, processes } = await retryOnPortClash(async () => {
+      const picked = { api: await freePort(), apiMetrics: await freePort(), projectorMetrics: await freePort(), deliveryMetrics: await freePort() };
+      const specs = specsOn(picked);
+      const started = await startServiceProcesses([specs.api, specs.projector, ...(fixture === undefined ? [] : [specs.delivery])]);
+      return { ports: picked, processes: { api: started[0]!, projector: started[1]!, ...(started[2] === undefined ? {} : { delivery: started[2] }) } };
+    }));
   } catch (error) {
     await fixture?.close();
     await env.close();
+    await rm(stateDir, { recursive: true, force: true });
     throw error;
   }
+  const { api: apiSpec, projector: projectorSpec, delivery: deliverySpec } = specsOn(ports);
+  const baseUrl = `http://127.0.0.1:${ports.api}`;
+  const metricsUrls: Record<string, string> = {
+    api: `http://127.0.0.1:${ports.apiMetrics}/metrics`,
+    projector: `http://127.0.0.1:${ports.projectorMetrics}/metrics`,
+    ...(fixture === undefined ? {} : { delivery: `http://127.0.0.1:${ports.deliveryMetrics}/metrics` }),
+  };
 
   const herald = async (...args: string[]) => {
     const { stdout } = await promisify(execFile)(process.execPath, ['services/cli/src/main.ts', ...args], {

@@ -86,6 +86,23 @@ export async function startServiceProcessRetrying(
   }
 }
 
+/**
+ * Runs `start` again, up to `attempts` times, when a service it started
+ * exited because a port was already in use. `start` picks its ports afresh
+ * each time: freePort's pick and the service's own listen are apart, and on a
+ * busy machine (another test file, a client's source port where the kernel's
+ * ephemeral range is wide) something can bind the port in between.
+ */
+export async function retryOnPortClash<T>(start: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt >= attempts || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
 /** Starts several service processes at once; if any fails to start, stops the others before failing. */
 export async function startServiceProcesses(
   specs: ReadonlyArray<{ entry: string; env: Record<string, string>; readyLine: string }>,

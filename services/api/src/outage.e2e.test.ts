@@ -5,6 +5,7 @@ import { freePort } from '@herald/local-infra';
 import {
   REPO_ROOT,
   restartInfra,
+  retryOnPortClash,
   startOwnInfra,
   startServiceProcessRetrying,
   stopBroker,
@@ -76,8 +77,6 @@ async function firstAnswer(description: string, request: () => Promise<Outcome>,
 
 beforeAll(async () => {
   infra = await startOwnInfra();
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
   const env = {
     KAFKA_BROKERS: infra.kafkaBrokers,
     MONGO_URL: `${infra.mongoUrl.replace(/\/$/, '')}/outage`,
@@ -90,11 +89,15 @@ beforeAll(async () => {
     env: { ...process.env, ...env },
   });
   ({ id: projectId, api_key: apiKey } = JSON.parse(stdout) as { id: string; api_key: string });
-  api = await startServiceProcessRetrying(
-    'services/api/src/server.ts',
-    { ...env, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(await freePort()), HERALD_RATE_LIMITS: 'off' },
-    'Server listening at',
-  );
+  api = await retryOnPortClash(async () => {
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    return startServiceProcessRetrying(
+      'services/api/src/server.ts',
+      { ...env, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(await freePort()), HERALD_RATE_LIMITS: 'off' },
+      'Server listening at',
+    );
+  });
   expect((await register()).status).toBe(201);
 });
 afterAll(async () => {
