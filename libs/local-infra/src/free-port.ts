@@ -7,6 +7,14 @@ const LOWEST_PORT = 20_000;
 const ATTEMPTS = 50;
 
 /**
+ * Ports this process has handed out. A port is free again once its pick's
+ * probe closes, so without this two picks before either service listens (the
+ * API's port and the projector's metrics port of one harness: CI saw the API
+ * exit with EADDRINUSE so) could be the same port.
+ */
+const handedOut = new Set<number>();
+
+/**
  * A port nobody listens on right now, for test instances that must not clash.
  *
  * Picked below the kernel's ephemeral range when it can: a port from that
@@ -21,11 +29,14 @@ export async function freePort(): Promise<number> {
   if (ephemeralStart !== undefined && ephemeralStart > LOWEST_PORT + ATTEMPTS) {
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
       const port = randomInt(LOWEST_PORT, ephemeralStart);
+      if (handedOut.has(port)) continue;
+      handedOut.add(port);
       if ((await listenOnce(port)) !== undefined) return port;
     }
   }
   const any = await listenOnce(0);
   if (any === undefined) throw new Error('no free port on 127.0.0.1');
+  handedOut.add(any);
   return any;
 }
 

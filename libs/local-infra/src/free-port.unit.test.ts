@@ -20,4 +20,10 @@ describe('freePort', () => {
       await listen(port);
     }
   });
+
+  it('never hands out the same port twice in one process, though each is free again once picked', async () => {
+    // 300 random picks from the ~12,000 ports below the range would repeat one 97 % of the time without the memory.
+    const ports = await Promise.all(Array.from({ length: 300 }, () => freePort()));
+    expect(new Set(ports).size).toBe(ports.length);
+  });
 });
