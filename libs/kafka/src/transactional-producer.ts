@@ -41,6 +41,20 @@ interface Pending {
  */
 export const TRANSACTION_TIMEOUT_MS = 10_000;
 
+/**
+ * kafkajs' retries inside one transaction attempt. A transaction begun right
+ * after the last one ended is refused (CONCURRENT_TRANSACTIONS) until the
+ * broker has written the last one's commit markers: usually a few
+ * milliseconds, so the first retry comes after 10. On a busy broker the
+ * markers can take a few hundred (356 ms once at the start of a 300/s run),
+ * and with the client's doubling the retry after them came up to 320 ms
+ * late while every stage of the process waited on this producer; the
+ * interval stops growing at 100 ms instead (the Java client retries this
+ * refusal every 20 ms). About 3.6 s in all before the attempt fails;
+ * #transactWithRetries and the consumer's own retries carry a longer outage.
+ */
+export const TRANSACTION_RETRY = { initialRetryTime: 10, multiplier: 1.5, maxRetryTime: 100, retries: 40 };
+
 /** What a consumer needs to commit its chunks: records and its group's positions, atomically. */
 export interface GroupTransactions {
   commit(records: readonly Outgoing[], positions: readonly ConsumedPosition[]): Promise<void>;
@@ -116,9 +130,7 @@ export class TransactionalProducer {
     const producer = this.#kafka.client.producer(producerConfig({
       transactionalId: this.#kafka.group(this.#transactionalId),
       transactionTimeout: TRANSACTION_TIMEOUT_MS,
-      // A transaction begun right after the last one ended is refused (CONCURRENT_TRANSACTIONS) until its markers are
-      // written, which takes milliseconds: retry soon, not after the client's usual 100 ms.
-      retry: { initialRetryTime: 10, maxRetryTime: 2_000, retries: 15 },
+      retry: TRANSACTION_RETRY,
     }));
     await producer.connect();
     this.#producer = producer;
