@@ -1,4 +1,5 @@
-import { AssignerProtocol, type PartitionAssigner } from 'kafkajs';
+import type { PartitionAssigner } from 'kafkajs';
+import { AssignerProtocol } from './kafkajs.ts';
 
 /**
  * A co-partitioned group: each process ("instance") runs one member per

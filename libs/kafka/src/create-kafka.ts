@@ -1,4 +1,5 @@
-import { Kafka, logLevel, type logCreator } from 'kafkajs';
+import type { logCreator, Kafka as KafkaClient } from 'kafkajs';
+import { Kafka, logLevel } from './kafkajs.ts';
 import type { Logger } from '@herald/log';
 import { kafkajsLogLevel } from './kafkajs-log-level.ts';
 import { fixKafkajsIdleLoop } from './request-queue-fix.ts';
@@ -28,7 +29,7 @@ export interface KafkaObserver {
 
 /** A kafkajs client plus the naming rule: code uses logical names, Kafka sees prefixed ones. */
 export interface HeraldKafka {
-  client: Kafka;
+  client: KafkaClient;
   /**
    * A kafkajs client of its own, same settings. kafkajs keeps one map of
    * committed offsets per group id for every consumer made by one client, and
@@ -38,7 +39,7 @@ export interface HeraldKafka {
    * at its next fetch ("Cannot read properties of undefined (reading '1')"
    * in OffsetManager.resolveOffsets). The second member takes its own client.
    */
-  isolatedClient?(): Kafka;
+  isolatedClient?(): KafkaClient;
   prefix: string;
   observer: KafkaObserver;
   topic(logical: string): string;

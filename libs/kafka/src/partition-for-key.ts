@@ -1,4 +1,5 @@
-import { Partitioners, type ICustomPartitioner } from 'kafkajs';
+import type { ICustomPartitioner } from 'kafkajs';
+import { Partitioners } from './kafkajs.ts';
 
 const SEED = 0x9747b28c;
 const M = 0x5bd1e995;
