@@ -1,5 +1,7 @@
+import { crc32c } from '@node-rs/crc32';
+
 /**
- * Faster versions of three kafkajs 2.2.4 internals on every record's path,
+ * Faster versions of four kafkajs 2.2.4 internals on every record's path,
  * byte for byte and value for value the same (kafkajs-codec.unit.test.ts
  * compares them with kafkajs' own on random input):
  *
@@ -12,6 +14,9 @@
  *   varints in place and 32-bit varlongs as varints (the same bytes): a
  *   record of ~650 bytes in 8.8 µs of CPU instead of 15.6 (`npm run
  *   bench:record-codec`).
+ * - the record batch's CRC-32C: kafkajs computes it in a JavaScript table
+ *   loop, about 2 µs per record of ~650 bytes; `@node-rs/crc32`'s native
+ *   one takes a tenth of that.
  * - `groupMessagesPerPartition`: kafkajs copies a partition's message list
  *   for every message it adds to it (quadratic in a batch's size).
  * - the record decoder: kafkajs parses the batch's first offset and first
@@ -209,6 +214,7 @@ const KAFKAJS_MODULES = {
   encoder: 'kafkajs/src/protocol/encoder.js',
   groupMessages: 'kafkajs/src/producer/groupMessagesPerPartition.js',
   recordDecoder: 'kafkajs/src/protocol/recordBatch/record/v0/decoder.js',
+  crc32c: 'kafkajs/src/protocol/recordBatch/crc32C/index.js',
   long: 'kafkajs/src/utils/long.js',
   headerDecoder: 'kafkajs/src/protocol/recordBatch/header/v0/decoder.js',
   timestampTypes: 'kafkajs/src/protocol/timestampTypes.js',
@@ -232,6 +238,8 @@ export function installKafkajsCodec(require: ModuleRequire): boolean {
   if (require.cache[path('index')] !== undefined) return false;
   replace('encoder', (original) => Object.assign(fasterEncoder(original as EncoderClass), { [INSTALLED]: true }));
   replace('groupMessages', () => groupMessagesPerPartition);
+  // kafkajs' module gives the checksum as an unsigned 32-bit number, as crc32c does.
+  replace('crc32c', () => (buffer: Buffer) => crc32c(buffer));
   const timestampTypes = require(path('timestampTypes')) as { LOG_APPEND_TIME: number };
   replace('recordDecoder', () =>
     fasterRecordDecoder({ Long: require(path('long')) as LongClass, HeaderDecoder: require(path('headerDecoder')) as (decoder: DecoderInstance) => Header, logAppendTime: timestampTypes.LOG_APPEND_TIME }),
