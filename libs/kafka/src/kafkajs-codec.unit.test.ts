@@ -3,18 +3,11 @@ import { text as readAll } from 'node:stream/consumers';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '@herald/testing/seeded-random';
 import { headersObject, readShortVarLong, type DecoderInstance } from './kafkajs-codec.ts';
 
 const run = promisify(execFile);
 const SHIM = new URL('./kafkajs.ts', import.meta.url).href;
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 /** Random produce batches: keys and values as strings, Buffers or null, headers that repeat, timestamps near and far apart. */
 function randomBatches(random: () => number, count: number) {
@@ -89,7 +82,7 @@ async function encodeIn(mode: 'herald' | 'plain', batches: unknown): Promise<{ i
 
 describe("Herald's kafkajs codec", () => {
   it("encodes produce requests and record batches byte for byte as kafkajs does, and decodes them to the same records", async () => {
-    const batches = randomBatches(seeded(2026), 60);
+    const batches = randomBatches(seededRandom(2026), 60);
     const [herald, plain] = await Promise.all([encodeIn('herald', batches), encodeIn('plain', batches)]);
     expect(herald.installed).toBe(true);
     expect(plain.installed).toBe(false);
@@ -106,7 +99,7 @@ describe("Herald's kafkajs codec", () => {
 
   it('reads varlongs of up to 7 bytes as numbers, and leaves longer ones to kafkajs', () => {
     const Decoder = createRequire(import.meta.url)('kafkajs/src/protocol/decoder.js') as new (buffer: Buffer) => DecoderInstance;
-    const random = seeded(7);
+    const random = seededRandom(7);
     const varlong = (value: bigint) => {
       let zigzag = BigInt.asUintN(64, (value << 1n) ^ (value >> 63n));
       const out: number[] = [];

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Partitioners } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '@herald/testing/seeded-random';
 import { heraldPartitioner, murmur2, partitionForKey } from './partition-for-key.ts';
 
 // kafkajs' own murmur2: the reference every record Herald ever wrote was partitioned by.
@@ -17,17 +18,9 @@ function randomKey(random: () => number): string {
   return key;
 }
 
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 describe('murmur2 and partitionForKey', () => {
   it("give kafkajs' values for random keys, strings and buffers alike", () => {
-    const random = seeded(16);
+    const random = seededRandom(16);
     for (let n = 0; n < 5_000; n += 1) {
       const key = randomKey(random);
       expect(murmur2(Buffer.from(key))).toBe(kafkajsMurmur2(key));
@@ -39,7 +32,7 @@ describe('murmur2 and partitionForKey', () => {
   it("place keys where kafkajs' default partitioner does", () => {
     const reference = Partitioners.DefaultPartitioner();
     const ours = heraldPartitioner();
-    const random = seeded(7);
+    const random = seededRandom(7);
     for (const count of [1, 3, 6, 12, 50]) {
       const partitionMetadata = Array.from({ length: count }, (_, partitionId) => ({ partitionId, leader: 0, replicas: [0], isr: [0], partitionErrorCode: 0 }));
       for (let n = 0; n < 500; n += 1) {
