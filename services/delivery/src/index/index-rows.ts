@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import type { ConsumedEvent } from '@herald/kafka';
 import { evolveDevice, type DeviceDocument } from '@herald/projections';
 
@@ -32,25 +32,46 @@ export function evolveIndexed(state: IndexedDevice | undefined, record: Consumed
   return indexed({ ...next, since: state?.since ?? record.offset });
 }
 
-/** Long values (tokens up to 4 KB, metadata values) are keyed by their hash: LMDB keys are short. Candidates are always checked against the row. */
+/** Long values (tokens up to 4 KB, metadata values) are keyed by their hash: LMDB keys are short. Used where the value itself is kept (aliases, topic names). */
 export function keyPart(value: string): string {
   return Buffer.byteLength(value) <= 200 ? value : `sha256:${createHash('sha256').update(value).digest('hex')}`;
 }
 
 export type Key = Array<string | number>;
 
+/** 48 bits of the SHA-256 of the parts (pure): a lookup key of 9 bytes, however long a token or a metadata value is. */
+function digest(...parts: readonly string[]): number {
+  return hash('sha256', parts.join('\u0000'), 'buffer').readUIntBE(0, 6);
+}
+
 /**
- * The lookup keys of an active device (pure), each ending with its ordinal:
- * per topic, per metadata pair, its user, its token. An inactive device has
- * none, so every scan reads only devices that can receive pushes.
+ * The lookup keys under which the index files a device's ordinal, one
+ * function per kind of target, used to write them and to read them. A topic
+ * is keyed by its id (one key per topic, so its length costs nothing). A
+ * token, a user and a metadata pair are keyed by a digest within the
+ * project: only equality is asked of them, so a digest serves, and a key per
+ * device stays 20 bytes instead of a token's 64–4,096. Two values may share
+ * a digest; every candidate is checked against its row by `matchesAudience`.
  */
-export function memberKeys(partition: number, device: IndexedDevice, ordinal: number): Key[] {
+export const lookupKey = {
+  topic: (partition: number, topicId: string): Key => [partition, 't', topicId],
+  token: (partition: number, projectId: string, token: string): Key => [partition, 'k', digest(projectId, token)],
+  user: (partition: number, projectId: string, externalId: string): Key => [partition, 'x', digest(projectId, externalId)],
+  metadata: (partition: number, projectId: string, key: string, value: string): Key => [partition, 'm', digest(projectId, key, value)],
+};
+
+/**
+ * The lookup keys of an active device (pure): per topic, per metadata pair,
+ * its user, its token. An inactive device has none, so every scan reads
+ * only devices that can receive pushes.
+ */
+export function memberKeys(partition: number, device: IndexedDevice): Key[] {
   if (device.status !== 'active') return [];
   const project = device.project_id;
-  const keys: Key[] = [[partition, 'k', project, keyPart(device.token), ordinal]];
-  for (const topic of new Set(device.topics)) keys.push([partition, 't', topic, ordinal]);
-  for (const [key, value] of Object.entries(device.metadata)) keys.push([partition, 'm', project, key, keyPart(value), ordinal]);
-  if (device.external_id !== undefined) keys.push([partition, 'x', project, keyPart(device.external_id), ordinal]);
+  const keys: Key[] = [lookupKey.token(partition, project, device.token)];
+  for (const topic of new Set(device.topics)) keys.push(lookupKey.topic(partition, topic));
+  for (const [key, value] of Object.entries(device.metadata)) keys.push(lookupKey.metadata(partition, project, key, value));
+  if (device.external_id !== undefined) keys.push(lookupKey.user(partition, project, device.external_id));
   return keys;
 }
 

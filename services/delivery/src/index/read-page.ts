@@ -1,8 +1,8 @@
 import { matchesAudience, type ResolvedAudience, type ZoneFilter } from '@herald/audience';
 import type { AudienceIndex } from './audience-index.ts';
-import { keyPart } from './index-rows.ts';
+import { lookupKey } from './index-rows.ts';
 
-export type IndexReader = Pick<AudienceIndex, 'ordinals' | 'allOrdinals' | 'ordinalOf' | 'row' | 'alias' | 'countUnder'>;
+export type IndexReader = Pick<AudienceIndex, 'ordinals' | 'allOrdinals' | 'ordinalOf' | 'row' | 'alias' | 'countUnder' | 'deviceCount'>;
 
 /** A device a step hands to a batch. */
 export interface AudienceRow {
@@ -65,7 +65,7 @@ export function readPage(index: IndexReader, request: PageRequest): Page {
     if (ordinal !== undefined && ordinal > start) explicit.add(ordinal);
   }
   for (const token of audience.tokens) {
-    for (const ordinal of index.ordinals([partition, 'k', projectId, keyPart(token)], start)) explicit.add(ordinal);
+    for (const ordinal of index.ordinals(lookupKey.token(partition, projectId, token), start)) explicit.add(ordinal);
     // A holder found through TokenAssigned: checked here if it lives here, handed on (first step only) otherwise.
     const holder = index.alias(partition, projectId, token);
     if (holder === undefined) continue;
@@ -78,11 +78,11 @@ export function readPage(index: IndexReader, request: PageRequest): Page {
     if (ordinal !== undefined && ordinal > start) explicit.add(ordinal);
   }
   const sources: Array<Iterator<number>> = [[...explicit].sort((a, b) => a - b)[Symbol.iterator]()];
-  for (const topic of audience.topic_ids) sources.push(index.ordinals([partition, 't', topic], start));
-  for (const externalId of audience.external_ids) sources.push(index.ordinals([partition, 'x', projectId, keyPart(externalId)], start));
+  for (const topic of audience.topic_ids) sources.push(index.ordinals(lookupKey.topic(partition, topic), start));
+  for (const externalId of audience.external_ids) sources.push(index.ordinals(lookupKey.user(partition, projectId, externalId), start));
   for (const filter of audience.metadata) {
     const first = Object.entries(filter)[0];
-    sources.push(first === undefined ? index.allOrdinals(partition, start) : index.ordinals([partition, 'm', projectId, first[0], keyPart(first[1])], start));
+    sources.push(first === undefined ? index.allOrdinals(partition, start) : index.ordinals(lookupKey.metadata(partition, projectId, first[0], first[1]), start));
   }
 
   const rows: AudienceRow[] = [];
@@ -116,11 +116,11 @@ export function readPage(index: IndexReader, request: PageRequest): Page {
 export function estimateAudience(index: IndexReader, request: Pick<PageRequest, 'partition' | 'projectId' | 'audience'>): number {
   const { partition, projectId, audience } = request;
   let devices = audience.device_ids.length + Object.keys(audience.held_tokens ?? {}).length + audience.tokens.length;
-  for (const topic of audience.topic_ids) devices += index.countUnder([partition, 't', topic]);
-  for (const externalId of audience.external_ids) devices += index.countUnder([partition, 'x', projectId, keyPart(externalId)]);
+  for (const topic of audience.topic_ids) devices += index.countUnder(lookupKey.topic(partition, topic));
+  for (const externalId of audience.external_ids) devices += index.countUnder(lookupKey.user(partition, projectId, externalId));
   for (const filter of audience.metadata) {
     const first = Object.entries(filter)[0];
-    devices += index.countUnder(first === undefined ? [partition, 'r'] : [partition, 'm', projectId, first[0], keyPart(first[1])]);
+    devices += first === undefined ? index.deviceCount(partition) : index.countUnder(lookupKey.metadata(partition, projectId, first[0], first[1]));
   }
   return devices;
 }
