@@ -1,20 +1,12 @@
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { ConsumedEvent } from '@herald/kafka';
 import { evolveTopic, type TopicDocument } from '@herald/projections';
+import { rowCodec } from './row-codec.ts';
 import { evolveIndexed, keyChanges, keyPart, memberKeys, type IndexedDevice, type Key } from './index-rows.ts';
 
 /** An ordinal past every real one: the end of a key range. */
 const END = Number.MAX_SAFE_INTEGER;
 
-/**
- * A row's key in its partition's database: its ordinal + 1, a 4-byte
- * integer key. Key 0 holds the rows' shared field names, so that every new
- * ordinal is the last key: LMDB then fills each page before starting the
- * next (a key inserted before the last splits its page in half).
- */
-function rowKey(ordinal: number): number {
-  return ordinal + 1;
-}
 
 /** Device-events partitions an index can hold: one rows database each, plus the members database. */
 const MAX_PARTITIONS = 1024;
@@ -64,21 +56,13 @@ export type IndexedTopic = TopicDocument;
 export const INDEX_MAP_BYTES = 32 * 2 ** 30;
 
 /**
- * Rows are MessagePack records whose field names are stored once, under this
- * key of each rows database (`rowKey`), not in every row. Without it each row
- * carried its field names and every read decoded them anew: a
- * 100,000-device campaign allocated 300 MB reading rows.
- */
-const ROW_STRUCTURES_KEY = 0;
-
-/**
  * The index's layout, kept in its meta: an index in another is rebuilt from
- * the log (open-instance.ts). `rows-and-members` (sixteenth session): rows and
+ * the log (open-instance.ts). `packed-rows` (sixteenth session): rows and
  * lookup keys in databases of their own, members as packed ordinals, tokens
- * by digest; 0.49 of the single database's size (194.6 → 95 MB for 200,000
- * devices).
+ * by digest, rows in `rowCodec`'s short forms; 0.40 of the single
+ * database's size (200,000 devices: 194.6 → 77.6 MB).
  */
-export const INDEX_FORMAT = 'rows-and-members';
+export const INDEX_FORMAT = 'packed-rows';
 
 export class AudienceIndex {
   readonly #db: RootDatabase<unknown, Key>;
@@ -96,11 +80,18 @@ export class AudienceIndex {
     return new AudienceIndex(open<unknown, Key>({ path, noSync: true, compression: false, mapSize: INDEX_MAP_BYTES, maxDbs: MAX_PARTITIONS + 1 }));
   }
 
-  /** A partition's rows: a database of its own, so each partition's rows are appended at its end. */
+  /**
+   * A partition's rows, keyed by ordinal (4-byte integer keys), encoded by
+   * `rowCodec`: a database of its own, so every new ordinal is its last key
+   * and LMDB fills each page before starting the next (a key inserted before
+   * the last splits its page in half).
+   */
   #rows(partition: number): Database<IndexedDevice, number> {
     let rows = this.#rowsByPartition.get(partition);
     if (rows === undefined) {
-      rows = this.#db.openDB<IndexedDevice, number>({ name: `rows/${partition}`, keyEncoding: 'uint32', compression: false, sharedStructuresKey: ROW_STRUCTURES_KEY as never });
+      // `encoder` is read by lmdb-js's openDB but missing from its option types.
+      const encodedRows = { encoder: rowCodec } as object;
+      rows = this.#db.openDB<IndexedDevice, number>({ name: `rows/${partition}`, keyEncoding: 'uint32', compression: false, ...encodedRows });
       this.#rowsByPartition.set(partition, rows);
     }
     return rows;
@@ -154,7 +145,7 @@ export class AudienceIndex {
     const deviceId = (event.data as { device_id?: unknown }).device_id;
     if (typeof deviceId !== 'string') return;
     let ordinal = this.#db.get([partition, 'i', deviceId]) as number | undefined;
-    const before = ordinal === undefined ? undefined : this.#rows(partition).get(rowKey(ordinal));
+    const before = ordinal === undefined ? undefined : this.#rows(partition).get(ordinal);
     const after = evolveIndexed(before, record);
     if (after === undefined || after === before) return;
     if (ordinal === undefined) {
@@ -165,22 +156,22 @@ export class AudienceIndex {
     const { removed, added } = keyChanges(before === undefined ? [] : memberKeys(partition, before), memberKeys(partition, after));
     for (const key of removed) this.#members.removeSync(key, ordinal);
     for (const key of added) this.#members.putSync(key, ordinal);
-    this.#rows(partition).putSync(rowKey(ordinal), after);
+    this.#rows(partition).putSync(ordinal, after);
   }
 
   /** A device by id, as the index holds it (tests, explain). */
   device(partition: number, deviceId: string): IndexedDevice | undefined {
     const ordinal = this.#db.get([partition, 'i', deviceId]) as number | undefined;
-    return ordinal === undefined ? undefined : this.#rows(partition).get(rowKey(ordinal));
+    return ordinal === undefined ? undefined : this.#rows(partition).get(ordinal);
   }
 
   /** Every device of a partition, in ordinal order (tests, rebuild checks). */
   *devices(partition: number): Generator<IndexedDevice> {
-    for (const { value } of this.#rows(partition).getRange({ start: rowKey(0) })) yield value;
+    for (const { value } of this.#rows(partition).getRange()) yield value;
   }
 
   row(partition: number, ordinal: number): IndexedDevice | undefined {
-    return this.#rows(partition).get(rowKey(ordinal));
+    return this.#rows(partition).get(ordinal);
   }
 
   ordinalOf(partition: number, deviceId: string): number | undefined {
@@ -199,12 +190,12 @@ export class AudienceIndex {
 
   /** How many devices the partition has ever held, inactive ones included (rows are counted, not read). */
   deviceCount(partition: number): number {
-    return this.#rows(partition).getKeysCount({ start: rowKey(0) });
+    return this.#rows(partition).getKeysCount();
   }
 
   /** Every ordinal of the partition past `after` (a target that names every device, e.g. an empty metadata filter). */
   *allOrdinals(partition: number, after: number): Generator<number> {
-    for (const key of this.#rows(partition).getKeys({ start: rowKey(after + 1) })) yield key - rowKey(0);
+    for (const key of this.#rows(partition).getKeys({ start: after + 1 })) yield key;
   }
 
   /** The device holding `token` when its id was not derived from it (a refresh): recorded by TokenAssigned on this partition. */
