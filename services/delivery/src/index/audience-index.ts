@@ -1,14 +1,13 @@
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { ConsumedEvent } from '@herald/kafka';
 import { evolveTopic, type TopicDocument } from '@herald/projections';
-import { rowCodec } from './row-codec.ts';
+import { idKey, rowCodec } from './row-codec.ts';
 import { evolveIndexed, keyChanges, keyPart, memberKeys, type IndexedDevice, type Key } from './index-rows.ts';
 
 /** An ordinal past every real one: the end of a key range. */
 const END = Number.MAX_SAFE_INTEGER;
 
-
-/** Device-events partitions an index can hold: one rows database each, plus the members database. */
+/** Device-events partitions an index can hold: a rows database each, beside the members and ids databases. */
 const MAX_PARTITIONS = 1024;
 
 /**
@@ -36,7 +35,7 @@ export type IndexedTopic = TopicDocument;
  * chunk: every device's row (`rows`, keyed by partition and ordinal); the
  * ordinals of active devices under each lookup key (`members`: a topic, a
  * token, a user, a metadata pair; index-rows.ts); and in the main database
- * each device's ordinal by id (`[p,'i',id]`), the project's topics from
+ * each device's ordinal by id (`ids`, `idKey`), the project's topics from
  * topic-events, and the next offset to apply per partition (its
  * checkpoint). Ordinals are given in log order, so every instance that
  * applies a partition from the log numbers its devices alike, and a fan-out
@@ -57,27 +56,30 @@ export const INDEX_MAP_BYTES = 32 * 2 ** 30;
 
 /**
  * The index's layout, kept in its meta: an index in another is rebuilt from
- * the log (open-instance.ts). `packed-rows` (sixteenth session): rows and
- * lookup keys in databases of their own, members as packed ordinals, tokens
- * by digest, rows in `rowCodec`'s short forms; 0.40 of the single
- * database's size (200,000 devices: 194.6 → 77.6 MB).
+ * the log (open-instance.ts). `packed-rows-ids` (sixteenth session): rows,
+ * lookup keys and ids in databases of their own, members as packed
+ * ordinals, tokens by digest, rows and ids in `row-codec.ts`'s short forms;
+ * 0.38 of the single database's size (200,000 devices: 194.6 → 73.5 MB).
  */
-export const INDEX_FORMAT = 'packed-rows';
+export const INDEX_FORMAT = 'packed-rows-ids';
 
 export class AudienceIndex {
   readonly #db: RootDatabase<unknown, Key>;
   readonly #rowsByPartition = new Map<number, Database<IndexedDevice, number>>();
   readonly #members: Database<number, Key>;
+  readonly #ids: Database<number, Buffer>;
 
   private constructor(db: RootDatabase<unknown, Key>) {
     this.#db = db;
     // `dupFixed` (LMDB's MDB_DUPFIXED) and `encoder` are read by lmdb-js's openDB but missing from its option types.
     const packedOrdinals = { dupFixed: true, encoder: ordinalCodec } as object;
     this.#members = db.openDB<number, Key>({ name: 'members', compression: false, dupSort: true, ...packedOrdinals });
+    const ordinalValues = { encoder: ordinalCodec } as object;
+    this.#ids = db.openDB<number, Buffer>({ name: 'ids', keyEncoding: 'binary', compression: false, ...ordinalValues });
   }
 
   static open(path: string): AudienceIndex {
-    return new AudienceIndex(open<unknown, Key>({ path, noSync: true, compression: false, mapSize: INDEX_MAP_BYTES, maxDbs: MAX_PARTITIONS + 1 }));
+    return new AudienceIndex(open<unknown, Key>({ path, noSync: true, compression: false, mapSize: INDEX_MAP_BYTES, maxDbs: MAX_PARTITIONS + 2 }));
   }
 
   /**
@@ -144,14 +146,14 @@ export class AudienceIndex {
     }
     const deviceId = (event.data as { device_id?: unknown }).device_id;
     if (typeof deviceId !== 'string') return;
-    let ordinal = this.#db.get([partition, 'i', deviceId]) as number | undefined;
+    let ordinal = this.#ids.get(idKey(partition, deviceId));
     const before = ordinal === undefined ? undefined : this.#rows(partition).get(ordinal);
     const after = evolveIndexed(before, record);
     if (after === undefined || after === before) return;
     if (ordinal === undefined) {
       ordinal = (this.#db.get(['n', partition]) as number | undefined) ?? 0;
       this.#db.putSync(['n', partition], ordinal + 1);
-      this.#db.putSync([partition, 'i', deviceId], ordinal);
+      this.#ids.putSync(idKey(partition, deviceId), ordinal);
     }
     const { removed, added } = keyChanges(before === undefined ? [] : memberKeys(partition, before), memberKeys(partition, after));
     for (const key of removed) this.#members.removeSync(key, ordinal);
@@ -161,7 +163,7 @@ export class AudienceIndex {
 
   /** A device by id, as the index holds it (tests, explain). */
   device(partition: number, deviceId: string): IndexedDevice | undefined {
-    const ordinal = this.#db.get([partition, 'i', deviceId]) as number | undefined;
+    const ordinal = this.#ids.get(idKey(partition, deviceId));
     return ordinal === undefined ? undefined : this.#rows(partition).get(ordinal);
   }
 
@@ -175,7 +177,7 @@ export class AudienceIndex {
   }
 
   ordinalOf(partition: number, deviceId: string): number | undefined {
-    return this.#db.get([partition, 'i', deviceId]) as number | undefined;
+    return this.#ids.get(idKey(partition, deviceId));
   }
 
   /** Ordinals filed under a lookup key (`lookupKey`: a topic, a metadata pair, a user, a token), ascending, past `after`. */

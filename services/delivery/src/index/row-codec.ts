@@ -6,26 +6,59 @@ import type { IndexedDevice } from './index-rows.ts';
  * the order of `ROW_FIELDS`, with the values that dominate a row's size in a
  * shorter form where one exists — a canonical uuid (the device's id, its
  * project's, each topic's) as its 16 bytes, a lowercase hex token (APNs) as
- * its bytes, a registration time in `toISOString` form as milliseconds.
- * Anything else is kept as it is, so `decodeRow(encodeRow(row))` equals the
- * row for every row, and an absent field stays absent. A 1M-device index's
- * rows are about a third smaller (row-codec.unit.test.ts).
+ * its bytes. Anything else is kept as it is, so `decodeRow(encodeRow(row))`
+ * equals the row for every row, and an absent field stays absent
+ * (row-codec.unit.test.ts). Rows are a quarter smaller for about 1 µs more
+ * per row read (the registration time stays a string: as milliseconds it
+ * saved 16 bytes a row and cost 0.4 µs a read).
  */
 export const ROW_FIELDS = ['_id', 'project_id', 'token', 'platform', 'status', 'topics', 'metadata', 'external_id', 'timezone', 'registered_at', 'position', 'since'] as const;
 
 type Field = (typeof ROW_FIELDS)[number];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const LOWER_HEX = /^(?:[0-9a-f]{2})+$/;
 
-function packUuid(value: unknown): unknown {
-  return typeof value === 'string' && UUID.test(value) ? Buffer.from(value.replaceAll('-', ''), 'hex') : value;
+/** A lowercase hex digit's value, else -1. */
+function hexDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 102) return code - 87;
+  return -1;
 }
+
+/** The 16 bytes of a canonical (lowercase, hyphenated) uuid; undefined for any other string. */
+function uuidBytes(value: string): Buffer | undefined {
+  if (value.length !== 36) return undefined;
+  const bytes = Buffer.allocUnsafe(16);
+  let written = 0;
+  for (let at = 0; at < 36; ) {
+    if (at === 8 || at === 13 || at === 18 || at === 23) {
+      if (value.charCodeAt(at) !== 45) return undefined;
+      at += 1;
+      continue;
+    }
+    const high = hexDigit(value.charCodeAt(at));
+    const low = hexDigit(value.charCodeAt(at + 1));
+    if (high < 0 || low < 0) return undefined;
+    bytes[written++] = high * 16 + low;
+    at += 2;
+  }
+  return bytes;
+}
+
+function packUuid(value: unknown): unknown {
+  return (typeof value === 'string' && uuidBytes(value)) || value;
+}
+
+const HEX_OF_BYTE = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 function unpackUuid(value: unknown): unknown {
   if (!(value instanceof Uint8Array)) return value;
-  const hex = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  let text = '';
+  for (let at = 0; at < 16; at += 1) {
+    text += HEX_OF_BYTE[value[at]!]!;
+    if (at === 3 || at === 5 || at === 7 || at === 9) text += '-';
+  }
+  return text;
 }
 
 function packHex(value: unknown): unknown {
@@ -34,16 +67,6 @@ function packHex(value: unknown): unknown {
 
 function unpackHex(value: unknown): unknown {
   return value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex') : value;
-}
-
-function packTime(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) && new Date(ms).toISOString() === value ? ms : value;
-}
-
-function unpackTime(value: unknown): unknown {
-  return typeof value === 'number' ? new Date(value).toISOString() : value;
 }
 
 function packList(value: unknown): unknown {
@@ -62,7 +85,6 @@ const FORMS: Partial<Record<Field, { pack: (value: unknown) => unknown; unpack: 
   project_id: { pack: packUuid, unpack: unpackUuid },
   token: { pack: packHex, unpack: unpackHex },
   topics: { pack: packList, unpack: unpackList },
-  registered_at: { pack: packTime, unpack: unpackTime },
 };
 
 const packers = ROW_FIELDS.map((field) => FORMS[field]?.pack ?? identity);
@@ -88,3 +110,20 @@ export function decodeRow(bytes: Uint8Array): IndexedDevice {
 
 /** The codec lmdb-js calls for the rows databases. */
 export const rowCodec = { encode: encodeRow, decode: decodeRow };
+
+/**
+ * A device id as a key of the ids database (pure): the partition (2 bytes),
+ * then 0 and the id's 16 bytes when it is a canonical uuid, else 1 and its
+ * UTF-8 bytes — 19 bytes for the ids Herald derives, against 48 as an
+ * array key.
+ */
+export function idKey(partition: number, deviceId: string): Buffer {
+  const uuid = uuidBytes(deviceId);
+  const key = Buffer.allocUnsafe(3 + (uuid === undefined ? Buffer.byteLength(deviceId) : 16));
+  key.writeUInt16BE(partition, 0);
+  key[2] = uuid === undefined ? 1 : 0;
+  if (uuid === undefined) key.write(deviceId, 3, 'utf8');
+  else uuid.copy(key, 3);
+  return key;
+}
+

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '@herald/testing/seeded-random';
 import type { IndexedDevice } from './index-rows.ts';
-import { decodeRow, encodeRow } from './row-codec.ts';
+import { decodeRow, encodeRow, idKey } from './row-codec.ts';
 
 const seed = Number(process.env.ROW_CODEC_SEED ?? Date.now() % 1_000_000);
 
@@ -11,7 +11,17 @@ function randomRow(random: () => number): IndexedDevice {
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
   const hex = (bytes: number) => Array.from({ length: bytes }, () => Math.floor(random() * 256).toString(16).padStart(2, '0')).join('');
   const uuidLike = () =>
-    pick([randomUUID(), randomUUID().toUpperCase(), `${randomUUID()}x`, randomUUID().replaceAll('-', ''), 'not-a-uuid', '']);
+    pick([
+      randomUUID(),
+      randomUUID(),
+      randomUUID().toUpperCase(),
+      `${randomUUID()}x`,
+      randomUUID().replaceAll('-', ''),
+      `${randomUUID().slice(0, 8)}a${randomUUID().slice(9)}`,
+      randomUUID().replace(/[0-9a-f]/, 'g'),
+      'not-a-uuid',
+      '',
+    ]);
   const token = pick([hex(32), hex(32).toUpperCase(), `${hex(32)}f`, `fcm:${hex(70)}_-`, hex(100), 'a']);
   const time = pick([new Date(Math.floor(random() * 4e12)).toISOString(), '2026-11-28T10:00:00Z', '2026-11-28T10:00:00.000+00:00', '+020000-01-01T00:00:00.000Z', 'yesterday']);
   const row: Record<string, unknown> = {
@@ -44,7 +54,7 @@ describe('the index row codec', () => {
     }
   });
 
-  it('stores canonical uuids, APNs tokens and ISO times in their short forms', () => {
+  it('stores canonical uuids and APNs tokens in their short forms', () => {
     const row = {
       _id: randomUUID(),
       project_id: randomUUID(),
@@ -58,8 +68,22 @@ describe('the index row codec', () => {
       since: 123_456,
     } as unknown as IndexedDevice;
     const asStrings = Buffer.byteLength(JSON.stringify(Object.values(row)));
-    // 3 uuids at 18 bytes instead of 37, a token at 34 instead of 65, the time as a number.
-    expect(encodeRow(row).length).toBeLessThan(asStrings - 3 * 19 - 31 - 15);
+    // 3 uuids at 18 bytes instead of 37, a token at 34 instead of 65.
+    expect(encodeRow(row).length).toBeLessThan(asStrings - 3 * 19 - 31);
     expect(decodeRow(encodeRow(row))).toStrictEqual(row);
+  });
+
+  it('keys every (partition, device id) apart: canonical uuids as 16 bytes, any other id as its text', () => {
+    const uuid = randomUUID();
+    const ids = [uuid, uuid.toUpperCase(), uuid.replaceAll('-', ''), `${uuid} `, 'd1', '', 'é', 'x'.repeat(16), '\u0000'.repeat(16)];
+    const seen = new Map<string, string>();
+    for (const partition of [0, 1, 255, 256, 1023]) {
+      for (const id of ids) {
+        const key = idKey(partition, id).toString('hex');
+        expect(seen.get(key), `${partition} ${id}`).toBeUndefined();
+        seen.set(key, `${partition} ${id}`);
+      }
+    }
+    expect(idKey(3, uuid)).toHaveLength(19);
   });
 });
