@@ -31,12 +31,12 @@ export type IndexedTopic = TopicDocument;
 
 /**
  * The delivery instance's audience index, for each device-events partition
- * it has applied, in three LMDB databases written in one transaction per
- * chunk: every device's row (`rows`, keyed by partition and ordinal); the
- * ordinals of active devices under each lookup key (`members`: a topic, a
- * token, a user, a metadata pair; index-rows.ts); and in the main database
- * each device's ordinal by id (`ids`, `idKey`), the project's topics from
- * topic-events, and the next offset to apply per partition (its
+ * it has applied, in LMDB databases written in one transaction per chunk:
+ * every device's row (`rows/<partition>`, by ordinal); each device's ordinal
+ * by id (`ids`, `idKey`); the ordinals of active devices under each lookup
+ * key (`members`: a topic, a token, a user, a metadata pair;
+ * index-rows.ts); and in the main database the project's topics from
+ * topic-events and the next offset to apply per partition (its
  * checkpoint). Ordinals are given in log order, so every instance that
  * applies a partition from the log numbers its devices alike, and a fan-out
  * step's position (`after`) means the same wherever the partition goes.

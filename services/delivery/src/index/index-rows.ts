@@ -16,11 +16,12 @@ export type IndexedDevice = Pick<
   since: number;
 };
 
-const FIELDS = ['_id', 'project_id', 'token', 'platform', 'status', 'topics', 'metadata', 'external_id', 'timezone', 'registered_at', 'position', 'since'] as const;
+/** The fields of an `IndexedDevice`, in the order the index stores them (row-codec.ts). */
+export const INDEXED_FIELDS = ['_id', 'project_id', 'token', 'platform', 'status', 'topics', 'metadata', 'external_id', 'timezone', 'registered_at', 'position', 'since'] as const;
 
 function indexed(device: (DeviceDocument & { since: number }) | IndexedDevice): IndexedDevice {
   const row: Record<string, unknown> = {};
-  for (const field of FIELDS) if (device[field] !== undefined) row[field] = device[field];
+  for (const field of INDEXED_FIELDS) if (device[field] !== undefined) row[field] = device[field];
   return row as unknown as IndexedDevice;
 }
 
