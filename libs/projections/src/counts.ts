@@ -58,8 +58,12 @@ export function tally(groups: Map<string, Record<string, number>>, key: string, 
 export function deltasOf(projectId: string, groups: ReadonlyMap<string, Record<string, number>>): CountDelta[] {
   const deltas: CountDelta[] = [];
   for (const [key, group] of groups) {
-    const by = Object.fromEntries(Object.entries(group).filter(([, n]) => n !== 0));
-    if (Object.keys(by).length > 0) deltas.push({ project_id: projectId, key, by });
+    let by: Record<string, number> | undefined;
+    for (const field in group) {
+      const n = group[field]!;
+      if (n !== 0) (by ??= {})[field] = n;
+    }
+    if (by !== undefined) deltas.push({ project_id: projectId, key, by });
   }
   return deltas;
 }
@@ -75,12 +79,16 @@ export function foldCounts(current: ReadonlyMap<string, CounterDocument>, deltas
   const changed = new Map<string, CounterDocument>();
   for (const { partition, offset, delta } of deltas) {
     const id = counterId(delta.key, delta.project_id, partition);
-    const doc = changed.get(id) ?? current.get(id);
-    const applied = current.get(id)?.offset ?? -1;
-    if (offset <= applied) continue;
-    const counts = { ...(doc?.counts ?? {}) };
-    for (const [field, n] of Object.entries(delta.by)) counts[field] = (counts[field] ?? 0) + n;
-    changed.set(id, { _id: id, project_id: delta.project_id, key: delta.key, partition, offset: Math.max(offset, doc?.offset ?? -1), counts });
+    const stored = current.get(id);
+    if (offset <= (stored?.offset ?? -1)) continue;
+    // Each changed document is a copy made once per chunk and added to in place: `current` is never modified.
+    let doc = changed.get(id);
+    if (doc === undefined) {
+      doc = { _id: id, project_id: delta.project_id, key: delta.key, partition, offset, counts: { ...stored?.counts } };
+      changed.set(id, doc);
+    }
+    for (const field in delta.by) doc.counts[field] = (doc.counts[field] ?? 0) + delta.by[field]!;
+    doc.offset = Math.max(offset, doc.offset);
   }
   return changed;
 }

@@ -62,6 +62,8 @@ describe('foldCounts', () => {
     // The same chunk again (a crash after the counters were written): nothing more; a longer one adds only its new records.
     expect(foldCounts(first, [delta(1), delta(2, 2)]).size).toBe(0);
     expect(foldCounts(first, [delta(1), delta(2, 2), delta(3, 5)]).get(id)).toMatchObject({ offset: 3, counts: { x: 8 } });
+    // The documents read are left as they were: what changed is a copy.
+    expect(first.get(id)).toEqual({ _id: id, project_id, key: 'k', partition: 0, offset: 2, counts: { x: 3 } });
   });
 
   it('keeps partitions apart', () => {
