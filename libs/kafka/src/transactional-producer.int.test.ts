@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, deviceIdFor, TOPICS } from '@herald/events';
+import { createEvent, deviceIdFor, encodeEvent, TOPICS } from '@herald/events';
 import { createTestEnv, waitFor, type TestEnv } from '@herald/testing';
 import { ensureTopics } from './ensure-topics.ts';
 import { runConsumer } from './run-consumer.ts';
@@ -84,6 +84,28 @@ describe('TransactionalProducer', () => {
       expect(seen.sort()).toEqual(['a', 'b', 'c']);
     } finally {
       await consumer.stop();
+    }
+  });
+});
+
+describe('TransactionalProducer.start', () => {
+  it("ends a killed predecessor's open transaction at once, so read_committed readers are not held until it times out", async () => {
+    // The predecessor: the same transactional id, a record written in a transaction it never ends (kill -9),
+    // with a minute's timeout so that nothing but fencing ends it within the test.
+    const predecessor = env.kafka.client.producer({ transactionalId: env.kafka.group('restarted-writer'), idempotent: true, maxInFlightRequests: 1, transactionTimeout: 60_000 });
+    await predecessor.connect();
+    const open = await predecessor.transaction();
+    const [openToken, laterToken] = ['restart-open', 'restart-later'].map((prefix) => Array.from({ length: 50 }, (_, n) => `${prefix}-${n}`).find((token) => partitionForKey(deviceIdFor('p', token), 2) === 0)!);
+    await open.sendBatch({ acks: -1, topicMessages: [{ topic: env.kafka.topic(TOPICS.deviceEvents), messages: [{ ...encodeEvent(registered(openToken!)), partition: 0 }] }] });
+    // Written after it on the same partition: a read_committed reader cannot pass the open transaction to reach it.
+    await env.producer.publish([registered(laterToken!)]);
+    const restarted = new TransactionalProducer(env.kafka, { transactionalId: 'restarted-writer' });
+    try {
+      await restarted.start();
+      expect(await tokensWritten('restart-', 'restarted-check')).toEqual([laterToken]);
+    } finally {
+      await restarted.disconnect();
+      await predecessor.disconnect().catch(() => undefined);
     }
   });
 });

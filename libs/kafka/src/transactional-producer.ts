@@ -125,6 +125,16 @@ export class TransactionalProducer {
     await producer?.disconnect().catch(() => undefined);
   }
 
+  /**
+   * Connects and takes the producer id now (the Java client's
+   * initTransactions), so that the first commit does not: fencing a
+   * predecessor and finding the transaction coordinator took about 100 ms
+   * of a campaign's first push when it waited for the first transaction.
+   */
+  async start(): Promise<void> {
+    await this.#connected();
+  }
+
   async #connected(): Promise<Producer> {
     if (this.#producer !== undefined) return this.#producer;
     const producer = this.#kafka.client.producer(producerConfig({
@@ -133,6 +143,13 @@ export class TransactionalProducer {
       retry: TRANSACTION_RETRY,
     }));
     await producer.connect();
+    try {
+      // kafkajs asks for the producer id at its first transaction; an empty one ends without a request.
+      await (await producer.transaction()).abort();
+    } catch (error) {
+      await producer.disconnect().catch(() => undefined);
+      throw error;
+    }
     this.#producer = producer;
     return producer;
   }

@@ -78,6 +78,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
   // One transactional producer for every stage of this process: the fan-out's and the senders' commits that come
   // together go in one transaction (a Kafka transaction costs the broker about the same for one group as for six).
   const transactions = new TransactionalProducer(kafka, { transactionalId: `${instance.id}.delivery` });
+  await transactions.start();
   const transactional = (group: string) => transactions.forGroup(group);
   const controls = new DeliveryControls();
   const follower = await followLog({ kafka, index: instance.index, controls, logger: deps.logger.child({ component: 'log-follower' }) });
