@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { withLogAdmin, type HeraldKafka } from '@herald/kafka';
 // Deep import on purpose: @herald/testing's index also loads vitest (test-env.ts), which needs a vitest run.
 import { REPO_ROOT } from '../../libs/testing/src/service-process.ts';
-import { NODE_FLAGS } from '@herald/runtime';
+import { nodeFlagsFor } from '@herald/runtime';
 
 /** A service child process. Output is kept as a bounded tail (services run at LOG_LEVEL=warn, so it is small). */
 export interface Child {
@@ -24,7 +24,7 @@ const LOG_DIR = process.env.HERALD_BENCH_LOG_DIR;
 const EXTRA_FLAGS = (process.env.HERALD_BENCH_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
 
 export function spawnService(name: string, entry: string, env: Record<string, string>): Child {
-  const child = spawn(process.execPath, [...NODE_FLAGS, ...EXTRA_FLAGS, resolve(REPO_ROOT, entry)], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlagsFor(entry), ...EXTRA_FLAGS, resolve(REPO_ROOT, entry)], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   const onData = (chunk: Buffer) => {
     tail = (tail + chunk.toString()).slice(-TAIL_CHARS);
@@ -32,6 +32,7 @@ export function spawnService(name: string, entry: string, env: Record<string, st
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
   if (LOG_DIR !== undefined) {
+    mkdirSync(LOG_DIR, { recursive: true });
     const file = createWriteStream(resolve(LOG_DIR, `${name}.log`), { flags: 'a' });
     child.stdout.pipe(file);
     child.stderr.pipe(file);

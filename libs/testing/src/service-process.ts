@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NODE_FLAGS } from '@herald/runtime';
+import { nodeFlagsFor } from '@herald/runtime';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -19,7 +19,7 @@ export interface ServiceProcess {
  * contains `readyLine`.
  */
 export async function startServiceProcess(entry: string, env: Record<string, string>, readyLine: string, timeoutMs = 60_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...NODE_FLAGS, resolve(REPO_ROOT, entry)], {
+  const child = spawn(process.execPath, [...nodeFlagsFor(entry), resolve(REPO_ROOT, entry)], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
