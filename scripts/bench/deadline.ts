@@ -57,4 +57,14 @@ export function endRunOnTimeoutOrSignal(options: { run: EndedRun; timeoutS: numb
       void options.finish().then(() => process.exit(130));
     });
   }
+  // An error nobody awaited (a log file's stream failing) ends the run the same way: crashing would leave its Kafka and store running.
+  process.once('uncaughtException', (error) => {
+    run.status = 'error';
+    run.error = `uncaught: ${error instanceof Error ? error.message : String(error)}`;
+    options.say(run.error);
+    void options.finish().then(
+      () => process.exit(1),
+      () => process.exit(1),
+    );
+  });
 }
