@@ -47,16 +47,27 @@ function packUuid(value: unknown): unknown {
   return (typeof value === 'string' && uuidBytes(value)) || value;
 }
 
-const HEX_OF_BYTE = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+/** Where each of a uuid's 16 bytes writes its two digits in the 36-character text (the hyphens stay put). */
+const DIGITS_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+/**
+ * The text a uuid is written into before it becomes a string: one flat
+ * 36-character string per uuid, where appending its digits one by one left
+ * about 20 intermediate strings per uuid (3 uuids a row, every row a
+ * campaign reads: 1.7 KB of garbage per push). Safe to share: it is filled
+ * and read within one synchronous call.
+ */
+const UUID_TEXT = Buffer.alloc(36, '-', 'latin1');
 
 function unpackUuid(value: unknown): unknown {
   if (!(value instanceof Uint8Array)) return value;
-  let text = '';
   for (let at = 0; at < 16; at += 1) {
-    text += HEX_OF_BYTE[value[at]!]!;
-    if (at === 3 || at === 5 || at === 7 || at === 9) text += '-';
+    const byte = value[at]!;
+    const to = DIGITS_AT[at]!;
+    UUID_TEXT[to] = HEX_DIGITS[byte >> 4]!;
+    UUID_TEXT[to + 1] = HEX_DIGITS[byte & 15]!;
   }
-  return text;
+  return UUID_TEXT.toString('latin1', 0, 36);
 }
 
 function packHex(value: unknown): unknown {
