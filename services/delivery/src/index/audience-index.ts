@@ -68,6 +68,13 @@ export class AudienceIndex {
   readonly #rowsByPartition = new Map<number, Database<IndexedDevice, number>>();
   readonly #members: Database<number, Key>;
   readonly #ids: Database<number, Buffer>;
+  /**
+   * Per partition, the ordinal its next new device takes: one past its rows'
+   * last key (rows are never deleted), read once and counted on from there.
+   * Forgotten when a transaction fails, so a rolled-back device's ordinal is
+   * given again and every instance numbers a partition's devices alike.
+   */
+  readonly #nextOrdinal = new Map<number, number>();
 
   private constructor(db: RootDatabase<unknown, Key>) {
     this.#db = db;
@@ -132,10 +139,25 @@ export class AudienceIndex {
 
   /** Applies device events of one partition, in log order, and moves its checkpoint to `next`, in one transaction. */
   applyDevices(partition: number, records: readonly ConsumedEvent[], next: number): void {
-    this.#db.transactionSync(() => {
-      for (const record of records) this.#applyDevice(partition, record);
-      this.#db.putSync(['c', 'd', partition], next);
-    });
+    try {
+      this.#db.transactionSync(() => {
+        for (const record of records) this.#applyDevice(partition, record);
+        this.#db.putSync(['c', 'd', partition], next);
+      });
+    } catch (error) {
+      this.#nextOrdinal.delete(partition);
+      throw error;
+    }
+  }
+
+  #takeOrdinal(partition: number): number {
+    let ordinal = this.#nextOrdinal.get(partition);
+    if (ordinal === undefined) {
+      ordinal = 0;
+      for (const last of this.#rows(partition).getKeys({ reverse: true, limit: 1 })) ordinal = last + 1;
+    }
+    this.#nextOrdinal.set(partition, ordinal + 1);
+    return ordinal;
   }
 
   #applyDevice(partition: number, record: ConsumedEvent): void {
@@ -151,11 +173,10 @@ export class AudienceIndex {
     const after = evolveIndexed(before, record);
     if (after === undefined || after === before) return;
     if (ordinal === undefined) {
-      ordinal = (this.#db.get(['n', partition]) as number | undefined) ?? 0;
-      this.#db.putSync(['n', partition], ordinal + 1);
+      ordinal = this.#takeOrdinal(partition);
       this.#ids.putSync(idKey(partition, deviceId), ordinal);
     }
-    const { removed, added } = keyChanges(before === undefined ? [] : memberKeys(partition, before), memberKeys(partition, after));
+    const { removed, added } = before === undefined ? { removed: [], added: memberKeys(partition, after) } : keyChanges(memberKeys(partition, before), memberKeys(partition, after));
     for (const key of removed) this.#members.removeSync(key, ordinal);
     for (const key of added) this.#members.putSync(key, ordinal);
     this.#rows(partition).putSync(ordinal, after);

@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEvent, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
+import type { ConsumedEvent } from '@herald/kafka';
+import { AudienceIndex } from './audience-index.ts';
+
+/**
+ * Ordinals over a real LMDB index in a temp dir (no Kafka): they must follow
+ * the log without gaps whatever happens between chunks, since a fan-out
+ * step's position means the same on every instance only if every instance
+ * numbers a partition's devices alike.
+ */
+const project = 'p';
+let offset = 0;
+const record = (event: HeraldEvent): ConsumedEvent => ({ event, topic: TOPICS.deviceEvents, partition: 0, offset: offset++ });
+const registered = (token: string) => record(createEvent('DeviceRegistered', { device_id: deviceIdFor(project, token), token, platform: 'ios' }, { project_id: project }));
+/** A record whose reading fails (as a store error would, halfway through a chunk). */
+const unreadable = (): ConsumedEvent => ({
+  topic: TOPICS.deviceEvents,
+  partition: 0,
+  offset: offset++,
+  get event(): HeraldEvent {
+    throw new Error('injected: the record cannot be read');
+  },
+});
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const ordinalsOf = (index: AudienceIndex, tokens: readonly string[]) => tokens.map((token) => index.ordinalOf(0, deviceIdFor(project, token)));
+
+describe('audience index ordinals', () => {
+  it('follow the log across chunks, a chunk that failed halfway and a reopened index', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'herald-ordinals-'));
+    dirs.push(dir);
+    let index = AudienceIndex.open(dir);
+    index.applyDevices(0, [registered('a'), registered('b')], offset);
+    // 'c' takes an ordinal inside the failed transaction: it is rolled back, and so must its ordinal be.
+    expect(() => index.applyDevices(0, [registered('c'), unreadable()], offset)).toThrow('injected');
+    expect(index.ordinalOf(0, deviceIdFor(project, 'c'))).toBeUndefined();
+    index.applyDevices(0, [registered('c'), registered('a'), registered('d')], offset);
+    expect(ordinalsOf(index, ['a', 'b', 'c', 'd'])).toEqual([0, 1, 2, 3]);
+
+    await index.close();
+    index = AudienceIndex.open(dir);
+    index.applyDevices(0, [registered('e')], offset);
+    expect(ordinalsOf(index, ['a', 'b', 'c', 'd', 'e'])).toEqual([0, 1, 2, 3, 4]);
+    expect(index.deviceCount(0)).toBe(5);
+    await index.close();
+  });
+});
