@@ -73,6 +73,9 @@ export class AudienceIndex {
    * last key (rows are never deleted), read once and counted on from there.
    * Forgotten when a transaction fails, so a rolled-back device's ordinal is
    * given again and every instance numbers a partition's devices alike.
+   * Counting in memory is sound because this object is the directory's only
+   * writer (`openInstance` gives each directory to one process, which opens
+   * it once).
    */
   readonly #nextOrdinal = new Map<number, number>();
 
