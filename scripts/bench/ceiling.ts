@@ -78,7 +78,10 @@ export async function startBareH2(tls: FakeTls): Promise<{ url: string; close():
   server.on('stream', (stream) => {
     stream.on('data', () => undefined);
     stream.on('error', () => undefined);
-    stream.once('end', () => stream.respond({ ':status': 200, 'apns-id': randomUUID() }, { endStream: true }));
+    // h2load ends its run by closing connections: a stream it already reset cannot be answered (respond would throw).
+    stream.once('end', () => {
+      if (!stream.destroyed && !stream.closed) stream.respond({ ':status': 200, 'apns-id': randomUUID() }, { endStream: true });
+    });
   });
   const sockets = new Set<Socket>();
   server.on('secureConnection', (socket: Socket) => {
