@@ -58,10 +58,18 @@ export function endRunOnTimeoutOrSignal(options: { run: EndedRun; timeoutS: numb
     });
   }
   // An error nobody awaited (a log file's stream failing) ends the run the same way: crashing would leave its Kafka and store running.
-  process.once('uncaughtException', (error) => {
+  // Listened to for good, not once: the same fault often throws again (one per stream) while `finish` is stopping everything.
+  let ending = false;
+  process.on('uncaughtException', (error) => {
+    const message = `uncaught: ${error instanceof Error ? error.message : String(error)}`;
+    if (ending) {
+      options.say(`${message} (again, while stopping)`);
+      return;
+    }
+    ending = true;
     run.status = 'error';
-    run.error = `uncaught: ${error instanceof Error ? error.message : String(error)}`;
-    options.say(run.error);
+    run.error = message;
+    options.say(message);
     void options.finish().then(
       () => process.exit(1),
       () => process.exit(1),
