@@ -179,7 +179,7 @@ export class AudienceIndex {
       ordinal = this.#takeOrdinal(partition);
       this.#ids.putSync(idKey(partition, deviceId), ordinal);
     }
-    const { removed, added } = before === undefined ? { removed: [], added: memberKeys(partition, after) } : keyChanges(memberKeys(partition, before), memberKeys(partition, after));
+    const { removed, added } = keyChanges(before === undefined ? [] : memberKeys(partition, before), memberKeys(partition, after));
     for (const key of removed) this.#members.removeSync(key, ordinal);
     for (const key of added) this.#members.putSync(key, ordinal);
     this.#rows(partition).putSync(ordinal, after);

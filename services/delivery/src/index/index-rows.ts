@@ -78,6 +78,8 @@ export function memberKeys(partition: number, device: IndexedDevice): Key[] {
 
 /** What to delete and what to add when a device changes (pure). */
 export function keyChanges(before: readonly Key[], after: readonly Key[]): { removed: Key[]; added: Key[] } {
+  // A new device (every device while an index is built) has nothing to compare with.
+  if (before.length === 0) return { removed: [], added: [...after] };
   const label = (key: Key) => JSON.stringify(key);
   const old = new Set(before.map(label));
   const next = new Set(after.map(label));
