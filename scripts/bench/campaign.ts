@@ -114,6 +114,7 @@ function printSummary(c: BenchResult['campaign']): void {
     ledgerCounts: judged?.ledgerCounts ?? null,
     countsMatch: judged?.countsMatch ?? null,
     peakRssBytes: watch.peaks(),
+    processPeakRssBytes: watch.processPeaks(),
     sendingCpuS: sending?.cpuS ?? {},
     ...(faultFigures.smallSendLatencyMs === undefined ? {} : { smallSendLatencyMs: faultFigures.smallSendLatencyMs }),
     faults: args.faults,
@@ -148,7 +149,9 @@ function finish(): Promise<void> {
     watch.mark('end');
     watch.stop();
     result.phases = watch.phases();
-    result.peakRssMB = Object.fromEntries(Object.entries(watch.peaks()).map(([name, bytes]) => [name, bytes === null ? null : bytes / 1024 / 1024]));
+    const inMegabytes = (peaks: Record<string, number | null>) => Object.fromEntries(Object.entries(peaks).map(([name, bytes]) => [name, bytes === null ? null : bytes / 1024 / 1024]));
+    result.peakRssMB = inMegabytes(watch.peaks());
+    result.processPeakRssMB = inMegabytes(watch.processPeaks());
     if (indexMemory !== undefined) {
       result.index = { ...result.index, rssBytes: indexMemory.peakBytes() };
       indexMemory.stop();

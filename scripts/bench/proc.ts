@@ -113,6 +113,7 @@ export class ProcessWatch {
   readonly #groups = new Map<string, GroupSource>();
   readonly #maxRss = new Map<string, number>();
   readonly #lastHwm = new Map<string, number>();
+  readonly #largestProcess = new Map<string, number>();
   readonly #cpu = new Map<number, { group: string; seconds: number }>();
   readonly #marks: Mark[] = [];
   #timer: NodeJS.Timeout | undefined;
@@ -151,6 +152,8 @@ export class ProcessWatch {
           seen += 1;
         }
         if (pids.length === 1 && peak !== undefined) this.#lastHwm.set(name, Math.max(this.#lastHwm.get(name) ?? 0, peak));
+        const own = peak ?? current;
+        if (own !== undefined) this.#largestProcess.set(name, Math.max(this.#largestProcess.get(name) ?? 0, own));
         const seconds = cpuSecondsOf(pid);
         if (seconds !== undefined) this.#cpu.set(pid, { group: name, seconds });
       }
@@ -167,6 +170,16 @@ export class ProcessWatch {
         return [name, values.length === 0 ? null : Math.max(...values)];
       }),
     );
+  }
+
+  /**
+   * Per group, the peak of its largest single process (its own VmHWM), in
+   * bytes: what each of several instances needs, where `peaks()` gives their
+   * sum. A process killed mid-run counts up to its last sample.
+   */
+  processPeaks(): Record<string, number | null> {
+    this.sample();
+    return Object.fromEntries(this.names().map((name) => [name, this.#largestProcess.get(name) ?? null]));
   }
 
   /** Marks the start of a phase (the previous one ends here). */

@@ -28,6 +28,8 @@ export interface BenchResult {
   bareCeiling?: CeilingResult;
   fractionOfCeiling?: number;
   peakRssMB: Record<string, number | null>;
+  /** The largest single process of each group (several delivery instances: what each needs). */
+  processPeakRssMB?: Record<string, number | null>;
   phases: ReturnType<ProcessWatch['phases']>;
   deliveryMetrics?: Record<string, { sendCalls: number; avgSendS: number; outcomes: Record<string, number> }>;
 }
@@ -97,7 +99,11 @@ export function formatTable(result: BenchResult): string {
     ],
     ['campaign as fraction of ceiling', result.fractionOfCeiling === undefined ? '—' : `${(100 * result.fractionOfCeiling).toFixed(1)} %`],
   ];
-  for (const [name, bytes] of Object.entries(result.peakRssMB)) rows.push([`peak RSS ${name}`, bytes === null ? '—' : `${bytes.toFixed(0)} MB`]);
+  for (const [name, bytes] of Object.entries(result.peakRssMB)) {
+    const largest = result.processPeakRssMB?.[name];
+    const ofOne = largest === undefined || largest === null || bytes === null || largest >= bytes ? '' : ` (largest process ${largest.toFixed(0)} MB)`;
+    rows.push([`peak RSS ${name}`, bytes === null ? '—' : `${bytes.toFixed(0)} MB${ofOne}`]);
+  }
   for (const [provider, item] of Object.entries(result.deliveryMetrics ?? {})) {
     rows.push([`delivery ${provider}: send calls / avg`, `${int(item.sendCalls)} / ${(item.avgSendS * 1000).toFixed(0)} ms  ${JSON.stringify(item.outcomes)}`]);
   }

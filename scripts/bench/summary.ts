@@ -38,7 +38,10 @@ export interface BenchSummary {
   counts_match_ledger: boolean | null;
   counts: Record<string, number> | null;
   ledger_counts: Record<string, number> | null;
+  /** Summed over a group's processes (several delivery instances, a store's process tree). */
   peak_rss_mb: Record<ProcessGroup, number | null>;
+  /** The group's largest single process (its own VmHWM): what each instance needs; equals peak_rss_mb for a group of one. */
+  peak_process_rss_mb: Record<ProcessGroup, number | null>;
   cpu_us_per_push: Record<ProcessGroup, number | null>;
   small_send_latency_ms?: number | null;
   faults: FaultPlan;
@@ -70,6 +73,7 @@ export interface SummaryInput {
   ledgerCounts: Record<string, number> | null;
   countsMatch: boolean | null;
   peakRssBytes: Partial<Record<ProcessGroup, number | null>>;
+  processPeakRssBytes: Partial<Record<ProcessGroup, number | null>>;
   /** CPU seconds per group while sending (first → last delivery). */
   sendingCpuS: Partial<Record<ProcessGroup, number>>;
   smallSendLatencyMs?: number | null;
@@ -96,6 +100,7 @@ export function verdict(input: Pick<SummaryInput, 'status' | 'devices' | 'distin
 }
 
 const round = (value: number, digits = 0) => Math.round(value * 10 ** digits) / 10 ** digits;
+const megabytes = (bytes: number | null | undefined) => (bytes === undefined || bytes === null ? null : round(bytes / 1024 / 1024, 1));
 
 export function buildSummary(input: SummaryInput): BenchSummary {
   const failures = verdict(input);
@@ -126,10 +131,8 @@ export function buildSummary(input: SummaryInput): BenchSummary {
     counts_match_ledger: input.countsMatch,
     counts: input.counts,
     ledger_counts: input.ledgerCounts,
-    peak_rss_mb: byGroup((group) => {
-      const bytes = input.peakRssBytes[group];
-      return bytes === undefined || bytes === null ? null : round(bytes / 1024 / 1024, 1);
-    }),
+    peak_rss_mb: byGroup((group) => megabytes(input.peakRssBytes[group])),
+    peak_process_rss_mb: byGroup((group) => megabytes(input.processPeakRssBytes[group])),
     cpu_us_per_push: byGroup((group) => {
       const seconds = input.sendingCpuS[group];
       return seconds === undefined || input.distinct === 0 ? null : round((seconds * 1e6) / input.devices, 1);

@@ -23,7 +23,8 @@ const clean: SummaryInput = {
   counts: { targeted: 1000, sent: 1000, delivered: 1000, failed: 0, invalid: 0, opened: 0 },
   ledgerCounts: { delivered: 1000 },
   countsMatch: true,
-  peakRssBytes: { api: 100 * 1024 * 1024, store: null },
+  peakRssBytes: { api: 100 * 1024 * 1024, delivery: 1500 * 1024 * 1024, store: null },
+  processPeakRssBytes: { api: 100 * 1024 * 1024, delivery: 600 * 1024 * 1024, store: null },
   sendingCpuS: { delivery: 0.15, kafka: 0.05 },
   faults: {},
   faultLog: [],
@@ -87,7 +88,8 @@ describe('buildSummary', () => {
       small_send_latency_ms: 420,
     });
     expect(summary.cpu_us_per_push).toMatchObject({ delivery: 150, kafka: 50, api: null });
-    expect(summary.peak_rss_mb).toMatchObject({ api: 100, store: null, bench: null });
+    expect(summary.peak_rss_mb).toMatchObject({ api: 100, delivery: 1500, store: null, bench: null });
+    expect(summary.peak_process_rss_mb).toMatchObject({ api: 100, delivery: 600, store: null, bench: null });
     expect(JSON.parse(JSON.stringify(summary))).toEqual(summary);
   });
 
