@@ -101,8 +101,8 @@ export function formatTable(result: BenchResult): string {
   ];
   for (const [name, bytes] of Object.entries(result.peakRssMB)) {
     const largest = result.processPeakRssMB?.[name];
-    const ofOne = largest === undefined || largest === null || bytes === null || largest >= bytes ? '' : ` (largest process ${largest.toFixed(0)} MB)`;
-    rows.push([`peak RSS ${name}`, bytes === null ? '—' : `${bytes.toFixed(0)} MB${ofOne}`]);
+    const largestOfSeveral = largest === undefined || largest === null || bytes === null || largest >= bytes ? '' : ` (largest process ${largest.toFixed(0)} MB)`;
+    rows.push([`peak RSS ${name}`, bytes === null ? '—' : `${bytes.toFixed(0)} MB${largestOfSeveral}`]);
   }
   for (const [provider, item] of Object.entries(result.deliveryMetrics ?? {})) {
     rows.push([`delivery ${provider}: send calls / avg`, `${int(item.sendCalls)} / ${(item.avgSendS * 1000).toFixed(0)} ms  ${JSON.stringify(item.outcomes)}`]);
