@@ -1,12 +1,15 @@
 import { loadConfig, redactConfig, runProcess } from '@herald/config';
 import { createLogger } from '@herald/log';
 import { startMetricsServer } from '@herald/metrics';
-import { connectBackbone, fileClock } from '@herald/runtime';
+import { connectBackbone, fileClock, useLeanAsyncResourceBind } from '@herald/runtime';
 import { CredentialStore, parseSecretKey } from '@herald/admin';
 import { ConfigError } from '@herald/errors';
 import { DeliveryConfig, rolesOf } from './config.ts';
 import { startDelivery } from './start-delivery.ts';
 import { runWebhooks } from './webhooks/run-webhooks.ts';
+
+// Node's HTTP/2 client binds an AsyncResource per request; Node's bind gets every request promoted (see the function).
+useLeanAsyncResourceBind();
 
 await runProcess('delivery', async () => {
   const config = loadConfig(DeliveryConfig, process.env);
