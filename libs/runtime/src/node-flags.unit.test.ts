@@ -21,6 +21,7 @@ describe('nodeFlagsFor', () => {
   it("gives every process the common flags, and a service's own after them", () => {
     expect(nodeFlagsFor('services/api/src/server.ts')).toEqual(NODE_FLAGS);
     expect(nodeFlagsFor('services/projector/src/main.ts')).toEqual([...NODE_FLAGS, '--max-semi-space-size=16']);
+    expect(nodeFlagsFor('services/delivery/src/main.ts')).toEqual([...NODE_FLAGS, '--max-semi-space-size=32']);
   });
 
   it('is what docker-compose.yml runs each service with', () => {
