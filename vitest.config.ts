@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
-import { NODE_FLAGS } from './libs/runtime/src/node-flags.ts';
+import { NODE_FLAGS } from './libs/runtime/src/process-settings.ts';
 
 export default defineConfig({
   test: {

@@ -14,7 +14,7 @@ import { connectMongo } from '@herald/mongo';
 import { startLocalInfra, type LocalInfra } from '@herald/local-infra';
 import { startLocalProviders, type LocalProviders } from './local/local-providers.ts';
 import { restrictToOwner, serviceEnv, stackSettings, type StackSettings } from './local/stack-settings.ts';
-import { nodeFlagsFor } from '@herald/runtime';
+import { nodeFlagsFor, serviceEnvFor } from '@herald/runtime';
 import { existsSync } from 'node:fs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -107,7 +107,7 @@ if (env.APNS_ENDPOINT === undefined && env.FCM_ENDPOINT === undefined) {
 }
 
 function startService(service: (typeof SERVICES)[number]): Promise<void> {
-  const child = spawn(process.execPath, [...nodeFlagsFor(service.entry), join(root, service.entry)], { env: serviceEnv(env, service.name, settings), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlagsFor(service.entry), join(root, service.entry)], { env: serviceEnvFor(service.entry, serviceEnv(env, service.name, settings)), stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const prettify = prettyFactory({ colorize: process.stdout.isTTY, ignore: 'pid,hostname,name', translateTime: 'HH:MM:ss.l' });
   return new Promise((ready, failed) => {

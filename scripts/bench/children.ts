@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { withLogAdmin, type HeraldKafka } from '@herald/kafka';
 // Deep import on purpose: @herald/testing's index also loads vitest (test-env.ts), which needs a vitest run.
 import { REPO_ROOT } from '../../libs/testing/src/service-process.ts';
-import { nodeFlagsFor } from '@herald/runtime';
+import { nodeFlagsFor, serviceEnvFor } from '@herald/runtime';
 
 /** A service child process. Output is kept as a bounded tail (services run at LOG_LEVEL=warn, so it is small). */
 export interface Child {
@@ -24,7 +24,7 @@ const LOG_DIR = process.env.HERALD_BENCH_LOG_DIR;
 const EXTRA_FLAGS = (process.env.HERALD_BENCH_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
 
 export function spawnService(name: string, entry: string, env: Record<string, string>): Child {
-  const child = spawn(process.execPath, [...nodeFlagsFor(entry), ...EXTRA_FLAGS, resolve(REPO_ROOT, entry)], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlagsFor(entry), ...EXTRA_FLAGS, resolve(REPO_ROOT, entry)], { cwd: REPO_ROOT, env: serviceEnvFor(entry, { ...process.env, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   const onData = (chunk: Buffer) => {
     tail = (tail + chunk.toString()).slice(-TAIL_CHARS);

@@ -1,4 +1,4 @@
 export * from './backbone.ts';
-export * from './node-flags.ts';
+export * from './process-settings.ts';
 export * from './clock.ts';
 export * from './lean-async-bind.ts';

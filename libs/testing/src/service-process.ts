@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeFlagsFor } from '@herald/runtime';
+import { nodeFlagsFor, serviceEnvFor } from '@herald/runtime';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -21,7 +21,7 @@ export interface ServiceProcess {
 export async function startServiceProcess(entry: string, env: Record<string, string>, readyLine: string, timeoutMs = 60_000): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [...nodeFlagsFor(entry), resolve(REPO_ROOT, entry)], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
+    env: serviceEnvFor(entry, { ...process.env, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
