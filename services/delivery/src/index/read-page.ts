@@ -90,19 +90,24 @@ export function readPage(index: IndexReader, request: PageRequest): Page {
   let scanned = 0;
   let after = request.after;
   const merged = mergeAscending(sources);
-  for (let next = merged.next(); !next.done; next = merged.next()) {
-    const ordinal = next.value;
-    after = ordinal;
-    scanned += 1;
-    const device = index.row(partition, ordinal);
-    // Ordinals follow the log: from the first device created after the send on, none belongs to it.
-    if (device !== undefined && request.registeredBefore !== undefined && device.since >= request.registeredBefore) return { rows, after, exhausted: true, forwards };
-    if (device !== undefined && matchesAudience(device, projectId, audience, request.zones)) {
-      rows.push({ ordinal, device_id: device._id, token: device.token, platform: device.platform, external_id: device.external_id ?? undefined, timezone: device.timezone ?? undefined });
+  try {
+    for (let next = merged.next(); !next.done; next = merged.next()) {
+      const ordinal = next.value;
+      after = ordinal;
+      scanned += 1;
+      const device = index.row(partition, ordinal);
+      // Ordinals follow the log: from the first device created after the send on, none belongs to it.
+      if (device !== undefined && request.registeredBefore !== undefined && device.since >= request.registeredBefore) return { rows, after, exhausted: true, forwards };
+      if (device !== undefined && matchesAudience(device, projectId, audience, request.zones)) {
+        rows.push({ ordinal, device_id: device._id, token: device.token, platform: device.platform, external_id: device.external_id ?? undefined, timezone: device.timezone ?? undefined });
+      }
+      if (rows.length >= request.limit || scanned >= scanLimit) return { rows, after, exhausted: false, forwards };
     }
-    if (rows.length >= request.limit || scanned >= scanLimit) return { rows, after, exhausted: false, forwards };
+    return { rows, after, exhausted: true, forwards };
+  } finally {
+    // A page that stops early closes its cursors: an open one keeps its read transaction (and the snapshot) alive.
+    merged.return(undefined);
   }
-  return { rows, after, exhausted: true, forwards };
 }
 
 /**
@@ -129,13 +134,17 @@ export function estimateAudience(index: IndexReader, request: Pick<PageRequest, 
 function* mergeAscending(sources: ReadonlyArray<Iterator<number>>): Generator<number> {
   const heads = sources.map((source) => ({ source, value: source.next() }));
   let last: number | undefined;
-  for (;;) {
-    let best: (typeof heads)[number] | undefined;
-    for (const head of heads) if (!head.value.done && (best === undefined || head.value.value < (best.value.value as number))) best = head;
-    if (best === undefined) return;
-    const value = best.value.value as number;
-    best.value = best.source.next();
-    if (value !== last) yield value;
-    last = value;
+  try {
+    for (;;) {
+      let best: (typeof heads)[number] | undefined;
+      for (const head of heads) if (!head.value.done && (best === undefined || head.value.value < (best.value.value as number))) best = head;
+      if (best === undefined) return;
+      const value = best.value.value as number;
+      best.value = best.source.next();
+      if (value !== last) yield value;
+      last = value;
+    }
+  } finally {
+    for (const head of heads) if (!head.value.done) head.source.return?.(undefined);
   }
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, TOPICS, topicIdFor, type HeraldEvent, type ResolvedAudience } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import { AudienceIndex } from './audience-index.ts';
-import { readPage } from './read-page.ts';
+import { readPage, type IndexReader } from './read-page.ts';
 
 /** readPage over a real LMDB index in a temp dir (no Kafka): keys, paging, the predicate, the send's recorded end. */
 let dir: string;
@@ -65,5 +65,29 @@ describe('readPage', () => {
 
   it('never reaches another project or a project’s devices through another project’s id', () => {
     expect(readPage(index, { partition: 0, projectId: 'q', audience: audience({ topic_ids: [topic], tokens: ['t1'] }), after: undefined, limit: 100 }).rows).toEqual([]);
+  });
+
+  it('closes the cursors of a page that stops early (an open one keeps its read transaction)', () => {
+    const finished: string[] = [];
+    function* watched(name: string, source: Generator<number>): Generator<number> {
+      try {
+        yield* source;
+      } finally {
+        finished.push(name);
+      }
+    }
+    const reader: IndexReader = {
+      ordinals: (key, after) => watched(String(key[1]), index.ordinals(key, after)),
+      allOrdinals: (partition, after) => index.allOrdinals(partition, after),
+      ordinalOf: (partition, id) => index.ordinalOf(partition, id),
+      row: (partition, ordinal) => index.row(partition, ordinal),
+      alias: (partition, projectId, token) => index.alias(partition, projectId, token),
+      countUnder: (key) => index.countUnder(key),
+      deviceCount: (partition) => index.deviceCount(partition),
+    };
+    const page = readPage(reader, { partition: 0, projectId: project, audience: audience({ topic_ids: [topic], metadata: [{ plan: 'pro' }] }), after: undefined, limit: 2 });
+    expect(tokensOf(page)).toEqual(['t0', 't1']);
+    expect(page.exhausted).toBe(false);
+    expect(finished.sort()).toEqual(['m', 't']);
   });
 });
