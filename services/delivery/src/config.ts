@@ -20,7 +20,7 @@ export const DeliveryConfig = Type.Object({
   DELIVERY_MAX_ATTEMPTS: Type.Integer({ minimum: 1, default: 5, description: 'attempts per batch (a send that throws or leaves devices retryable past the deadline) before its open devices are reported failed with reason AttemptsExhausted' }),
   DELIVERY_FANOUT_STEP_DEVICES: Type.Integer({ minimum: 1, maximum: 50_000, default: 10_000, description: 'audience devices one fan-out step reads and queues per partition; longer audiences continue in herald.fanout-tasks records, so campaigns interleave' }),
   DELIVERY_FANOUT_CONCURRENCY: Type.Integer({ minimum: 1, default: 64, description: 'fan-out task partitions worked on at once (a small send on another partition never waits for a campaign step)' }),
-  DELIVERY_INDEX_DIR: Type.String({ minLength: 1, default: '.herald/delivery', description: "this process's directory: its audience index (LMDB) and its instance id; one process per directory" }),
+  DELIVERY_INDEX_DIR: Type.String({ minLength: 1, default: '.herald/delivery', description: "this process's directory: its audience index (SQLite) and its instance id; one process per directory" }),
   DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 8, description: 'campaign batches each sender sends at once, committed together (the express lane sends up to EXPRESS_CHUNK_BATCHES small batches at once)' }),
   APNS_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 100, description: 'APNs requests in flight per project credential' }),
   APNS_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5_000, description: 'an APNs request unanswered this long is retried (the push may have arrived: a timeout can repeat it)' }),

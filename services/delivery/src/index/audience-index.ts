@@ -1,73 +1,105 @@
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { ConsumedEvent } from '@herald/kafka';
 import { evolveTopic, type TopicDocument } from '@herald/projections';
-import { idKey, rowCodec } from './row-codec.ts';
+import { decodeRow, encodeRow, idKey } from './row-codec.ts';
 import { evolveIndexed, keyChanges, keyPart, memberKeys, type IndexedDevice, type Key } from './index-rows.ts';
-
-/** An ordinal past every real one: the end of a key range. */
-const END = Number.MAX_SAFE_INTEGER;
-
-/** Device-events partitions an index can hold: a rows database each, beside the members and ids databases. */
-const MAX_PARTITIONS = 1024;
-
-/**
- * A member's ordinal as 4 bytes, big-endian: the members database keeps
- * fixed-size duplicates (LMDB packs them, 4 bytes each, in key order, so a
- * topic of a million devices is 4 MB, read in order from any ordinal).
- */
-const ordinalCodec = {
-  encode(ordinal: number): Buffer {
-    const bytes = Buffer.allocUnsafe(4);
-    bytes.writeUInt32BE(ordinal);
-    return bytes;
-  },
-  decode(bytes: Uint8Array): number {
-    return bytes[0]! * 2 ** 24 + (bytes[1]! << 16) + (bytes[2]! << 8) + bytes[3]!;
-  },
-};
 
 /** A topic as the index keeps it: the topics read model's document, evolved by its own `evolveTopic`. */
 export type IndexedTopic = TopicDocument;
 
 /**
+ * The index's layout, kept in its meta: an index in another is rebuilt from
+ * the log (open-instance.ts). `sqlite-v1` (twenty-first session): the tables
+ * below, rows and ids in `row-codec.ts`'s short forms, lookup keys by
+ * `memberKey`. Before it the index lived in LMDB (open-instance.ts reads an
+ * LMDB index's instance id once and deletes it).
+ */
+export const INDEX_FORMAT = 'sqlite-v1';
+
+/** The index's file inside the directory given to `AudienceIndex.open`. */
+export const INDEX_FILE = 'audience.sqlite';
+
+/**
+ * Pages SQLite keeps in this process (its page cache), in KiB: the upper
+ * levels of every B-tree and the pages in use. Everything else is read from
+ * the system's file cache when needed and never counts in the process's
+ * memory — the reason the index is in SQLite rather than LMDB, whose map
+ * kept every page a build or a campaign had touched resident (375 MB at a
+ * million devices).
+ */
+const PAGE_CACHE_KIB = 16 * 1024;
+
+/** Ordinals read per query when iterating a lookup key or a partition's rows. */
+const ORDINALS_PER_QUERY = 1024;
+
+/**
+ * A lookup key (`lookupKey`: [partition, kind, value]) as the members and ids
+ * tables store it (pure, injective): per part, a tag byte, then a number as
+ * 8 bytes or a string's UTF-8 bytes and a 0 terminator. Only equality is
+ * asked of it.
+ */
+export function memberKey(key: Key): Buffer {
+  const parts: Buffer[] = [];
+  for (const part of key) {
+    if (typeof part === 'number') {
+      const bytes = Buffer.allocUnsafe(9);
+      bytes[0] = 1;
+      bytes.writeDoubleBE(part, 1);
+      parts.push(bytes);
+    } else {
+      parts.push(Buffer.from([2]), Buffer.from(part, 'utf8'), Buffer.from([0]));
+    }
+  }
+  return Buffer.concat(parts);
+}
+
+/** The statements of one partition's rows table. */
+interface RowStatements {
+  insert: StatementSync;
+  replace: StatementSync;
+  get: StatementSync;
+  last: StatementSync;
+  after: StatementSync;
+  all: StatementSync;
+}
+
+/**
  * The delivery instance's audience index, for each device-events partition
- * it has applied, in LMDB databases written in one transaction per chunk:
- * every device's row (`rows/<partition>`, by ordinal); each device's ordinal
+ * it has applied, in one SQLite file written in one transaction per chunk:
+ * every device's row (`rows_<partition>`, by ordinal); each device's ordinal
  * by id (`ids`, `idKey`); the ordinals of active devices under each lookup
- * key (`members`: a topic, a token, a user, a metadata pair;
- * index-rows.ts); and in the main database the project's topics from
- * topic-events and the next offset to apply per partition (its
- * checkpoint). Ordinals are given in log order, so every instance that
- * applies a partition from the log numbers its devices alike, and a fan-out
- * step's position (`after`) means the same wherever the partition goes.
+ * key (`members`: a topic, a token, a user, a metadata pair; index-rows.ts);
+ * the project's topics from topic-events, token aliases and meta values
+ * (`kv`); and the next offset to apply per partition (`checkpoints`).
+ * Ordinals are given in log order, so every instance that applies a
+ * partition from the log numbers its devices alike, and a fan-out step's
+ * position (`after`) means the same wherever the partition goes.
  *
  * It is a cache of the log: losing the directory costs a rebuild, never a
- * push. Writes skip fsync (a process crash loses nothing; a machine crash
- * may cost a rebuild).
+ * push. Writes skip fsync (`synchronous=OFF` in WAL mode: a process crash
+ * loses nothing; a machine crash may cost a rebuild).
  */
-/**
- * Address space reserved for the index's file map (virtual: the file grows
- * only as rows are written). Without it lmdb-js maps the file anew each time
- * it outgrows the map and keeps the earlier mappings, whose pages stay
- * resident beside the new ones: 13 mappings and 1.64 GB resident for a
- * 1.1 GB file at 1M devices. Past this size lmdb-js still grows the map.
- */
-export const INDEX_MAP_BYTES = 32 * 2 ** 30;
-
-/**
- * The index's layout, kept in its meta: an index in another is rebuilt from
- * the log (open-instance.ts). `packed-rows-ids` (sixteenth session): rows,
- * lookup keys and ids in databases of their own, members as packed
- * ordinals, tokens by digest, rows and ids in `row-codec.ts`'s short forms;
- * 0.38 of the single database's size (200,000 devices: 194.6 → 73.5 MB).
- */
-export const INDEX_FORMAT = 'packed-rows-ids';
-
 export class AudienceIndex {
-  readonly #db: RootDatabase<unknown, Key>;
-  readonly #rowsByPartition = new Map<number, Database<IndexedDevice, number>>();
-  readonly #members: Database<number, Key>;
-  readonly #ids: Database<number, Buffer>;
+  readonly #db: DatabaseSync;
+  readonly #rowsByPartition = new Map<number, RowStatements>();
+  readonly #statements: {
+    begin: StatementSync;
+    commit: StatementSync;
+    rollback: StatementSync;
+    kvGet: StatementSync;
+    kvPut: StatementSync;
+    checkpointGet: StatementSync;
+    checkpointPut: StatementSync;
+    checkpointsOf: StatementSync;
+    idGet: StatementSync;
+    idPut: StatementSync;
+    memberPut: StatementSync;
+    memberDelete: StatementSync;
+    memberPage: StatementSync;
+    memberCount: StatementSync;
+  };
   /**
    * Per partition, the ordinal its next new device takes: one past its rows'
    * last key (rows are never deleted), read once and counted on from there.
@@ -79,73 +111,121 @@ export class AudienceIndex {
    */
   readonly #nextOrdinal = new Map<number, number>();
 
-  private constructor(db: RootDatabase<unknown, Key>) {
+  private constructor(db: DatabaseSync) {
     this.#db = db;
-    // `dupFixed` (LMDB's MDB_DUPFIXED) and `encoder` are read by lmdb-js's openDB but missing from its option types.
-    const packedOrdinals = { dupFixed: true, encoder: ordinalCodec } as object;
-    this.#members = db.openDB<number, Key>({ name: 'members', compression: false, dupSort: true, ...packedOrdinals });
-    const ordinalValues = { encoder: ordinalCodec } as object;
-    this.#ids = db.openDB<number, Buffer>({ name: 'ids', keyEncoding: 'binary', compression: false, ...ordinalValues });
+    db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA cache_size = -${PAGE_CACHE_KIB};`);
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS checkpoints (kind TEXT NOT NULL, partition INTEGER NOT NULL, next INTEGER NOT NULL, PRIMARY KEY (kind, partition)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS ids (key BLOB PRIMARY KEY, ordinal INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS members (key BLOB NOT NULL, ordinal INTEGER NOT NULL, PRIMARY KEY (key, ordinal)) WITHOUT ROWID;
+    `);
+    this.#statements = {
+      begin: db.prepare('BEGIN'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+      kvGet: db.prepare('SELECT value FROM kv WHERE key = ?'),
+      kvPut: db.prepare('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)'),
+      checkpointGet: db.prepare('SELECT next FROM checkpoints WHERE kind = ? AND partition = ?'),
+      checkpointPut: db.prepare('INSERT OR REPLACE INTO checkpoints (kind, partition, next) VALUES (?, ?, ?)'),
+      checkpointsOf: db.prepare('SELECT partition, next FROM checkpoints WHERE kind = ?'),
+      idGet: db.prepare('SELECT ordinal FROM ids WHERE key = ?'),
+      idPut: db.prepare('INSERT OR REPLACE INTO ids (key, ordinal) VALUES (?, ?)'),
+      memberPut: db.prepare('INSERT OR IGNORE INTO members (key, ordinal) VALUES (?, ?)'),
+      memberDelete: db.prepare('DELETE FROM members WHERE key = ? AND ordinal = ?'),
+      memberPage: db.prepare(`SELECT ordinal FROM members WHERE key = ? AND ordinal > ? ORDER BY ordinal LIMIT ${ORDINALS_PER_QUERY}`),
+      memberCount: db.prepare('SELECT count(*) AS count FROM members WHERE key = ?'),
+    };
   }
 
-  static open(path: string): AudienceIndex {
-    return new AudienceIndex(open<unknown, Key>({ path, noSync: true, compression: false, mapSize: INDEX_MAP_BYTES, maxDbs: MAX_PARTITIONS + 2 }));
+  /** Opens (creating it if needed) the index kept in `dir`. */
+  static open(dir: string): AudienceIndex {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return new AudienceIndex(new DatabaseSync(join(dir, INDEX_FILE)));
   }
 
   /**
-   * A partition's rows, keyed by ordinal (4-byte integer keys), encoded by
-   * `rowCodec`: a database of its own, so every new ordinal is its last key
-   * and LMDB fills each page before starting the next (a key inserted before
-   * the last splits its page in half).
+   * A partition's rows, keyed by ordinal (the table's rowid): a table of its
+   * own, so every new ordinal is its last key and each page fills before the
+   * next begins.
    */
-  #rows(partition: number): Database<IndexedDevice, number> {
+  #rows(partition: number): RowStatements {
     let rows = this.#rowsByPartition.get(partition);
     if (rows === undefined) {
-      // `encoder` is read by lmdb-js's openDB but missing from its option types.
-      const encodedRows = { encoder: rowCodec } as object;
-      rows = this.#db.openDB<IndexedDevice, number>({ name: `rows/${partition}`, keyEncoding: 'uint32', compression: false, ...encodedRows });
+      if (!Number.isInteger(partition) || partition < 0) throw new Error(`not a partition: ${partition}`);
+      const table = `rows_${partition}`;
+      this.#db.exec(`CREATE TABLE IF NOT EXISTS ${table} (ordinal INTEGER PRIMARY KEY, row BLOB NOT NULL)`);
+      rows = {
+        insert: this.#db.prepare(`INSERT INTO ${table} (ordinal, row) VALUES (?, ?)`),
+        replace: this.#db.prepare(`UPDATE ${table} SET row = ? WHERE ordinal = ?`),
+        get: this.#db.prepare(`SELECT row FROM ${table} WHERE ordinal = ?`),
+        last: this.#db.prepare(`SELECT max(ordinal) AS last FROM ${table}`),
+        after: this.#db.prepare(`SELECT ordinal FROM ${table} WHERE ordinal > ? ORDER BY ordinal LIMIT ${ORDINALS_PER_QUERY}`),
+        all: this.#db.prepare(`SELECT ordinal, row FROM ${table} WHERE ordinal > ? ORDER BY ordinal LIMIT ${ORDINALS_PER_QUERY}`),
+      };
       this.#rowsByPartition.set(partition, rows);
     }
     return rows;
   }
 
   async close(): Promise<void> {
-    await this.#db.close();
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  #get(key: Key): unknown {
+    const found = this.#statements.kvGet.get(JSON.stringify(key)) as { value: string } | undefined;
+    return found === undefined ? undefined : JSON.parse(found.value);
+  }
+
+  #put(key: Key, value: unknown): void {
+    this.#statements.kvPut.run(JSON.stringify(key), JSON.stringify(value));
+  }
+
+  /** Runs `work` in one transaction: all of it or, if it throws, none. */
+  #transaction(work: () => void): void {
+    this.#statements.begin.run();
+    try {
+      work();
+      this.#statements.commit.run();
+    } catch (error) {
+      this.#statements.rollback.run();
+      throw error;
+    }
   }
 
   /** A value kept beside the index, if set. */
   storedMeta(name: string): string | undefined {
-    const found = this.#db.get(['meta', name]);
+    const found = this.#get(['meta', name]);
     return typeof found === 'string' ? found : undefined;
   }
 
   /** A value kept beside the index (the instance id), set by `make` the first time. */
   meta(name: string, make: () => string): string {
-    const found = this.#db.get(['meta', name]);
-    if (typeof found === 'string') return found;
+    const found = this.storedMeta(name);
+    if (found !== undefined) return found;
     const value = make();
-    this.#db.putSync(['meta', name], value);
+    this.#put(['meta', name], value);
     return value;
   }
 
   /** The next device-events offset to apply on `partition` (0: nothing applied). */
   next(partition: number): number {
-    return (this.#db.get(['c', 'd', partition]) as number | undefined) ?? 0;
+    return (this.#statements.checkpointGet.get('d', partition) as { next: number } | undefined)?.next ?? 0;
   }
 
   /** Every device-events checkpoint, by partition (for the group's assignment). */
   checkpoints(): Record<string, number> {
     const found: Record<string, number> = {};
-    for (const { key, value } of this.#db.getRange({ start: ['c', 'd'], end: ['c', 'd', END] })) found[String(key[2])] = value as number;
+    for (const row of this.#statements.checkpointsOf.all('d') as Array<{ partition: number; next: number }>) found[String(row.partition)] = row.next;
     return found;
   }
 
   /** Applies device events of one partition, in log order, and moves its checkpoint to `next`, in one transaction. */
   applyDevices(partition: number, records: readonly ConsumedEvent[], next: number): void {
     try {
-      this.#db.transactionSync(() => {
+      this.#transaction(() => {
         for (const record of records) this.#applyDevice(partition, record);
-        this.#db.putSync(['c', 'd', partition], next);
+        this.#statements.checkpointPut.run('d', partition, next);
       });
     } catch (error) {
       this.#nextOrdinal.delete(partition);
@@ -155,10 +235,7 @@ export class AudienceIndex {
 
   #takeOrdinal(partition: number): number {
     let ordinal = this.#nextOrdinal.get(partition);
-    if (ordinal === undefined) {
-      ordinal = 0;
-      for (const last of this.#rows(partition).getKeys({ reverse: true, limit: 1 })) ordinal = last + 1;
-    }
+    if (ordinal === undefined) ordinal = this.deviceCount(partition);
     this.#nextOrdinal.set(partition, ordinal + 1);
     return ordinal;
   }
@@ -166,99 +243,126 @@ export class AudienceIndex {
   #applyDevice(partition: number, record: ConsumedEvent): void {
     const { event } = record;
     if (event.type === 'TokenAssigned') {
-      this.#db.putSync([partition, 'a', event.project_id, keyPart(event.data.token)], { token: event.data.token, device_id: event.data.device_id });
+      this.#put([partition, 'a', event.project_id, keyPart(event.data.token)], { token: event.data.token, device_id: event.data.device_id });
       return;
     }
     const deviceId = (event.data as { device_id?: unknown }).device_id;
     if (typeof deviceId !== 'string') return;
-    let ordinal = this.#ids.get(idKey(partition, deviceId));
-    const before = ordinal === undefined ? undefined : this.#rows(partition).get(ordinal);
+    const id = idKey(partition, deviceId);
+    let ordinal = (this.#statements.idGet.get(id) as { ordinal: number } | undefined)?.ordinal;
+    const before = ordinal === undefined ? undefined : this.row(partition, ordinal);
     const after = evolveIndexed(before, record);
     if (after === undefined || after === before) return;
+    const isNew = ordinal === undefined;
     if (ordinal === undefined) {
       ordinal = this.#takeOrdinal(partition);
-      this.#ids.putSync(idKey(partition, deviceId), ordinal);
+      this.#statements.idPut.run(id, ordinal);
     }
     const { removed, added } = keyChanges(before === undefined ? [] : memberKeys(partition, before), memberKeys(partition, after));
-    for (const key of removed) this.#members.removeSync(key, ordinal);
-    for (const key of added) this.#members.putSync(key, ordinal);
-    this.#rows(partition).putSync(ordinal, after);
+    for (const key of removed) this.#statements.memberDelete.run(memberKey(key), ordinal);
+    for (const key of added) this.#statements.memberPut.run(memberKey(key), ordinal);
+    if (isNew) this.#rows(partition).insert.run(ordinal, encodeRow(after));
+    else this.#rows(partition).replace.run(encodeRow(after), ordinal);
   }
 
   /** A device by id, as the index holds it (tests, explain). */
   device(partition: number, deviceId: string): IndexedDevice | undefined {
-    const ordinal = this.#ids.get(idKey(partition, deviceId));
-    return ordinal === undefined ? undefined : this.#rows(partition).get(ordinal);
+    const ordinal = this.ordinalOf(partition, deviceId);
+    return ordinal === undefined ? undefined : this.row(partition, ordinal);
   }
 
   /** Every device of a partition, in ordinal order (tests, rebuild checks). */
   *devices(partition: number): Generator<IndexedDevice> {
-    for (const { value } of this.#rows(partition).getRange()) yield value;
+    let after = -1;
+    for (;;) {
+      const page = this.#rows(partition).all.all(after) as Array<{ ordinal: number; row: Uint8Array }>;
+      for (const { row } of page) yield decodeRow(row);
+      if (page.length < ORDINALS_PER_QUERY) return;
+      after = page[page.length - 1]!.ordinal;
+    }
   }
 
   row(partition: number, ordinal: number): IndexedDevice | undefined {
-    return this.#rows(partition).get(ordinal);
+    const found = this.#rows(partition).get.get(ordinal) as { row: Uint8Array } | undefined;
+    return found === undefined ? undefined : decodeRow(found.row);
   }
 
   ordinalOf(partition: number, deviceId: string): number | undefined {
-    return this.#ids.get(idKey(partition, deviceId));
+    return (this.#statements.idGet.get(idKey(partition, deviceId)) as { ordinal: number } | undefined)?.ordinal;
   }
 
-  /** Ordinals filed under a lookup key (`lookupKey`: a topic, a metadata pair, a user, a token), ascending, past `after`. */
+  /**
+   * Ordinals filed under a lookup key (`lookupKey`: a topic, a metadata pair, a user, a token), ascending, past `after`.
+   * Read a query at a time, so no statement stays open between two calls and iterators can interleave.
+   */
   *ordinals(key: Key, after: number): Generator<number> {
-    yield* this.#members.getValues(key, { start: ordinalCodec.encode(after + 1) });
+    const encoded = memberKey(key);
+    let from = after;
+    for (;;) {
+      const page = this.#statements.memberPage.all(encoded, from) as Array<{ ordinal: number }>;
+      for (const { ordinal } of page) yield ordinal;
+      if (page.length < ORDINALS_PER_QUERY) return;
+      from = page[page.length - 1]!.ordinal;
+    }
   }
 
-  /** How many ordinals a lookup key holds (LMDB keeps the count of a key's duplicates: no ordinal is read). */
+  /** How many ordinals a lookup key holds (counted in the members table's index; no row is read). */
   countUnder(key: Key): number {
-    return this.#members.getValuesCount(key);
+    return (this.#statements.memberCount.get(memberKey(key)) as { count: number }).count;
   }
 
-  /** How many devices the partition has ever held, inactive ones included (rows are counted, not read). */
+  /** How many devices the partition has ever held, inactive ones included: ordinals are dense from 0 and rows are never deleted. */
   deviceCount(partition: number): number {
-    return this.#rows(partition).getKeysCount();
+    const last = (this.#rows(partition).last.get() as { last: number | null }).last;
+    return last === null ? 0 : last + 1;
   }
 
   /** Every ordinal of the partition past `after` (a target that names every device, e.g. an empty metadata filter). */
   *allOrdinals(partition: number, after: number): Generator<number> {
-    for (const key of this.#rows(partition).getKeys({ start: after + 1 })) yield key;
+    let from = after;
+    for (;;) {
+      const page = this.#rows(partition).after.all(from) as Array<{ ordinal: number }>;
+      for (const { ordinal } of page) yield ordinal;
+      if (page.length < ORDINALS_PER_QUERY) return;
+      from = page[page.length - 1]!.ordinal;
+    }
   }
 
   /** The device holding `token` when its id was not derived from it (a refresh): recorded by TokenAssigned on this partition. */
   alias(partition: number, projectId: string, token: string): string | undefined {
-    const found = this.#db.get([partition, 'a', projectId, keyPart(token)]) as { token: string; device_id: string } | undefined;
+    const found = this.#get([partition, 'a', projectId, keyPart(token)]) as { token: string; device_id: string } | undefined;
     return found !== undefined && found.token === token ? found.device_id : undefined;
   }
 
   /** The next topic-events offset to apply on `partition`. */
   topicNext(partition: number): number {
-    return (this.#db.get(['c', 't', partition]) as number | undefined) ?? 0;
+    return (this.#statements.checkpointGet.get('t', partition) as { next: number } | undefined)?.next ?? 0;
   }
 
   /** Applies topic events of one topic-events partition and moves its checkpoint, in one transaction. */
   applyTopics(partition: number, records: readonly ConsumedEvent[], next: number): void {
-    this.#db.transactionSync(() => {
+    this.#transaction(() => {
       for (const record of records) {
         const { event } = record;
         if (event.type !== 'TopicCreated' && event.type !== 'TopicDeleted') continue;
         const key = ['T', 'i', event.project_id, event.data.topic_id];
-        const before = this.#db.get(key) as IndexedTopic | undefined;
+        const before = this.#get(key) as IndexedTopic | undefined;
         const after = evolveTopic(before, record);
         if (after === undefined || after === before) continue;
-        this.#db.putSync(key, after);
-        this.#db.putSync(['T', 'n', event.project_id, keyPart(after.name)], after._id);
+        this.#put(key, after);
+        this.#put(['T', 'n', event.project_id, keyPart(after.name)], after._id);
       }
-      this.#db.putSync(['c', 't', partition], next);
+      this.#statements.checkpointPut.run('t', partition, next);
     });
   }
 
   /** The project's live topic with this id or name. */
   topicOf(projectId: string, idOrName: string): string | undefined {
-    const byId = this.#db.get(['T', 'i', projectId, idOrName]) as IndexedTopic | undefined;
+    const byId = this.#get(['T', 'i', projectId, idOrName]) as IndexedTopic | undefined;
     if (byId !== undefined && byId.deleted_at === undefined) return idOrName;
-    const id = this.#db.get(['T', 'n', projectId, keyPart(idOrName)]) as string | undefined;
+    const id = this.#get(['T', 'n', projectId, keyPart(idOrName)]) as string | undefined;
     if (id === undefined) return undefined;
-    const topic = this.#db.get(['T', 'i', projectId, id]) as IndexedTopic | undefined;
+    const topic = this.#get(['T', 'i', projectId, id]) as IndexedTopic | undefined;
     return topic !== undefined && topic.deleted_at === undefined && topic.name === idOrName ? id : undefined;
   }
 }

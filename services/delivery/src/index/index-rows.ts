@@ -33,7 +33,7 @@ export function evolveIndexed(state: IndexedDevice | undefined, record: Consumed
   return indexed({ ...next, since: state?.since ?? record.offset });
 }
 
-/** Long values (tokens up to 4 KB, metadata values) are keyed by their hash: LMDB keys are short. Used where the value itself is kept (aliases, topic names). */
+/** Long values (tokens up to 4 KB, metadata values) are keyed by their hash, so index keys stay short. Used where the value itself is kept (aliases, topic names). */
 export function keyPart(value: string): string {
   return Buffer.byteLength(value) <= 200 ? value : `sha256:${createHash('sha256').update(value).digest('hex')}`;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { open as openLmdb } from 'lmdb';
 import { ConfigError } from '@herald/errors';
 import { AudienceIndex, INDEX_FORMAT } from './audience-index.ts';
 
@@ -59,17 +60,19 @@ export async function openInstance(dir: string, log: LogAtStart, onRebuild?: (re
     throw new ConfigError([`DELIVERY_INDEX_DIR ${dir} is used by process ${owner}: give each delivery process a directory of its own`]);
   }
   writeFileSync(pidFile, String(process.pid), { mode: 0o600 });
-  let index = AudienceIndex.open(join(dir, 'index'));
+  const lmdbId = await takeLmdbInstanceId(join(dir, 'index'));
+  const indexDir = join(dir, 'audience');
+  let index = AudienceIndex.open(indexDir);
   // Meta values are strings, which read alike in every format: an index of an older one still tells its id.
-  const olderId = index.storedMeta('format') === INDEX_FORMAT ? undefined : index.storedMeta('instance');
+  const olderId = lmdbId ?? (index.storedMeta('format') === INDEX_FORMAT ? undefined : index.storedMeta('instance'));
   let rebuild: string | undefined;
   if (olderId !== undefined) rebuild = `the index in ${dir} was written in an older format: rebuilding it from the log`;
   else if (!indexFitsLog(index.storedMeta('log'), index.checkpoints(), log)) rebuild = `the index in ${dir} was built from another log than ${log.identity}: rebuilding it from this one`;
   if (rebuild !== undefined) {
     onRebuild?.(rebuild);
     await index.close();
-    rmSync(join(dir, 'index'), { recursive: true, force: true });
-    index = AudienceIndex.open(join(dir, 'index'));
+    rmSync(indexDir, { recursive: true, force: true });
+    index = AudienceIndex.open(indexDir);
   }
   index.meta('format', () => INDEX_FORMAT);
   index.meta('log', () => log.identity);
@@ -83,4 +86,19 @@ export async function openInstance(dir: string, log: LogAtStart, onRebuild?: (re
       rmSync(pidFile, { force: true });
     },
   };
+}
+
+/**
+ * The instance id of an index in LMDB, where releases before the twenty-first
+ * session kept it (`<dir>/index`), and that index deleted; undefined when there
+ * is none. The id is kept so the instance's transactional ids still fence
+ * what it left in flight; the index itself is rebuilt from the log.
+ */
+async function takeLmdbInstanceId(path: string): Promise<string | undefined> {
+  if (!existsSync(join(path, 'data.mdb'))) return undefined;
+  const older = openLmdb<unknown, Array<string | number>>({ path, readOnly: true });
+  const id = older.get(['meta', 'instance']);
+  await older.close();
+  rmSync(path, { recursive: true, force: true });
+  return typeof id === 'string' ? id : undefined;
 }

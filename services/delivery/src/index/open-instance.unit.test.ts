@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AudienceIndex } from './audience-index.ts';
 import { indexFitsLog, openInstance } from './open-instance.ts';
 
 describe('indexFitsLog', () => {
@@ -55,10 +57,10 @@ describe('openInstance', () => {
     await other.close();
   });
 
-  it('rebuilds an index written before rows shared their field names, keeping its instance id', async () => {
+  it('rebuilds an index older releases wrote in LMDB, keeping its instance id', async () => {
     dir = await mkdtemp(join(tmpdir(), 'herald-instance-'));
     const log = { identity: 'cluster-a/herald.device-events', deviceEnds: [5] };
-    // As the index was written before INDEX_FORMAT: field names in every row, no format in its meta.
+    // As releases before the twenty-first session left it: LMDB in <dir>/index.
     const older = open<unknown, Array<string | number>>({ path: join(dir, 'index') });
     await older.put(['meta', 'instance'], 'delivery-0ld1d000');
     await older.put(['meta', 'log'], log.identity);
@@ -72,11 +74,29 @@ describe('openInstance', () => {
     expect(opened.id).toBe('delivery-0ld1d000');
     expect(opened.index.next(0)).toBe(0);
     expect([...opened.index.devices(0)]).toEqual([]);
+    expect(existsSync(join(dir, 'index'))).toBe(false);
     await opened.close();
 
     const again = await openInstance(dir, log, (reason) => reasons.push(reason));
     expect(reasons).toHaveLength(1);
     expect(again.id).toBe('delivery-0ld1d000');
     await again.close();
+  });
+
+  it('rebuilds an index of another format, keeping its instance id', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'herald-instance-'));
+    const log = { identity: 'cluster-a/herald.device-events', deviceEnds: [5] };
+    const older = AudienceIndex.open(join(dir, 'audience'));
+    older.meta('format', () => 'some-later-format');
+    older.meta('instance', () => 'delivery-f0rmat00');
+    older.applyDevices(0, [], 5);
+    await older.close();
+
+    const reasons: string[] = [];
+    const opened = await openInstance(dir, log, (reason) => reasons.push(reason));
+    expect(reasons).toEqual([expect.stringContaining('older format')]);
+    expect(opened.id).toBe('delivery-f0rmat00');
+    expect(opened.index.next(0)).toBe(0);
+    await opened.close();
   });
 });

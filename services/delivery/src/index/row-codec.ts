@@ -117,9 +117,6 @@ export function decodeRow(bytes: Uint8Array): IndexedDevice {
   return row as unknown as IndexedDevice;
 }
 
-/** The codec lmdb-js calls for the rows databases. */
-export const rowCodec = { encode: encodeRow, decode: decodeRow };
-
 /**
  * A device id as a key of the ids database (pure): the partition (2 bytes),
  * then 0 and the id's 16 bytes when it is a canonical uuid, else 1 and its

@@ -22,7 +22,7 @@ export interface RunningIndex {
  * this instance holds in the co-partitioned group: from each partition's
  * checkpoint in the index (the group's committed offsets only show lag), so
  * a restart reads only what it missed and a new partition is built from the
- * log. Each chunk is one LMDB transaction with its checkpoint.
+ * log. Each chunk is one SQLite transaction with its checkpoint.
  */
 export async function runAudienceIndex(deps: { kafka: HeraldKafka; producer: EventProducer; index: AudienceIndex; instance: string; logger: Logger; onApplied?: (partition: number, next: number, records: number) => void }): Promise<RunningIndex> {
   const { index } = deps;
