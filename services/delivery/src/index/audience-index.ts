@@ -63,6 +63,8 @@ interface RowStatements {
   last: StatementSync;
   after: StatementSync;
   all: StatementSync;
+  /** Rows from one ordinal to another, as [ordinal, row] arrays. */
+  between: StatementSync;
 }
 
 /**
@@ -136,6 +138,7 @@ export class AudienceIndex {
       memberPage: db.prepare(`SELECT ordinal FROM members WHERE key = ? AND ordinal > ? ORDER BY ordinal LIMIT ${ORDINALS_PER_QUERY}`),
       memberCount: db.prepare('SELECT count(*) AS count FROM members WHERE key = ?'),
     };
+    this.#statements.memberPage.setReturnArrays(true);
   }
 
   /** Opens (creating it if needed) the index kept in `dir`. */
@@ -162,7 +165,10 @@ export class AudienceIndex {
         last: this.#db.prepare(`SELECT max(ordinal) AS last FROM ${table}`),
         after: this.#db.prepare(`SELECT ordinal FROM ${table} WHERE ordinal > ? ORDER BY ordinal LIMIT ${ORDINALS_PER_QUERY}`),
         all: this.#db.prepare(`SELECT ordinal, row FROM ${table} WHERE ordinal > ? ORDER BY ordinal LIMIT ${ORDINALS_PER_QUERY}`),
+        between: this.#db.prepare(`SELECT ordinal, row FROM ${table} WHERE ordinal >= ? AND ordinal <= ? ORDER BY ordinal`),
       };
+      rows.between.setReturnArrays(true);
+      rows.after.setReturnArrays(true);
       this.#rowsByPartition.set(partition, rows);
     }
     return rows;
@@ -287,6 +293,28 @@ export class AudienceIndex {
     return found === undefined ? undefined : decodeRow(found.row);
   }
 
+  /**
+   * The rows of ascending ordinals, in their order (undefined where none):
+   * one query over the range when they lie close together (a topic's members,
+   * every device), one per ordinal when they are scattered. A query per row
+   * costs about twice as much as a row of a range.
+   */
+  rowsAt(partition: number, ordinals: readonly number[]): Array<IndexedDevice | undefined> {
+    const found = new Array<IndexedDevice | undefined>(ordinals.length).fill(undefined);
+    if (ordinals.length === 0) return found;
+    const first = ordinals[0]!;
+    const last = ordinals[ordinals.length - 1]!;
+    if (last - first + 1 > 2 * ordinals.length) return ordinals.map((ordinal) => this.row(partition, ordinal));
+    const rows = this.#rows(partition).between.all(first, last) as unknown as Array<[number, Uint8Array]>;
+    let at = 0;
+    for (const [ordinal, row] of rows) {
+      while (at < ordinals.length && ordinals[at]! < ordinal) at += 1;
+      if (at === ordinals.length) break;
+      if (ordinals[at] === ordinal) found[at] = decodeRow(row);
+    }
+    return found;
+  }
+
   ordinalOf(partition: number, deviceId: string): number | undefined {
     return (this.#statements.idGet.get(idKey(partition, deviceId)) as { ordinal: number } | undefined)?.ordinal;
   }
@@ -299,10 +327,10 @@ export class AudienceIndex {
     const encoded = memberKey(key);
     let from = after;
     for (;;) {
-      const page = this.#statements.memberPage.all(encoded, from) as Array<{ ordinal: number }>;
-      for (const { ordinal } of page) yield ordinal;
+      const page = this.#statements.memberPage.all(encoded, from) as unknown as Array<[number]>;
+      for (const [ordinal] of page) yield ordinal;
       if (page.length < ORDINALS_PER_QUERY) return;
-      from = page[page.length - 1]!.ordinal;
+      from = page[page.length - 1]![0];
     }
   }
 
@@ -321,10 +349,10 @@ export class AudienceIndex {
   *allOrdinals(partition: number, after: number): Generator<number> {
     let from = after;
     for (;;) {
-      const page = this.#rows(partition).after.all(from) as Array<{ ordinal: number }>;
-      for (const { ordinal } of page) yield ordinal;
+      const page = this.#rows(partition).after.all(from) as unknown as Array<[number]>;
+      for (const [ordinal] of page) yield ordinal;
       if (page.length < ORDINALS_PER_QUERY) return;
-      from = page[page.length - 1]!.ordinal;
+      from = page[page.length - 1]![0];
     }
   }
 

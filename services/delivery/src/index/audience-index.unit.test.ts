@@ -52,4 +52,20 @@ describe('audience index ordinals', () => {
     expect(index.deviceCount(0)).toBe(5);
     await index.close();
   });
+
+  it('read rows together as they read one by one, close together or scattered, missing ones undefined', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'herald-rows-at-'));
+    dirs.push(dir);
+    const index = AudienceIndex.open(dir);
+    index.applyDevices(0, ['a', 'b', 'c', 'd', 'e', 'f'].map(registered), offset);
+    const one = (ordinal: number) => index.row(0, ordinal);
+    expect(index.rowsAt(0, [0, 1, 2, 3, 4, 5])).toEqual([0, 1, 2, 3, 4, 5].map(one));
+    expect(index.rowsAt(0, [1, 3, 4])).toEqual([1, 3, 4].map(one));
+    expect(index.rowsAt(0, [0, 5])).toEqual([one(0), one(5)]);
+    expect(index.rowsAt(0, [4, 5, 6, 7])).toEqual([one(4), one(5), undefined, undefined]);
+    expect(index.rowsAt(0, [2, 40])).toEqual([one(2), undefined]);
+    expect(index.rowsAt(0, [])).toEqual([]);
+    expect(index.rowsAt(0, [0]).map((row) => row?.token)).toEqual(['a']);
+    await index.close();
+  });
 });

@@ -2,7 +2,10 @@ import { matchesAudience, type ResolvedAudience, type ZoneFilter } from '@herald
 import type { AudienceIndex } from './audience-index.ts';
 import { lookupKey } from './index-rows.ts';
 
-export type IndexReader = Pick<AudienceIndex, 'ordinals' | 'allOrdinals' | 'ordinalOf' | 'row' | 'alias' | 'countUnder' | 'deviceCount'>;
+export type IndexReader = Pick<AudienceIndex, 'ordinals' | 'allOrdinals' | 'ordinalOf' | 'rowsAt' | 'alias' | 'countUnder' | 'deviceCount'>;
+
+/** Candidates whose rows are read together (one query when they lie close together). */
+const ROWS_PER_READ = 256;
 
 /** A device a step hands to a batch. */
 export interface AudienceRow {
@@ -91,21 +94,30 @@ export function readPage(index: IndexReader, request: PageRequest): Page {
   let after = request.after;
   const merged = mergeAscending(sources);
   try {
-    for (let next = merged.next(); !next.done; next = merged.next()) {
-      const ordinal = next.value;
-      after = ordinal;
-      scanned += 1;
-      const device = index.row(partition, ordinal);
-      // Ordinals follow the log: from the first device created after the send on, none belongs to it.
-      if (device !== undefined && request.registeredBefore !== undefined && device.since >= request.registeredBefore) return { rows, after, exhausted: true, forwards };
-      if (device !== undefined && matchesAudience(device, projectId, audience, request.zones)) {
-        rows.push({ ordinal, device_id: device._id, token: device.token, platform: device.platform, external_id: device.external_id ?? undefined, timezone: device.timezone ?? undefined });
+    for (;;) {
+      const candidates: number[] = [];
+      const room = Math.min(ROWS_PER_READ, scanLimit - scanned, request.limit - rows.length);
+      for (let next = merged.next(); !next.done; next = merged.next()) {
+        candidates.push(next.value);
+        if (candidates.length >= room) break;
+      }
+      if (candidates.length === 0) return { rows, after, exhausted: true, forwards };
+      const devices = index.rowsAt(partition, candidates);
+      for (let at = 0; at < candidates.length; at += 1) {
+        const ordinal = candidates[at]!;
+        after = ordinal;
+        scanned += 1;
+        const device = devices[at];
+        // Ordinals follow the log: from the first device created after the send on, none belongs to it.
+        if (device !== undefined && request.registeredBefore !== undefined && device.since >= request.registeredBefore) return { rows, after, exhausted: true, forwards };
+        if (device !== undefined && matchesAudience(device, projectId, audience, request.zones)) {
+          rows.push({ ordinal, device_id: device._id, token: device.token, platform: device.platform, external_id: device.external_id ?? undefined, timezone: device.timezone ?? undefined });
+        }
       }
       if (rows.length >= request.limit || scanned >= scanLimit) return { rows, after, exhausted: false, forwards };
     }
-    return { rows, after, exhausted: true, forwards };
   } finally {
-    // A page that stops early closes its cursors: an open one keeps its read transaction (and the snapshot) alive.
+    // A page that stops early closes its sources (the index's iterators), which a caller could not reach.
     merged.return(undefined);
   }
 }
