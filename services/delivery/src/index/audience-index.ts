@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { DatabaseSync } from 'node:sqlite';
 import type { ConsumedEvent } from '@herald/kafka';
 import { evolveTopic, type TopicDocument } from '@herald/projections';
 import { decodeRow, encodeRow, idKey } from './row-codec.ts';
 import { evolveIndexed, keyChanges, keyPart, memberKeys, type IndexedDevice, type Key } from './index-rows.ts';
+import { memberKey, ORDINALS_PER_QUERY, prepareIndex, prepareRows, type IndexStatements, type RowStatements } from './index-tables.ts';
 
 /** A topic as the index keeps it: the topics read model's document, evolved by its own `evolveTopic`. */
 export type IndexedTopic = TopicDocument;
@@ -20,52 +21,6 @@ export const INDEX_FORMAT = 'sqlite-v1';
 
 /** The index's file inside the directory given to `AudienceIndex.open`. */
 export const INDEX_FILE = 'audience.sqlite';
-
-/**
- * Pages SQLite keeps in this process (its page cache), in KiB: the upper
- * levels of every B-tree and the pages in use. Everything else is read from
- * the system's file cache when needed and never counts in the process's
- * memory — the reason the index is in SQLite rather than LMDB, whose map
- * kept every page a build or a campaign had touched resident (375 MB at a
- * million devices).
- */
-const PAGE_CACHE_KIB = 16 * 1024;
-
-/** Ordinals read per query when iterating a lookup key or a partition's rows. */
-const ORDINALS_PER_QUERY = 1024;
-
-/**
- * A lookup key (`lookupKey`: [partition, kind, value]) as the members and ids
- * tables store it (pure, injective): per part, a tag byte, then a number as
- * 8 bytes or a string's UTF-8 bytes and a 0 terminator. Only equality is
- * asked of it.
- */
-export function memberKey(key: Key): Buffer {
-  const parts: Buffer[] = [];
-  for (const part of key) {
-    if (typeof part === 'number') {
-      const bytes = Buffer.allocUnsafe(9);
-      bytes[0] = 1;
-      bytes.writeDoubleBE(part, 1);
-      parts.push(bytes);
-    } else {
-      parts.push(Buffer.from([2]), Buffer.from(part, 'utf8'), Buffer.from([0]));
-    }
-  }
-  return Buffer.concat(parts);
-}
-
-/** The statements of one partition's rows table. */
-interface RowStatements {
-  insert: StatementSync;
-  replace: StatementSync;
-  get: StatementSync;
-  last: StatementSync;
-  after: StatementSync;
-  all: StatementSync;
-  /** Rows from one ordinal to another, as [ordinal, row] arrays. */
-  between: StatementSync;
-}
 
 /**
  * The delivery instance's audience index, for each device-events partition
@@ -86,22 +41,7 @@ interface RowStatements {
 export class AudienceIndex {
   readonly #db: DatabaseSync;
   readonly #rowsByPartition = new Map<number, RowStatements>();
-  readonly #statements: {
-    begin: StatementSync;
-    commit: StatementSync;
-    rollback: StatementSync;
-    kvGet: StatementSync;
-    kvPut: StatementSync;
-    checkpointGet: StatementSync;
-    checkpointPut: StatementSync;
-    checkpointsOf: StatementSync;
-    idGet: StatementSync;
-    idPut: StatementSync;
-    memberPut: StatementSync;
-    memberDelete: StatementSync;
-    memberPage: StatementSync;
-    memberCount: StatementSync;
-  };
+  readonly #statements: IndexStatements;
   /**
    * Per partition, the ordinal its next new device takes: one past its rows'
    * last key (rows are never deleted), read once and counted on from there.
@@ -115,30 +55,7 @@ export class AudienceIndex {
 
   private constructor(db: DatabaseSync) {
     this.#db = db;
-    db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA cache_size = -${PAGE_CACHE_KIB};`);
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS checkpoints (kind TEXT NOT NULL, partition INTEGER NOT NULL, next INTEGER NOT NULL, PRIMARY KEY (kind, partition)) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS ids (key BLOB PRIMARY KEY, ordinal INTEGER NOT NULL) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS members (key BLOB NOT NULL, ordinal INTEGER NOT NULL, PRIMARY KEY (key, ordinal)) WITHOUT ROWID;
-    `);
-    this.#statements = {
-      begin: db.prepare('BEGIN'),
-      commit: db.prepare('COMMIT'),
-      rollback: db.prepare('ROLLBACK'),
-      kvGet: db.prepare('SELECT value FROM kv WHERE key = ?'),
-      kvPut: db.prepare('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)'),
-      checkpointGet: db.prepare('SELECT next FROM checkpoints WHERE kind = ? AND partition = ?'),
-      checkpointPut: db.prepare('INSERT OR REPLACE INTO checkpoints (kind, partition, next) VALUES (?, ?, ?)'),
-      checkpointsOf: db.prepare('SELECT partition, next FROM checkpoints WHERE kind = ?'),
-      idGet: db.prepare('SELECT ordinal FROM ids WHERE key = ?'),
-      idPut: db.prepare('INSERT OR REPLACE INTO ids (key, ordinal) VALUES (?, ?)'),
-      memberPut: db.prepare('INSERT OR IGNORE INTO members (key, ordinal) VALUES (?, ?)'),
-      memberDelete: db.prepare('DELETE FROM members WHERE key = ? AND ordinal = ?'),
-      memberPage: db.prepare(`SELECT ordinal FROM members WHERE key = ? AND ordinal > ? ORDER BY ordinal LIMIT ${ORDINALS_PER_QUERY}`),
-      memberCount: db.prepare('SELECT count(*) AS count FROM members WHERE key = ?'),
-    };
-    this.#statements.memberPage.setReturnArrays(true);
+    this.#statements = prepareIndex(db);
   }
 
   /** Opens (creating it if needed) the index kept in `dir`. */
@@ -147,28 +64,11 @@ export class AudienceIndex {
     return new AudienceIndex(new DatabaseSync(join(dir, INDEX_FILE)));
   }
 
-  /**
-   * A partition's rows, keyed by ordinal (the table's rowid): a table of its
-   * own, so every new ordinal is its last key and each page fills before the
-   * next begins.
-   */
+  /** A partition's rows table (index-tables.ts), its statements prepared once. */
   #rows(partition: number): RowStatements {
     let rows = this.#rowsByPartition.get(partition);
     if (rows === undefined) {
-      if (!Number.isInteger(partition) || partition < 0) throw new Error(`not a partition: ${partition}`);
-      const table = `rows_${partition}`;
-      this.#db.exec(`CREATE TABLE IF NOT EXISTS ${table} (ordinal INTEGER PRIMARY KEY, row BLOB NOT NULL)`);
-      rows = {
-        insert: this.#db.prepare(`INSERT INTO ${table} (ordinal, row) VALUES (?, ?)`),
-        replace: this.#db.prepare(`UPDATE ${table} SET row = ? WHERE ordinal = ?`),
-        get: this.#db.prepare(`SELECT row FROM ${table} WHERE ordinal = ?`),
-        last: this.#db.prepare(`SELECT max(ordinal) AS last FROM ${table}`),
-        after: this.#db.prepare(`SELECT ordinal FROM ${table} WHERE ordinal > ? ORDER BY ordinal LIMIT ${ORDINALS_PER_QUERY}`),
-        all: this.#db.prepare(`SELECT ordinal, row FROM ${table} WHERE ordinal > ? ORDER BY ordinal LIMIT ${ORDINALS_PER_QUERY}`),
-        between: this.#db.prepare(`SELECT ordinal, row FROM ${table} WHERE ordinal >= ? AND ordinal <= ? ORDER BY ordinal`),
-      };
-      rows.between.setReturnArrays(true);
-      rows.after.setReturnArrays(true);
+      rows = prepareRows(this.#db, partition);
       this.#rowsByPartition.set(partition, rows);
     }
     return rows;
