@@ -52,6 +52,8 @@ export class AudienceIndex {
    * it once).
    */
   readonly #nextOrdinal = new Map<number, number>();
+  /** Checkpoints read or committed, by kind and partition (`#checkpoint`). */
+  readonly #applied = new Map<string, number>();
 
   private constructor(db: DatabaseSync) {
     this.#db = db;
@@ -116,7 +118,36 @@ export class AudienceIndex {
 
   /** The next device-events offset to apply on `partition` (0: nothing applied). */
   next(partition: number): number {
-    return (this.#statements.checkpointGet.get('d', partition) as { next: number } | undefined)?.next ?? 0;
+    return this.#checkpoint('d', partition);
+  }
+
+  /**
+   * A checkpoint, kept in memory once read: every fan-out task asks for its
+   * partition's (`waitFor`), and only the transactions below move it.
+   */
+  #checkpoint(kind: 'd' | 't', partition: number): number {
+    const key = `${kind}${partition}`;
+    let next = this.#applied.get(key);
+    if (next === undefined) {
+      next = (this.#statements.checkpointGet.get(kind, partition) as { next: number } | undefined)?.next ?? 0;
+      this.#applied.set(key, next);
+    }
+    return next;
+  }
+
+  /** Moves a checkpoint inside the caller's transaction; `work` runs the rest of it. Memory follows only once it committed. */
+  #moveCheckpoint(kind: 'd' | 't', partition: number, next: number, work: () => void): void {
+    const key = `${kind}${partition}`;
+    try {
+      this.#transaction(() => {
+        work();
+        this.#statements.checkpointPut.run(kind, partition, next);
+      });
+    } catch (error) {
+      this.#applied.delete(key);
+      throw error;
+    }
+    this.#applied.set(key, next);
   }
 
   /** Every device-events checkpoint, by partition (for the group's assignment). */
@@ -129,9 +160,8 @@ export class AudienceIndex {
   /** Applies device events of one partition, in log order, and moves its checkpoint to `next`, in one transaction. */
   applyDevices(partition: number, records: readonly ConsumedEvent[], next: number): void {
     try {
-      this.#transaction(() => {
+      this.#moveCheckpoint('d', partition, next, () => {
         for (const record of records) this.#applyDevice(partition, record);
-        this.#statements.checkpointPut.run('d', partition, next);
       });
     } catch (error) {
       this.#nextOrdinal.delete(partition);
@@ -264,12 +294,12 @@ export class AudienceIndex {
 
   /** The next topic-events offset to apply on `partition`. */
   topicNext(partition: number): number {
-    return (this.#statements.checkpointGet.get('t', partition) as { next: number } | undefined)?.next ?? 0;
+    return this.#checkpoint('t', partition);
   }
 
   /** Applies topic events of one topic-events partition and moves its checkpoint, in one transaction. */
   applyTopics(partition: number, records: readonly ConsumedEvent[], next: number): void {
-    this.#transaction(() => {
+    this.#moveCheckpoint('t', partition, next, () => {
       for (const record of records) {
         const { event } = record;
         if (event.type !== 'TopicCreated' && event.type !== 'TopicDeleted') continue;
@@ -280,7 +310,6 @@ export class AudienceIndex {
         this.#put(key, after);
         this.#put(['T', 'n', event.project_id, keyPart(after.name)], after._id);
       }
-      this.#statements.checkpointPut.run('t', partition, next);
     });
   }
 

@@ -7,7 +7,7 @@ import type { ConsumedEvent } from '@herald/kafka';
 import { AudienceIndex } from './audience-index.ts';
 
 /**
- * Ordinals over a real LMDB index in a temp dir (no Kafka): they must follow
+ * Ordinals over a real SQLite index in a temp dir (no Kafka): they must follow
  * the log without gaps whatever happens between chunks, since a fan-out
  * step's position means the same on every instance only if every instance
  * numbers a partition's devices alike.
@@ -50,6 +50,26 @@ describe('audience index ordinals', () => {
     index.applyDevices(0, [registered('e')], offset);
     expect(ordinalsOf(index, ['a', 'b', 'c', 'd', 'e'])).toEqual([0, 1, 2, 3, 4]);
     expect(index.deviceCount(0)).toBe(5);
+    await index.close();
+  });
+
+  it('checkpoints move only with a committed chunk, in memory as on disk', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'herald-checkpoints-'));
+    dirs.push(dir);
+    let index = AudienceIndex.open(dir);
+    expect(index.next(0)).toBe(0);
+    const first = [registered('a'), registered('b')];
+    index.applyDevices(0, first, first.at(-1)!.offset + 1);
+    const committed = index.next(0);
+    expect(committed).toBe(first.at(-1)!.offset + 1);
+    expect(() => index.applyDevices(0, [registered('c'), unreadable()], offset)).toThrow('injected');
+    expect(index.next(0)).toBe(committed);
+    index.applyTopics(1, [], 7);
+    expect([index.topicNext(1), index.next(1)]).toEqual([7, 0]);
+    await index.close();
+    index = AudienceIndex.open(dir);
+    expect([index.next(0), index.topicNext(1)]).toEqual([committed, 7]);
+    expect(index.checkpoints()).toEqual({ '0': committed });
     await index.close();
   });
 
