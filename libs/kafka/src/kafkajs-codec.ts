@@ -7,11 +7,13 @@ import { crc32c } from '@node-rs/crc32';
  *
  * - `Encoder`: kafkajs zero-fills a new 512-byte buffer for every encoder,
  *   and it makes one per record and one per record header (Herald writes
- *   three headers); each varint allocates an array and a Buffer, each
- *   varlong (a record's timestamp delta) several 64-bit Long objects. This
- *   one takes its buffer from Node's pool unfilled (only written bytes are
- *   ever read: `buffer` is cut at `offset`, growth copies up to it), writes
- *   varints in place and 32-bit varlongs as varints (the same bytes).
+ *   three headers), and zero-fills again each time one grows (a record of
+ *   ~700 bytes, every batch); each varint allocates an array and a Buffer,
+ *   each varlong (a record's timestamp delta) several 64-bit Long objects.
+ *   This one takes its buffers from Node's pool unfilled, new and grown
+ *   (only written bytes are ever read: `buffer` is cut at `offset`, growth
+ *   copies up to it), writes varints in place and 32-bit varlongs as
+ *   varints (the same bytes).
  * - the record batch's CRC-32C: kafkajs computes it in a JavaScript table
  *   loop, about 2 µs per record of ~650 bytes; `@node-rs/crc32`'s native
  *   one takes a tenth of that.
@@ -76,6 +78,12 @@ export function fasterEncoder(Original: EncoderClass): EncoderClass {
   for (const name of Object.getOwnPropertyNames(Original)) {
     if (name !== 'length' && name !== 'name' && name !== 'prototype') Object.defineProperty(Encoder, name, Object.getOwnPropertyDescriptor(Original, name)!);
   }
+  (Encoder.prototype as EncoderInstance).ensureAvailable = function ensureAvailable(this: EncoderInstance, length: number) {
+    if (this.offset + length <= this.buf.length) return;
+    const grown = Buffer.allocUnsafe(Original.nextPowerOfTwo(this.offset + length));
+    this.buf.copy(grown, 0, 0, this.offset);
+    this.buf = grown;
+  };
   (Encoder.prototype as EncoderInstance).writeUVarInt = function writeUVarInt(this: EncoderInstance, value: number) {
     this.ensureAvailable(5);
     const buf = this.buf;
