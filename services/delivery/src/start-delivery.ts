@@ -13,7 +13,6 @@ import { DeliveryControls } from './control/delivery-controls.ts';
 import type { DeliveryRuntime } from './delivery-runtime.ts';
 import { startFanout } from './fanout/start-fanout.ts';
 import { startSenders } from './sender/start-senders.ts';
-import { ProviderShares } from './sender/fleet-share.ts';
 
 export interface DeliveryDeps {
   kafka: HeraldKafka;
@@ -84,9 +83,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
   const controls = new DeliveryControls();
   const follower = await followLog({ kafka, index: instance.index, controls, logger: deps.logger.child({ component: 'log-follower' }) });
   const partitionCount = (await assertCoPartitioned(admin, kafka)).length;
-  const shares = new ProviderShares();
   const clients = new ProviderClients({
-    share: (provider) => shares.of(provider),
     credentials: deps.credentials,
     logger: deps.logger.child({ component: 'provider-clients' }),
     apnsEndpoint: deps.apnsEndpoint,
@@ -100,7 +97,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
 
   const runtime: DeliveryRuntime = { kafka, admin, instance, controls, follower, partitionCount, transactional, consumers };
   const scheduler = deps.roles.includes('fanout') ? await startFanout(deps, runtime) : undefined;
-  await startSenders(deps, runtime, clients, shares);
+  await startSenders(deps, runtime, clients);
   return {
     instance: instance.id,
     ready: Promise.all(consumers.map((consumer) => consumer.ready)).then(() => undefined),

@@ -7,7 +7,7 @@ import type { ClientHttp2Session } from 'node:http2';
 import { setTimeout as delay } from 'node:timers/promises';
 import { apnsOutcome, apnsRawFromNodeApn } from './apns-outcome.ts';
 import type { ApnsRequest } from '@herald/push-payloads';
-import { createLimiter, windowShare } from './concurrency.ts';
+import { createLimiter } from './concurrency.ts';
 import { parseEndpoint } from './endpoint.ts';
 import type { DeviceResult, DeviceTarget } from './push-message.ts';
 
@@ -19,10 +19,8 @@ export interface ApnsClientOptions {
   endpoint?: string | undefined;
   /** Extra trusted CAs (tests). Processes use NODE_EXTRA_CA_CERTS instead; TLS is always verified. */
   ca?: string | readonly string[] | undefined;
-  /** Requests in flight at once for this credential across the delivery instances (default 100). */
+  /** Requests in flight at once for this credential (default 100). */
   maxInFlight?: number;
-  /** This process's share of that window (0–1], read as requests start (default 1: the whole window). */
-  share?: () => number;
   /** Per request (default 5000 ms, node-apn's default). */
   requestTimeoutMs?: number;
   /** Longest wait for the HTTP/2 session to close on `close()` (default 1000 ms). */
@@ -123,10 +121,7 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
     throw new AppError('INVALID_CONFIG', 'APNs key could not sign a provider token', { cause: error });
   }
   closeSessionsGracefully(provider, requestTimeoutMs);
-  const window = options.maxInFlight ?? 100;
-  if (!Number.isInteger(window) || window < 1) throw new ConfigError(['APNs maxInFlight must be a positive integer']);
-  const share = options.share;
-  const limiter = createLimiter(share === undefined ? window : () => windowShare(window, share()), 'APNs maxInFlight');
+  const limiter = createLimiter(options.maxInFlight ?? 100, 'APNs maxInFlight');
 
   async function sendOne(device: DeviceTarget, notification: apn.Notification): Promise<DeviceResult> {
     const { sent, failed } = await provider.send(notification, device.token);

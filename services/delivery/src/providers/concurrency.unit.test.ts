@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '@herald/errors';
-import { chunk, createLimiter, windowShare } from './concurrency.ts';
+import { chunk, createLimiter } from './concurrency.ts';
 
 function deferred() {
   let resolve!: () => void;
@@ -94,57 +94,8 @@ describe('createLimiter', () => {
     expect(await limiter.run(async () => 'huge', false, 5_000)).toBe('huge');
   });
 
-  it('reads a limit given as a function at each start: a smaller one drains to it, a waiter heavier than it runs alone', async () => {
-    let max = 4;
-    const limiter = createLimiter(() => max);
-    const gates = Array.from({ length: 6 }, () => deferred());
-    const started: number[] = [];
-    const runs = gates.map((gate, index) =>
-      limiter.run(
-        async () => {
-          started.push(index);
-          await gate.promise;
-        },
-        false,
-        index === 5 ? 3 : 1,
-      ),
-    );
-    await Promise.resolve();
-    expect(started).toEqual([0, 1, 2, 3]);
-    // The share shrinks (another instance took partitions): nothing starts until the four running fit under 1.
-    max = 1;
-    gates[0]!.resolve();
-    await runs[0];
-    expect(started).toEqual([0, 1, 2, 3]);
-    gates[1]!.resolve();
-    gates[2]!.resolve();
-    await Promise.all([runs[1], runs[2]]);
-    expect(started).toEqual([0, 1, 2, 3]);
-    gates[3]!.resolve();
-    await runs[3];
-    expect(started).toEqual([0, 1, 2, 3, 4]);
-    expect(limiter.active).toBe(1);
-    // The task of weight 3 queued when the limit was 4: against 1 it takes the whole limit, not a share it can never get.
-    gates[4]!.resolve();
-    await runs[4];
-    expect(started).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(limiter.active).toBe(1);
-    gates[5]!.resolve();
-    await runs[5];
-    expect(limiter.active).toBe(0);
-  });
-
   it('refuses a limit below one', () => {
     expect(() => createLimiter(0, 'APNs maxInFlight')).toThrow(ConfigError);
-  });
-});
-
-describe('windowShare', () => {
-  it("is a fleet window's part for one process, rounded up, at least 1", () => {
-    expect(windowShare(100, 1)).toBe(100);
-    expect(windowShare(100, 1 / 3)).toBe(34);
-    expect(windowShare(1_000, 2 / 6)).toBe(334);
-    expect(windowShare(1, 1 / 6)).toBe(1);
   });
 });
 

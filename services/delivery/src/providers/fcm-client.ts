@@ -2,7 +2,7 @@ import { createPrivateKey, randomUUID } from 'node:crypto';
 import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
 import { getMessaging, type BatchResponse } from 'firebase-admin/messaging';
 import { ConfigError } from '@herald/errors';
-import { chunk, createLimiter, windowShare } from './concurrency.ts';
+import { chunk, createLimiter } from './concurrency.ts';
 import { parseEndpoint } from './endpoint.ts';
 import { serviceAccountCredential } from './fcm-credential.ts';
 import { fcmOutcome, fcmRawFromError, fcmRawFromResponse, type FcmRawResult } from './fcm-outcome.ts';
@@ -31,8 +31,6 @@ export interface FcmClientOptions {
    * in messages, so one-device sends run many at once, not two.
    */
   maxConcurrentChunks?: number;
-  /** This process's share of that window across the delivery instances (0–1], read as calls start (default 1). */
-  share?: () => number;
   /** Messages per `sendEach` (default and maximum 500, firebase-admin's limit). */
   chunkSize?: number;
 }
@@ -101,9 +99,7 @@ export function createFcmClient(options: FcmClientOptions): FcmClient {
   const maxConcurrentChunks = options.maxConcurrentChunks ?? 2;
   if (!Number.isInteger(maxConcurrentChunks) || maxConcurrentChunks < 1) throw new ConfigError(['FCM maxConcurrentChunks must be a positive integer']);
   // Weighted by messages: a one-device call takes one of them, not a whole call's share.
-  const window = maxConcurrentChunks * chunkSize;
-  const share = options.share;
-  const limiter = createLimiter(share === undefined ? window : () => windowShare(window, share()), 'FCM maxConcurrentChunks');
+  const limiter = createLimiter(maxConcurrentChunks * chunkSize, 'FCM maxConcurrentChunks');
 
   async function sendChunk(devices: readonly DeviceTarget[], message: FcmMessage): Promise<DeviceResult[]> {
     const messages = devices.map((device) => ({ ...message, token: device.token }));

@@ -21,13 +21,9 @@ export interface ProviderClientSettings {
   fcmEndpoint?: string | undefined;
   /** Extra trusted CAs for tests; processes use NODE_EXTRA_CA_CERTS. */
   ca?: string | undefined;
-  /** A credential's in-flight window across the delivery instances (APNS_MAX_IN_FLIGHT)… */
   apnsMaxInFlight?: number;
   apnsRequestTimeoutMs?: number;
-  /** …and FCM's (FCM_MAX_CONCURRENT_CHUNKS). */
   fcmMaxConcurrentChunks?: number;
-  /** This process's share of those windows, read at each request (fleet-share.ts); 1 when absent. */
-  share?: (provider: 'apns' | 'fcm') => number;
   /** How often a cached client re-reads its credential, to pick up a replaced key. */
   refreshMs?: number;
 }
@@ -66,7 +62,6 @@ export class ProviderClients {
         ca: this.#settings.ca,
         ...(this.#settings.apnsMaxInFlight === undefined ? {} : { maxInFlight: this.#settings.apnsMaxInFlight }),
         ...(this.#settings.apnsRequestTimeoutMs === undefined ? {} : { requestTimeoutMs: this.#settings.apnsRequestTimeoutMs }),
-        ...this.#shareOf('apns'),
       }),
     ) as Promise<ApnsClient | undefined>;
   }
@@ -78,14 +73,8 @@ export class ProviderClients {
         endpoint: this.#settings.fcmEndpoint,
         ca: this.#settings.ca,
         ...(this.#settings.fcmMaxConcurrentChunks === undefined ? {} : { maxConcurrentChunks: this.#settings.fcmMaxConcurrentChunks }),
-        ...this.#shareOf('fcm'),
       }),
     ) as Promise<FcmClient | undefined>;
-  }
-
-  #shareOf(provider: 'apns' | 'fcm'): { share?: () => number } {
-    const share = this.#settings.share;
-    return share === undefined ? {} : { share: () => share(provider) };
   }
 
   /**

@@ -10,7 +10,6 @@ import { senderHandler } from './sender.ts';
 import type { ProviderClients } from './provider-clients.ts';
 import { LaneGate } from './lane-gate.ts';
 import { throttlePublisher } from './throttle-publisher.ts';
-import { heldShare, type ProviderShares } from './fleet-share.ts';
 
 /**
  * Work-topic partitions a sender lane handles at once. Its send slots
@@ -41,7 +40,7 @@ export const EXPRESS_CHUNK_BYTES = 512 * 1024;
  * express calls go first (lane-gate.ts). The consumers go to
  * `runtime.consumers`.
  */
-export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime, clients: ProviderClients, shares: ProviderShares): Promise<void> {
+export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime, clients: ProviderClients): Promise<void> {
   const { kafka } = runtime;
   // Now, sleep and jitter for the senders' retries.
   const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms).then(() => undefined), random: Math.random };
@@ -61,9 +60,6 @@ export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime,
       const batchesAtOnce = laneName === 'express' ? EXPRESS_CHUNK_BATCHES : (deps.concurrency ?? 8);
       const held = new Set<number>();
       const laneTopicPartitions = Math.max(1, (await runtime.admin.ends(kafka.topic(topic))).length);
-      // Pace, budget and the provider's in-flight window are the fleet's: this process takes its partitions' share.
-      const share = () => heldShare(held.size, laneTopicPartitions);
-      shares.track(provider, share);
       runtime.consumers.push(
         await runConsumer({
           kafka,
@@ -93,13 +89,13 @@ export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime,
             // The batches of a notification are spread over the lane's partitions by id: this instance sends its share of the pace.
             pacePerSecond: (batch) => {
               const ratePerMinute = runtime.controls.steering(batch.data.notification_id).ratePerMinute ?? batch.data.rate_per_minute;
-              return ratePerMinute === undefined ? undefined : (ratePerMinute / 60) * share();
+              return ratePerMinute === undefined ? undefined : (ratePerMinute / 60) * (Math.max(1, held.size) / laneTopicPartitions);
             },
             projectPacer,
             budgetPerSecond: async (projectId) => {
               // The store down: the fan-out's budget still holds; the senders do not wait on the store.
               const budget = await senderBudgets(projectId).catch(() => undefined);
-              return budget === undefined ? undefined : budget * share();
+              return budget === undefined ? undefined : budget * (Math.max(1, held.size) / laneTopicPartitions);
             },
             policy,
             clock,
