@@ -58,9 +58,11 @@ export async function waitForIndex(options: {
 
 /**
  * Resident bytes of the mappings of files under `dir` in /proc/<pid>/smaps
- * (pure over its text): the LMDB index's pages this process has in memory.
- * LMDB reads and writes through a shared file mapping, so its pages show as
- * the process's file-backed RSS, not as heap.
+ * (pure over its text): pages of the index's files this process has mapped.
+ * The SQLite index reads with pread into its own page cache (counted in the
+ * process's RSS, not here), so this is about 0; an LMDB index (before the
+ * twenty-first session) read through a file mapping, and its pages showed
+ * here.
  */
 export function residentUnder(smaps: string, dir: string): number {
   const prefix = dir.endsWith('/') ? dir : `${dir}/`;

@@ -18,7 +18,7 @@ export interface BenchResult {
   publish?: { seconds: number; rate: number };
   /** From the first publish to N documents in the devices read model (projection runs while publishing). */
   projection?: { seconds: number; rate: number; tailAfterPublishS: number; countS: number };
-  /** The delivery instances' audience indexes: first publish → every partition applied the device-events ends; peak resident LMDB pages. */
+  /** The delivery instances' audience indexes: first publish → every partition applied the device-events ends; peak resident pages of the index's file mappings. */
   /** restartS: a restart from the checkpoint, start → ready to fan out (`--restart-delivery`); restartStopS: the old instances' drain. */
   index?: { buildS?: number; rssBytes?: number; restartS?: number; restartStopS?: number };
   campaign: CampaignFigures;
@@ -77,7 +77,7 @@ export function formatTable(result: BenchResult): string {
     ],
     ['audience index built (publish start → ends applied)', secs(result.index?.buildS)],
     ...(result.index?.restartS === undefined ? [] : [['delivery restarted on its checkpoint: start → ready to fan out', secs(result.index.restartS)] as [string, string]]),
-    ['audience index resident (LMDB pages, peak)', result.index?.rssBytes === undefined ? '—' : `${(result.index.rssBytes / 1024 / 1024).toFixed(1)} MB`],
+    ['audience index file mappings resident (peak)', result.index?.rssBytes === undefined ? '—' : `${(result.index.rssBytes / 1024 / 1024).toFixed(1)} MB`],
     ['POST /notifications answered', secs(c.requestS)],
     ['time to first delivery', secs(c.firstDeliveryS)],
     ['fan-out: all batches queued (±1 s)', c.fanoutDoneS === undefined ? '—' : `${secs(c.fanoutDoneS)} (${int(c.expectedBatches)} batches)`],

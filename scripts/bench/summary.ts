@@ -25,7 +25,7 @@ export interface BenchSummary {
   fraction_of_ceiling: number | null;
   /** First registration publish → every partition's audience index applied the device-events ends (delivery /metrics, 250 ms polls). */
   index_build_ms: number | null;
-  /** Peak resident size of the index's LMDB file mappings, summed over delivery instances (/proc/<pid>/smaps). */
+  /** Peak resident size of the index's file mappings, summed over delivery instances (/proc/<pid>/smaps). */
   index_rss_mb: number | null;
   /** `--restart-delivery`: the new processes' start → every delivery group joined and every partition's index at the device-events ends (from its checkpoint). */
   restart_ready_ms?: number | null;

@@ -158,7 +158,7 @@ export function formatTransactional(summary: TransactionalSummary, extra: { erro
     ['stored before the sends', `${summary.stored.toLocaleString('en-US')}${extra.stored === undefined ? '' : ` (${extra.stored})`}`],
     ['registration (publish; projection)', extra.publish ?? '—'],
     ['audience index built (publish start → ends applied)', show(summary.index_build_ms, ' ms')],
-    ['audience index resident (LMDB pages, peak)', show(summary.index_rss_mb, ' MB')],
+    ['audience index file mappings resident (peak)', show(summary.index_rss_mb, ' MB')],
     ['POSTs answered /s (p50 / p99 ms)', `${show(summary.post_per_s)} (${show(summary.post_p50_ms)} / ${show(summary.post_p99_ms)}); ${summary.post_errors} errors; max in flight ${extra.maxInFlight}`],
     ['NOTIFICATIONS/S END TO END (first POST → last delivery)', show(summary.notifications_per_s)],
     ['request → delivered p50 / p99 / max (ms)', `${show(summary.delivered_p50_ms)} / ${show(summary.delivered_p99_ms)} / ${show(summary.delivered_max_ms)}`],
