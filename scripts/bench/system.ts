@@ -64,7 +64,7 @@ export async function startSystem(
     KAFKA_TOPIC_PREFIX: infra.prefix,
     MONGO_URL: infra.mongoUrl,
     KAFKA_PARTITIONS: String(options.partitions),
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.HERALD_BENCH_LOG_LEVEL ?? 'warn',
   };
   let instance = 0;
   const spawnProjector = async () => spawnService(`projector-${(instance += 1)}`, 'services/projector/src/main.ts', { ...serviceEnv, METRICS_PORT: String(await freePort()) });
