@@ -135,19 +135,13 @@ export class AudienceIndex {
     return next;
   }
 
-  /** Moves a checkpoint inside the caller's transaction; `work` runs the rest of it. Memory follows only once it committed. */
+  /** Runs `work` and moves a checkpoint in one transaction; memory follows once it committed (a rollback leaves both as they were). */
   #moveCheckpoint(kind: 'd' | 't', partition: number, next: number, work: () => void): void {
-    const key = `${kind}${partition}`;
-    try {
-      this.#transaction(() => {
-        work();
-        this.#statements.checkpointPut.run(kind, partition, next);
-      });
-    } catch (error) {
-      this.#applied.delete(key);
-      throw error;
-    }
-    this.#applied.set(key, next);
+    this.#transaction(() => {
+      work();
+      this.#statements.checkpointPut.run(kind, partition, next);
+    });
+    this.#applied.set(`${kind}${partition}`, next);
   }
 
   /** Every device-events checkpoint, by partition (for the group's assignment). */
