@@ -121,7 +121,12 @@ async function serve(): Promise<void> {
   };
   apns.onDelivery(({ token }) => accepted('apns', token));
   fcm.onDelivery(({ token }) => accepted('fcm', token));
+  // Nothing is sent while nothing changed: an idle fake would otherwise wake itself and the bench 50 times a second.
+  let lastSent = '';
   const flush = setInterval(() => {
+    const counts = [apns.stats, fcm.stats].map((stats) => `${stats.requests}/${stats.inFlight}/${stats.delivered}/${stats.rejected}`).join(' ');
+    if (counts === lastSent && pending.apns.length === 0 && pending.fcm.length === 0) return;
+    lastSent = counts;
     send({ type: 'deliveries', indexes: pending, ...(settings.times ? { at: times } : {}), stats: { apns: apns.stats, fcm: fcm.stats } });
     pending = { apns: [], fcm: [] };
     times = { apns: [], fcm: [] };
