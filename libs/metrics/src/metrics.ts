@@ -15,8 +15,8 @@ export interface MetricsSources {
  * takes a sample. prom-client's default, 10 ms, is a timer that wakes every
  * process 100 times a second: on this box that alone was about 1 % of a core
  * per idle process (a bare Node process: 9.0 ms of CPU a second against 2.4
- * at 100 ms). Ten samples a second still give a scrape every 15 s 150 of
- * them, and a stall long enough to matter delays one.
+ * at 100 ms). At ten samples a second a 15 s scrape still covers 150, and
+ * any stall longer than 100 ms delays at least one of them.
  */
 export const EVENT_LOOP_SAMPLE_MS = 100;
 
