@@ -10,7 +10,7 @@ import { devicePartition, readFacts, uuidV7Time, type FactQuery } from './log-fa
 import { notificationFacts } from './notification-facts.ts';
 import type { ExplainLimits, NotificationFacts, ReachExplanation, TimelineEntry } from './types.ts';
 
-/** Bounds for the API (docs/explain.md): what one bearer-key request may cost. */
+/** Bounds for the API (docs/reference/explain.md): what one bearer-key request may cost. */
 export const API_EXPLAIN_LIMITS: ExplainLimits = { maxRecords: 200_000, timeoutMs: 15_000, perProject: 1, total: 4, notifications: 20 };
 
 export interface DeviceExplanation {

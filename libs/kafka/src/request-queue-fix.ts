@@ -19,7 +19,7 @@ const FIXED = Symbol.for('herald.kafkajs.requestQueueFixed');
  * negative (Node clamps it to 1 ms, and Node 24 warns
  * `TimeoutNegativeWarning`). Every broker connection then runs a callback
  * every millisecond for ever: the largest part of an idle Herald process's
- * CPU (issue 17, docs/idle.md). Upstream: tulios/kafkajs#1556, #1751, fix
+ * CPU (issue 17, docs/internals/idle.md). Upstream: tulios/kafkajs#1556, #1751, fix
  * proposed in #1667/#1768, unreleased. This is that fix: with nothing
  * pending, a timer is armed only while throttled (to re-check when the
  * throttle ends); a request that is queued later arms it again (`push`), and

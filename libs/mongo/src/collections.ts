@@ -18,7 +18,7 @@ export const ADMIN_COLLECTIONS = {
   webhooks: 'webhooks',
   /** Webhook deliveries given up after WEBHOOK_DEAD_LETTER_AFTER_MS (docs/webhooks.md). */
   webhookDeadLetters: 'webhook_dead_letters',
-  /** Frequency cap state: the campaign pushes each device (or user) took within its project's cap window (services/delivery, docs/campaign-control.md). */
+  /** Frequency cap state: the campaign pushes each device (or user) took within its project's cap window (services/delivery, docs/internals/campaign-control.md). */
   frequencyCaps: 'frequency_caps',
 } as const;
 

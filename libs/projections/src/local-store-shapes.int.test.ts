@@ -201,7 +201,7 @@ describe('the query shapes Herald issues', () => {
       expect(counted).toMatchObject({ counted: true, guardHit: false });
       expect(indexed(counted?.plan)).toBe(true);
     }
-    // The scheduler's look reads the page from its index, not every stored schedule (issue 17, docs/idle.md).
+    // The scheduler's look reads the page from its index, not every stored schedule (issue 17, docs/internals/idle.md).
     const earliest = await explain('delivery_schedules', { filter: { state: 'pending' }, sort: { due_key: 1, _id: 1 }, skip: 0, limit: 5 });
     expect(earliest, 'earliest schedules').toMatchObject({ paged: true, guardHit: false });
     expect(indexed(earliest?.plan), JSON.stringify(earliest?.plan)).toBe(true);

@@ -30,7 +30,7 @@ export interface AppDeps {
   /** Where event streams read the log; without it GET /api/v1/events answers 503. */
   kafka?: HeraldKafka;
   eventStreams?: StreamLimits;
-  /** What one explain request may cost (docs/explain.md); default API_EXPLAIN_LIMITS. Needs `kafka` (else 503). */
+  /** What one explain request may cost (docs/reference/explain.md); default API_EXPLAIN_LIMITS. Needs `kafka` (else 503). */
   explainLimits?: ExplainLimits;
   /** What devices may store (quota, bytes); default DEFAULT_DEVICE_POLICY. */
   devicePolicy?: DevicePolicy;

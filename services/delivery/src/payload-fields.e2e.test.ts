@@ -3,7 +3,7 @@ import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
  * Every push option, sent through the real pipeline, arrives at the fakes
- * where docs/payload-fields.md says: APNs headers and body, the FCM v1
+ * where docs/reference/payload-fields.md says: APNs headers and body, the FCM v1
  * message on the wire (firebase-admin's renaming included).
  */
 let harness: ApiHarness;

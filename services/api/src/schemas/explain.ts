@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { BEARER, errorResponses } from './common.ts';
 import { RECEIPT_OUTCOMES } from './receipts.ts';
 
-/** Explain: answers read from the event log (libs/explain), see docs/explain.md. */
+/** Explain: answers read from the event log (libs/explain), see docs/reference/explain.md. */
 
 const Time = Type.String({ format: 'date-time' });
 const NullableString = Type.Union([Type.String(), Type.Null()]);

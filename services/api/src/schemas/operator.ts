@@ -5,7 +5,7 @@ import { errorResponses } from './common.ts';
  * The operator's endpoints (/admin/v1): dead letters hold every project's
  * records, so they take the operator token (HERALD_ADMIN_TOKEN), never a
  * project key, and are left out of the public OpenAPI document
- * (docs/operator-api.md describes them).
+ * (docs/reference/operator-api.md describes them).
  */
 const HIDDEN = { hide: true } as const;
 

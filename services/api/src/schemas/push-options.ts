@@ -6,7 +6,7 @@ const RawObject = (description: string) => Type.Record(Type.String(), Type.Unkno
 /**
  * What a notification may carry beyond title and body (the request side of
  * libs/events' PushOptionFields, with the limits the providers set). Where
- * each field lands at APNs and FCM: docs/payload-fields.md. The whole
+ * each field lands at APNs and FCM: docs/reference/payload-fields.md. The whole
  * payload must still fit the providers' 4 KB (checked at send).
  */
 export const PushOptionsInput = {
@@ -42,7 +42,7 @@ export const ScheduleInput = {
   ),
 };
 
-/** How fast and how long a campaign goes (docs/campaign-control.md). */
+/** How fast and how long a campaign goes (docs/internals/campaign-control.md). */
 export const PaceInput = {
   rate_per_minute: Type.Optional(
     Type.Integer({
@@ -63,7 +63,7 @@ export const PaceInput = {
       description:
         "`transactional`: sent on the express lane ahead of the project's campaigns, never paced, not held by the project's budget (`herald projects budget`) for its first 11,000 devices per partition, and not subject to the project's frequency cap and quiet hours (`herald projects caps` / `quiet-hours`). " +
         "`campaign`: paced (its own `rate_per_minute` or the project's default), held by the project's budget, capped (devices over the cap are reported `capped` or `deferred`) and kept quiet (devices in quiet hours are `deferred` to their end) from its first push. " +
-        'Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/campaign-control.md)',
+        'Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/internals/campaign-control.md)',
     }),
   ),
 };

@@ -7,7 +7,7 @@ import type { AcceptedHere } from '../domain/just-sent.ts';
 /** Past the log read's own timeout: the admin look-ups before it and the reader's clean-up after it. */
 const DEADLINE_MARGIN_MS = 5_000;
 
-/** Explain over the API: project-scoped, bounded by `limits` (docs/explain.md); 503 on a process without Kafka. */
+/** Explain over the API: project-scoped, bounded by `limits` (docs/reference/explain.md); 503 on a process without Kafka. */
 export class ExplainService {
   readonly #explainer: Explainer | undefined;
   /** The explain routes' request deadline. */

@@ -33,7 +33,7 @@ const withBounds = (command: Command) =>
     .option('--json', 'print JSON (the API answer\'s `data`)');
 
 export function explainCommands(program: Command, withContext: Runner): void {
-  const explain = program.command('explain').description('answers from the event log: a device\'s timeline, why a device was or was not reached (docs/explain.md)');
+  const explain = program.command('explain').description('answers from the event log: a device\'s timeline, why a device was or was not reached (docs/reference/explain.md)');
 
   withBounds(explain.command('device <id-or-token>'))
     .description("a device's timeline: registrations, token refreshes, metadata, deactivations with the provider's evidence, receipts, opens")

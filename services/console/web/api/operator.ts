@@ -4,7 +4,7 @@ import { ApiError, errorsOf } from './client.ts';
  * The operator's session and calls (/admin/v1, HERALD_ADMIN_TOKEN): apart
  * from the project session, in this tab's sessionStorage only. The admin
  * endpoints are not part of the public API document, so these are plain
- * fetches (docs/operator-api.md describes their bodies).
+ * fetches (docs/reference/operator-api.md describes their bodies).
  */
 const STORAGE_KEY = 'herald.adminToken';
 const listeners = new Set<() => void>();

@@ -6,7 +6,7 @@ import { Errors, Loading, TableScroll } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { formatTime } from '../lib/format.ts';
 
-/** What each reason means, in a sentence (docs/explain.md). */
+/** What each reason means, in a sentence (docs/reference/explain.md). */
 const REASONS: Record<string, string> = {
   reached: 'Reached: the provider accepted it for this device.',
   provider_rejected: 'Sent, and the provider refused the token (the device is deactivated).',

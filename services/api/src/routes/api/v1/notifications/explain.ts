@@ -4,7 +4,7 @@ import { explainNotificationSchema } from '../../../../schemas/explain.ts';
 
 export default async function explainNotification(app: FastifyInstance): Promise<void> {
   const fastify = app.withTypeProvider<TypeBoxTypeProvider>();
-  // Reads the log: its own deadline (the explain bounds, docs/explain.md), not the request deadline of the store-backed routes.
+  // Reads the log: its own deadline (the explain bounds, docs/reference/explain.md), not the request deadline of the store-backed routes.
   fastify.get('/:id/explain', { schema: explainNotificationSchema, handlerTimeout: fastify.services.explain.deadlineMs }, async (request) => ({
     data: await fastify.services.explain.notification(request.projectId, request.params.id, request.query.device_id),
   }));
