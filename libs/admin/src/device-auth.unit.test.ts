@@ -11,7 +11,7 @@ describe('device-auth secret and proofs', () => {
     expect(isDeviceAuthSecret('hdas_short')).toBe(false);
   });
 
-  it('is the hex HMAC-SHA256 of "<purpose>:<value>" under the secret as printed (what the README example computes)', () => {
+  it('is the hex HMAC-SHA256 of "<purpose>:<value>" under the secret as printed (what the example in docs/reference/device-endpoints.md computes)', () => {
     expect(deviceProof(secret, 'identifier', 'user-1')).toBe(createHmac('sha256', secret).update('identifier:user-1').digest('hex'));
     expect(deviceProof(secret, 'external_id', 'user-1')).toBe(createHmac('sha256', secret).update('external_id:user-1').digest('hex'));
     // RFC 4231 test case 2: key "Jefe", data "what do ya want for nothing?" (here the purpose is part of the data).

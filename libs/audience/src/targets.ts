@@ -2,7 +2,7 @@ import { deviceIdFor, topicIdFor, type ResolvedAudience, type Target } from '@he
 
 /**
  * What the targets of a send name once topic names are known. The one rule
- * for a plain string (README "Targets"): it names the device with that id,
+ * for a plain string (docs/guides/targets.md): it names the device with that id,
  * the device holding that token and the topic with that name or id,
  * together. Nothing a stranger registers changes that: a device matches a
  * string only by its own id or token, and topics are created by the project

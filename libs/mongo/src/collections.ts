@@ -36,7 +36,7 @@ export const READ_MODELS = {
 export type ReadModelName = keyof typeof READ_MODELS;
 
 /** The indexes the admin collections' queries need (read models declare theirs with their projection); created at start, idempotently. */
-// README "Indexes (query shapes)" lists which query each one serves and who issues it.
+// docs/internals/indexes.md lists which query each one serves and who issues it.
 export const ADMIN_INDEXES: Readonly<Record<string, IndexDescription[]>> = {
   [ADMIN_COLLECTIONS.projects]: [
     { key: { name: 1 }, name: 'by_name' },

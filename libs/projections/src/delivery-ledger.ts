@@ -36,7 +36,7 @@ export interface DeliveryLedgerDocument extends ProjectedDocument {
   reported_at: string;
 }
 
-/** The indexes this read model's queries need (README "Indexes (query shapes)"). */
+/** The indexes this read model's queries need (docs/internals/indexes.md). */
 export const LEDGER_INDEXES: readonly IndexDescription[] = [
     // The open check: which batch of a notification holds a device (multikey on MongoDB).
     { key: { notification_id: 1, 'devices.device_id': 1 }, name: 'by_notification_device' },

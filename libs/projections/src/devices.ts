@@ -27,7 +27,7 @@ export interface DeviceDocument extends ProjectedDocument {
   timezone?: string;
 }
 
-/** The indexes this read model's queries need (README "Indexes (query shapes)"). */
+/** The indexes this read model's queries need (docs/internals/indexes.md). */
 export const DEVICE_INDEXES: readonly IndexDescription[] = [
     { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
     { key: { project_id: 1, identifier_values: 1 }, name: 'by_project_identifier' },

@@ -9,7 +9,7 @@ import { TOPIC_INDEXES } from './topics.ts';
 
 /**
  * Every query shape Herald issues against the read models and admin
- * collections (README "Indexes (query shapes)"), run with Herald's FerretDB
+ * collections (docs/internals/indexes.md), run with Herald's FerretDB
  * pushdown and without it on the same data, with the indexes the store
  * adapter creates: the answers must be equal. On FerretDB the test also
  * checks how they ran: the listings' pages and counts of a clean project in

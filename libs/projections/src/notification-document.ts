@@ -66,7 +66,7 @@ export interface NotificationDocument extends ProjectedDocument {
 }
 
 // The notification list, newest first, in all and by status.
-/** The indexes this read model's queries need (README "Indexes (query shapes)"). */
+/** The indexes this read model's queries need (docs/internals/indexes.md). */
 export const NOTIFICATION_INDEXES: readonly IndexDescription[] = [
     { key: { project_id: 1, created_at: -1, _id: -1 }, name: 'by_project_newest' },
     { key: { project_id: 1, status: 1, created_at: -1, _id: -1 }, name: 'by_project_status_newest' },

@@ -29,7 +29,7 @@ export function topicOrigin(doc: Pick<TopicDocument, 'origin'>): TopicOrigin {
 /** The filter that leaves out deleted topics; every reader of the model adds it. */
 export const LIVE_TOPIC = { deleted_at: { $exists: false } } as const;
 
-/** The indexes this read model's queries need (README "Indexes (query shapes)"). */
+/** The indexes this read model's queries need (docs/internals/indexes.md). */
 export const TOPIC_INDEXES: readonly IndexDescription[] = [
     { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
     { key: { project_id: 1, name: 1 }, name: 'by_project_name' },

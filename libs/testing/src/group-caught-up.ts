@@ -42,7 +42,7 @@ export async function waitForProjectionCaughtUp(kafka: HeraldKafka, model: ReadM
  * Waits until the delivery ledger (the receipts) has applied every
  * notification event written so far. The receipts are a projection of their
  * own: they agree with a notification's counts once both have caught up
- * (README, "Following a notification"), not necessarily the moment the
+ * (docs/guides/following-a-notification.md), not necessarily the moment the
  * counts show an outcome.
  */
 export async function waitForReceiptsCaughtUp(kafka: HeraldKafka, timeoutMs = 30_000): Promise<void> {

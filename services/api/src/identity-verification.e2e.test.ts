@@ -11,7 +11,7 @@ let harness: ApiHarness;
 let project: { id: string; api_key: string };
 type DeviceRow = { token: string; metadata: Record<string, string> };
 
-/** What the README tells a project's server to compute. */
+/** What docs/reference/device-endpoints.md tells a project's server to compute. */
 const hashOf = (secret: string, identifier: string) => createHmac('sha256', secret).update(`identifier:${identifier}`).digest('hex');
 
 const verification = async (...args: string[]) =>

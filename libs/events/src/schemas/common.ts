@@ -17,7 +17,7 @@ export const TokenTarget = Type.Object({ token: Type.String({ minLength: 1 }) },
 /**
  * A plain string names the device with that id, the device holding that
  * token, and the topic with that name or id, together; typed objects name
- * one kind exactly (libs/audience, README "Targets").
+ * one kind exactly (libs/audience, docs/guides/targets.md).
  */
 export const Target = Type.Union([Type.String({ minLength: 1 }), MetadataTarget, ExternalIdTarget, TopicTarget, DeviceIdTarget, TokenTarget]);
 export type Target = Static<typeof Target>;

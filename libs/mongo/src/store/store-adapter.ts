@@ -17,7 +17,7 @@ export interface StoreAdapter {
   indexesFor(logical: string, declared: readonly IndexDescription[]): IndexDescription[];
 }
 
-/** MongoDB: every declared index (README "Indexes (query shapes)"). */
+/** MongoDB: every declared index (docs/internals/indexes.md). */
 export const mongodbStore: StoreAdapter = {
   flavour: 'mongodb',
   indexesFor: (_logical, declared) => [...declared],

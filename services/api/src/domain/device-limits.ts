@@ -1,7 +1,7 @@
 /**
  * Limits on what a device-facing call (no API key) may write. They bound
  * what one anonymous request can make Herald store, send to Kafka and fan
- * out — see "Device-facing endpoints" in the README. Worst cases they imply
+ * out — see docs/reference/device-endpoints.md. Worst cases they imply
  * (in bytes, with every character escaped in JSON; event-size.unit.test.ts):
  * a DeviceRegistered record ≤ ~860 KB, a MetadataUpdated record ≤ ~420 KB —
  * each under the broker's 1 MB message limit. A PATCH writes at most

@@ -1,14 +1,16 @@
 /**
  * What an installation lets devices store, from the API's configuration
- * (README "Device-facing endpoints"; every figure is documented there).
+ * (docs/reference/device-endpoints.md; every figure is documented there).
  */
 export interface DevicePolicy {
   /** Devices a project may hold unless it has its own quota (herald projects device-quota). */
   projectDeviceQuota: number;
+  /** The share (percent) of a project's quota that devices registered without its API key may fill. */
+  anonymousDevicePercent: number;
   /** Bytes of token, identifiers, metadata, topics, external_id and timezone one device may hold (as JSON). */
   maxDeviceBytes: number;
   /** How often a project's devices are counted again for its quota, per API process. */
   quotaRecountMs: number;
 }
 
-export const DEFAULT_DEVICE_POLICY: DevicePolicy = { projectDeviceQuota: 1_000_000, maxDeviceBytes: 16_384, quotaRecountMs: 60_000 };
+export const DEFAULT_DEVICE_POLICY: DevicePolicy = { projectDeviceQuota: 1_000_000, anonymousDevicePercent: 90, maxDeviceBytes: 16_384, quotaRecountMs: 60_000 };

@@ -6,7 +6,7 @@ export const MAX_TARGETS = 10_000;
 
 const TargetSchema = Type.Union(
   [
-    Type.String({ minLength: 1, maxLength: 4096, description: 'Names the device with this id, the device holding this token, and the topic with this name or id (README "Targets")' }),
+    Type.String({ minLength: 1, maxLength: 4096, description: 'Names the device with this id, the device holding this token, and the topic with this name or id (docs/guides/targets.md)' }),
     Type.Object({ topic: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false, description: 'The subscribers of the topic with this name or id' }),
     Type.Object({ device_id: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false, description: 'Exactly the device with this id' }),
     Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false, description: 'Exactly the device holding this push token' }),

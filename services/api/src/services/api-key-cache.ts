@@ -12,7 +12,7 @@ export interface AuthenticatedKey {
  * Bearer keys as the store knows them, remembered for `ttlMs` (by a hash:
  * the cache never holds a usable key), so a client's requests do not each
  * read the store. A revoked key stops working within `ttlMs`; open event
- * streams ask again at that pace (README "Live event stream").
+ * streams ask again at that pace (docs/event-stream.md).
  */
 export class ApiKeyCache {
   readonly #lookup: (apiKey: string) => Promise<string | undefined>;

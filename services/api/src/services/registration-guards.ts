@@ -7,7 +7,7 @@ import { assertRoomForTopics } from './topic-quota.ts';
 /**
  * What a device-facing registration may do with topics and tokens, so that no
  * anonymous registration changes what a project's send to a device reaches
- * (README "Device-facing endpoints"): topics are the project's unless it lets
+ * (docs/reference/device-endpoints.md): topics are the project's unless it lets
  * devices create them, a device-created topic never takes the name of a
  * device (id or token, active or not) or a topic's id, and no token (nor the
  * device id it makes) is a topic's name or id.

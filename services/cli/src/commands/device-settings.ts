@@ -24,7 +24,7 @@ export function deviceSettingsCommands(projects: Command, withContext: Runner): 
         if (project === null) throw new NotFoundError(`project ${projectId} does not exist`);
         const on = project.device_topics === true;
         if (options.json === true) out(JSON.stringify({ project_id: projectId, device_topics: on }));
-        else out(`devices ${on ? 'may' : 'may not'} create topics in project ${projectId}${on ? ' (device-created topics are self-asserted: see the README)' : ''}`);
+        else out(`devices ${on ? 'may' : 'may not'} create topics in project ${projectId}${on ? ' (device-created topics are self-asserted: see docs/guides/topics.md)' : ''}`);
       }),
     );
 

@@ -41,7 +41,7 @@ const withFilters = (command: Command) =>
     .option('--since <time>', 'dead-lettered at or after this ISO 8601 time');
 
 export function dlqCommands(program: Command, withContext: Runner): void {
-  const dlq = program.command('dlq').description('dead letters: records a consumer group could not handle (README "Operating Herald: dead letters")');
+  const dlq = program.command('dlq').description('dead letters: records a consumer group could not handle (docs/operations/dead-letters.md)');
 
   withFilters(dlq.command('list'))
     .description('count dead letters by dead-letter topic, consumer group and error')
