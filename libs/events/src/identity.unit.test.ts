@@ -38,7 +38,10 @@ describe('deviceIdFor and topicIdFor', () => {
     }
   });
 
-  it('treat a name with a lone surrogate as uuid always has (it refuses it)', () => {
-    expect(() => deviceIdFor('p', 'ab\ud800')).toThrow(URIError);
+  it('derive an id for a name with a lone surrogate without throwing, distinct from every other name', () => {
+    const ids = ['ab\ud800', 'ab\udc00', 'ab\ufffd', 'ab', '\ud800ab', 'ab\ud800\ud800'].map((token) => deviceIdFor('p', token));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(deviceIdFor('p', 'ab\ud800')).toBe(deviceIdFor('p', 'ab\ud800'));
+    expect(topicIdFor('p', 'a\ud800')).not.toBe(deviceIdFor('p', 'a\ud800'));
   });
 });
