@@ -25,7 +25,7 @@ export const NODE_FLAGS: readonly string[] = ['--disable-warning=TimeoutNegative
  * setting, at 100,000 devices (one run after the other, twentieth session):
  * peak 377–380 MB for 78.7–80.4 µs of CPU per push, against 533–539 MB and
  * 73.0–73.5 µs with the semi-space cap alone and 563–630 MB and 67.2–67.7
- * µs with neither (services/delivery/README.md, Memory).
+ * µs with neither (docs/internals/delivery-memory.md).
  */
 export const SERVICE_NODE_FLAGS: Readonly<Record<string, readonly string[]>> = {
   'services/projector/src/main.ts': ['--max-semi-space-size=16'],
