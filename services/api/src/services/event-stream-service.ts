@@ -4,6 +4,7 @@ import type { AdminStore } from '@herald/admin';
 import { AppError, NotFoundError, ValidationError } from '@herald/errors';
 import { openLogReader, type HeraldKafka, type LogPosition, type LogReader, type LogRecord } from '@herald/kafka';
 import { decodeStreamId, encodeStreamId, STREAM_EVENT_TYPES } from '../domain/event-stream.ts';
+import { mayOpenStream } from '../domain/stream-slots.ts';
 import { RateLimitedError } from '../retry-after.ts';
 import type { ApiKeyCache } from './api-key-cache.ts';
 
@@ -105,8 +106,12 @@ export class EventStreamService {
   async open(projectId: string, from: LogPosition | 'end', onRecord: (record: LogRecord) => Promise<void>): Promise<OpenStream> {
     if (this.#kafka === undefined) throw new AppError('INFRA_UNAVAILABLE', 'event streams are not available on this API process');
     const projectStreams = this.#byProject.get(projectId) ?? 0;
-    if (this.#open >= this.#limits.perProcess || projectStreams >= this.#limits.perProject) {
-      throw new RateLimitedError(`on event streams (at most ${this.#limits.perProject} open per project, ${this.#limits.perProcess} per API process)`, 5);
+    if (!mayOpenStream({ open: this.#open, projectOpen: projectStreams, perProcess: this.#limits.perProcess, perProject: this.#limits.perProject })) {
+      throw new RateLimitedError(
+        `on event streams (at most ${this.#limits.perProject} open per project, ${this.#limits.perProcess} per API process; ` +
+          "a project's second and later streams only while half of the process's are free)",
+        5,
+      );
     }
     this.#open += 1;
     this.#onOpenCount(this.#open);
