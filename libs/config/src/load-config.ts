@@ -8,6 +8,8 @@ export const CommonConfig = Type.Object({
   KAFKA_TOPIC_PREFIX: Type.String({ default: '', pattern: '^[A-Za-z0-9._-]*$', description: 'prepended to every topic and consumer group name' }),
   MONGO_URL: Type.String({ default: 'mongodb://127.0.0.1:27017/herald', pattern: '^mongodb(\\+srv)?://' }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+  KAFKA_REPLICATION_FACTOR: Type.Optional(Type.Integer({ minimum: 1, description: 'copies of each partition of the topics Herald creates; unset: 3 on a cluster of three or more brokers, else 1' })),
+  KAFKA_MIN_INSYNC_REPLICAS: Type.Optional(Type.Integer({ minimum: 1, description: 'copies that must hold a write before it is acknowledged (acks=all); unset: 2 on a cluster of three or more brokers, else 1' })),
 });
 export type CommonConfig = Static<typeof CommonConfig>;
 

@@ -1,12 +1,21 @@
 import type { HeraldKafka } from './create-kafka.ts';
 import pRetry from 'p-retry';
+import { ConfigResourceTypes, type Admin } from 'kafkajs';
+import { ConfigError } from '@herald/errors';
 import { TOPIC_SPECS, topicConfig, type TopicSpec } from '@herald/events';
+import { durabilityFor, weakerTopics, weakTopicsError, type Durability, type DurabilitySettings, type TopicDurability } from './topic-durability.ts';
 
 export interface TopicPlan {
   specs?: readonly TopicSpec[];
   /** Partitions for new topics; existing topics are left as they are. */
   partitions: number;
-  replicationFactor?: number;
+  /**
+   * Replication factor and min.insync.replicas for the event and work topics
+   * (KAFKA_REPLICATION_FACTOR, KAFKA_MIN_INSYNC_REPLICAS); unset: 3/2 on a
+   * cluster of three or more brokers, else 1/1. New topics get them; existing
+   * ones weaker than that stop the start with a ConfigError naming them.
+   */
+  durability?: DurabilitySettings;
 }
 
 /**
@@ -53,18 +62,55 @@ async function retryingCreation<T>(create: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Creates the topics that do not exist yet; safe to call from every process at start. */
-export function ensureTopics(kafka: HeraldKafka, plan: TopicPlan): Promise<void> {
-  return retryingCreation(() => createMissingTopics(kafka, plan));
+/**
+ * Creates the topics that do not exist yet, then checks that every one is as
+ * durable as configured; safe to call from every process at start.
+ */
+export async function ensureTopics(kafka: HeraldKafka, plan: TopicPlan): Promise<void> {
+  const durability = await retryingCreation(() => createMissingTopics(kafka, plan));
+  const names = (plan.specs ?? TOPIC_SPECS).map((spec) => kafka.topic(spec.name));
+  const problems = weakerTopics(durability, await pRetry(() => describeDurability(kafka, names), KAFKA_SETUP_RETRY));
+  if (problems.length > 0) throw weakTopicsError(problems);
 }
 
-async function createMissingTopics(kafka: HeraldKafka, plan: TopicPlan): Promise<void> {
+/** Each topic's fewest replicas over its partitions and its effective min.insync.replicas. */
+export async function describeDurability(kafka: HeraldKafka, topics: readonly string[]): Promise<TopicDurability[]> {
   const admin = kafka.client.admin();
   await admin.connect();
   try {
+    const metadata = await admin.fetchTopicMetadata({ topics: [...topics] });
+    const configs = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: topics.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: ['min.insync.replicas'] })),
+    });
+    const minIsr = new Map(configs.resources.map((resource) => [resource.resourceName, Number(resource.configEntries.find((entry) => entry.configName === 'min.insync.replicas')?.configValue ?? 1)]));
+    return metadata.topics.map((topic) => ({
+      topic: topic.name,
+      replicationFactor: Math.min(...topic.partitions.map((partition) => partition.replicas.length)),
+      minInsyncReplicas: minIsr.get(topic.name) ?? 1,
+    }));
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Brokers the cluster has now (a broker that is down is not counted). */
+async function brokerCount(admin: Admin): Promise<number> {
+  return (await admin.describeCluster()).brokers.length;
+}
+
+async function createMissingTopics(kafka: HeraldKafka, plan: TopicPlan): Promise<Durability> {
+  const admin = kafka.client.admin();
+  await admin.connect();
+  try {
+    const brokers = await brokerCount(admin);
+    const durability = durabilityFor(brokers, plan.durability ?? {});
     const existing = new Set(await admin.listTopics());
     const missing = (plan.specs ?? TOPIC_SPECS).filter((spec) => !existing.has(kafka.topic(spec.name)));
-    if (missing.length === 0) return;
+    if (missing.length === 0) return durability;
+    if (durability.replicationFactor > brokers) {
+      throw new ConfigError([`KAFKA_REPLICATION_FACTOR=${durability.replicationFactor} needs at least that many brokers; the cluster has ${brokers} (creating ${missing.map((spec) => kafka.topic(spec.name)).join(', ')})`]);
+    }
     // A co-partitioned topic takes the partition count of the topic it follows, if that one exists already.
     const like = [...new Set(missing.flatMap((spec) => (spec.partitionsLike === undefined || !existing.has(kafka.topic(spec.partitionsLike)) ? [] : [spec.partitionsLike])))];
     const counts = new Map<string, number>();
@@ -75,10 +121,11 @@ async function createMissingTopics(kafka: HeraldKafka, plan: TopicPlan): Promise
       topics: missing.map((spec) => ({
         topic: kafka.topic(spec.name),
         numPartitions: spec.partitions ?? (spec.partitionsLike === undefined ? undefined : counts.get(spec.partitionsLike)) ?? plan.partitions,
-        replicationFactor: plan.replicationFactor ?? -1,
-        configEntries: Object.entries(topicConfig(spec)).map(([name, value]) => ({ name, value })),
+        replicationFactor: durability.replicationFactor,
+        configEntries: Object.entries({ ...topicConfig(spec), 'min.insync.replicas': String(durability.minInsyncReplicas) }).map(([name, value]) => ({ name, value })),
       })),
     });
+    return durability;
   } finally {
     await admin.disconnect();
   }

@@ -1,5 +1,6 @@
 export * from './create-kafka.ts';
 export * from './ensure-topics.ts';
+export * from './topic-durability.ts';
 export * from './event-producer.ts';
 export * from './dead-letter.ts';
 export * from './run-consumer.ts';

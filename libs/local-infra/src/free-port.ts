@@ -59,3 +59,27 @@ function listenOnce(port: number): Promise<number | undefined> {
     });
   });
 }
+
+/**
+ * Ports for a local Kafka of `brokers` brokers: broker n listens on
+ * kafkaPort + 2(n-1) and its controller on kafkaControllerPort + 2(n-1)
+ * (herald-infra's derivation), so a run of 2 × brokers consecutive ports must
+ * be free. Picks a free port and checks the run above it; tries again otherwise.
+ */
+export async function kafkaPortsFree(brokers = 1): Promise<{ kafkaPort: number; kafkaControllerPort: number }> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    const base = await freePort();
+    const rest = Array.from({ length: 2 * brokers - 1 }, (_, i) => base + 1 + i);
+    if (rest.some((port) => port > 65_535 || handedOut.has(port))) continue;
+    let free = true;
+    for (const port of rest) {
+      handedOut.add(port);
+      if ((await listenOnce(port)) === undefined) {
+        free = false;
+        break;
+      }
+    }
+    if (free) return { kafkaPort: base, kafkaControllerPort: base + 1 };
+  }
+  throw new Error(`no run of ${2 * brokers} free ports on 127.0.0.1`);
+}

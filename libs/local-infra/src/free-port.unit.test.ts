@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort } from './free-port.ts';
+import { freePort, kafkaPortsFree } from './free-port.ts';
 
 const listen = (port: number) =>
   new Promise<void>((resolve, reject) => {
@@ -25,5 +25,14 @@ describe('freePort', () => {
     // 300 random picks from the ~12,000 ports below the range would repeat one 97 % of the time without the memory.
     const ports = await Promise.all(Array.from({ length: 300 }, () => freePort()));
     expect(new Set(ports).size).toBe(ports.length);
+  });
+
+  it('picks a run of free ports for a three-broker cluster (broker n on kafkaPort + 2(n-1), its controller on kafkaControllerPort + 2(n-1))', async () => {
+    const { kafkaPort, kafkaControllerPort } = await kafkaPortsFree(3);
+    expect(kafkaControllerPort).toBe(kafkaPort + 1);
+    for (let port = kafkaPort; port < kafkaPort + 6; port += 1) await listen(port);
+    // None of the run is handed out again.
+    const more = await Promise.all(Array.from({ length: 100 }, () => freePort()));
+    expect(more.filter((port) => port >= kafkaPort && port < kafkaPort + 6)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository's infra script: installs (cached) and runs Kafka and FerretDB on loopback. */
@@ -8,9 +8,12 @@ export const INFRA_SCRIPT = resolve(dirname(fileURLToPath(import.meta.url)), '..
 export interface LocalInfraSettings {
   /** Where Kafka's log dirs and FerretDB's SQLite files live. */
   dataDir: string;
+  /** Broker 1's ports; broker n of a cluster listens on these + 2(n-1) (`kafkaPortsFree` picks such a run). */
   kafkaPort: number;
   kafkaControllerPort: number;
   mongoPort: number;
+  /** Brokers of the local KRaft cluster (static quorum of all of them); unset: HERALD_KAFKA_BROKERS_LOCAL, else one. */
+  brokers?: number;
   /** PostgreSQL's port when the store runs FerretDB on PostgreSQL (HERALD_STORE=postgresql); the script's default otherwise. */
   pgPort?: number;
   /** FerretDB's backend; unset: HERALD_STORE, else the script's default (infra/README.md). */
@@ -28,9 +31,19 @@ export interface LocalInfra {
 /** Loopback defaults that `npm start` and the CLI share (ARCHITECTURE.md). */
 export const DEFAULT_PORTS = { kafkaPort: 9092, kafkaControllerPort: 9093, mongoPort: 27017, pgPort: 5432 } as const;
 
+/** Broker `n` (1-based)'s pid file in a data dir: the script's layout (broker 1 in kafka/, broker n in kafka-<n>/). */
+export function brokerPidFile(dataDir: string, n = 1): string {
+  return join(dataDir, n === 1 ? 'kafka' : `kafka-${n}`, 'kafka.pid');
+}
+
+/** Broker `n` (1-based)'s listener port: the script's derivation from KAFKA_PORT. */
+export function brokerPort(settings: Pick<LocalInfraSettings, 'kafkaPort'>, n: number): number {
+  return settings.kafkaPort + 2 * (n - 1);
+}
+
 function runScript(command: 'start' | 'stop' | 'status', settings: LocalInfraSettings): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(INFRA_SCRIPT, [command], {
+    const child = spawn(INFRA_SCRIPT, [command, ...(settings.brokers === undefined ? [] : ['--brokers', String(settings.brokers)])], {
       env: {
         ...process.env,
         HERALD_DATA_DIR: settings.dataDir,
@@ -71,7 +84,7 @@ export function parseInfraOutput(stdout: string): { kafkaBrokers: string; mongoU
   return { kafkaBrokers, mongoUrl };
 }
 
-/** Starts (or finds already running) local Kafka and FerretDB; `stop` stops both. */
+/** Starts (or finds already running) local Kafka (one broker or a cluster) and FerretDB; `stop` stops them all. */
 export async function startLocalInfra(settings: LocalInfraSettings): Promise<LocalInfra> {
   const addresses = parseInfraOutput(await runScript('start', settings));
   return { ...addresses, stop: async () => void (await runScript('stop', settings)) };

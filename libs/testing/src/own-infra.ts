@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startLocalInfra, type LocalInfra, type LocalInfraSettings } from '@herald/local-infra';
+import { brokerPidFile, freePort, kafkaPortsFree, startLocalInfra, type LocalInfra, type LocalInfraSettings } from '@herald/local-infra';
 import { waitFor } from './wait-for.ts';
 
 /**
@@ -16,13 +16,14 @@ export interface OwnInfra extends LocalInfra {
   close(): Promise<void>;
 }
 
-export async function startOwnInfra(onOutput?: (line: string) => void): Promise<OwnInfra> {
+/** `brokers: 3`: a three-broker KRaft cluster (RF 3 / min ISR 2 for its internal topics) instead of one broker. */
+export async function startOwnInfra(onOutput?: (line: string) => void, options: { brokers?: number } = {}): Promise<OwnInfra> {
   const dataDir = await mkdtemp(join(tmpdir(), 'herald-own-infra-'));
   const settings: LocalInfraSettings = {
     dataDir,
-    kafkaPort: await freePort(),
-    kafkaControllerPort: await freePort(),
+    ...(await kafkaPortsFree(options.brokers ?? 1)),
     mongoPort: await freePort(),
+    brokers: options.brokers ?? 1,
     ...(onOutput === undefined ? {} : { onOutput }),
   };
   const infra = await startLocalInfra(settings);
@@ -36,9 +37,9 @@ export async function startOwnInfra(onOutput?: (line: string) => void): Promise<
   };
 }
 
-/** Kills the broker as a crash would (SIGKILL) and resolves once its process is gone. */
-export function stopBroker(infra: OwnInfra): Promise<void> {
-  return killFromPidFile(join(infra.settings.dataDir, 'kafka', 'kafka.pid'), 'Kafka');
+/** Kills broker `n` (1-based; the only one by default) as a crash would (SIGKILL) and resolves once its process is gone. */
+export function stopBroker(infra: OwnInfra, n = 1): Promise<void> {
+  return killFromPidFile(brokerPidFile(infra.settings.dataDir, n), `Kafka broker ${n}`);
 }
 
 /** Kills the store (FerretDB, or whatever the data dir's ferretdb pid file names) and resolves once it is gone. */
