@@ -6,7 +6,7 @@ import { retryDecision, type RetryPolicy } from './backoff.ts';
 import { flushDelay, WEBHOOK_BATCH_MAX_BYTES } from './batching.ts';
 import { signatureHeader, WEBHOOK_HEADERS } from './signature.ts';
 import { WEBHOOK_TOPICS, webhookRequest, webhookWants } from './select-events.ts';
-import type { PostResult } from './outbound.ts';
+import { withoutAddresses, type PostResult } from './outbound.ts';
 
 export interface WebhookClock {
   now(): number;
@@ -88,7 +88,7 @@ export async function runEndpoint(deps: EndpointDeps, from: LogPosition, generat
         [WEBHOOK_HEADERS.webhook]: id,
         'user-agent': 'Herald-Webhooks/1',
       };
-      const result: PostResult = await deps.post(webhook.url, body, headers).catch((error: unknown) => ({ ok: false, error: (error as Error).message }));
+      const result: PostResult = await deps.post(webhook.url, body, headers).catch((error: unknown) => ({ ok: false, error: withoutAddresses((error as Error).message) }));
       if (result.ok) {
         status = { ...status, delivered_events: status.delivered_events + events.length, last_success_at: new Date(clock.now()) };
         deps.observer.delivered(id, events.length);
@@ -99,7 +99,7 @@ export async function runEndpoint(deps: EndpointDeps, from: LogPosition, generat
       status = { ...status, failed_attempts: status.failed_attempts + 1, last_failure: { at: new Date(failedAt), error: result.error.slice(0, 500) } };
       dirty = true;
       deps.observer.failed(id, failedAt);
-      logger.warn({ webhook_id: id, attempt, error: result.error }, 'webhook request failed');
+      logger.warn({ webhook_id: id, attempt, error: result.error, ...(result.detail === undefined ? {} : { detail: result.detail }) }, 'webhook request failed');
       const decision = retryDecision(attempt, firstFailureAt, failedAt, deps.policy, clock.random());
       if (decision.kind === 'dead-letter') {
         await deps.store.addDeadLetter({

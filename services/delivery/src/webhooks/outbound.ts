@@ -27,7 +27,21 @@ export interface OutboundOptions {
   maxResponseBytes: number;
 }
 
-export type PostResult = { ok: true; status: number } | { ok: false; status?: number; error: string; refused?: boolean };
+/**
+ * `error` is what the project sees (the webhook's `last_failure`, its dead
+ * letters): it never names an address a host resolved to, so a webhook is
+ * no oracle for what names resolve to inside the network. `detail` says
+ * which address and range refused it, for the operator's log only.
+ */
+export type PostResult = { ok: true; status: number } | { ok: false; status?: number; error: string; refused?: boolean; detail?: string };
+
+const IPV4_ADDRESS = /\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g;
+const IPV6_ADDRESS = /\[?(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f.]*\]?(?::\d+)?/gi;
+
+/** An error message with every IP address in it (a connection error names the one it tried) replaced. */
+export function withoutAddresses(message: string): string {
+  return message.replace(IPV6_ADDRESS, '<address>').replace(IPV4_ADDRESS, '<address>');
+}
 
 /** Why a webhook URL may not be called at all (before any lookup), or undefined. */
 export function urlProblem(url: URL, allowLoopback: boolean): string | undefined {
@@ -60,12 +74,14 @@ export async function postWebhook(target: string, body: string, headers: Record<
   try {
     addresses = literal === undefined ? await Promise.race([options.resolver(url.hostname), aborted(deadline)]) : [literal];
   } catch (error) {
-    return { ok: false, error: `could not resolve ${url.hostname}: ${(error as Error).message}` };
+    return { ok: false, error: `could not resolve ${url.hostname}: ${withoutAddresses((error as Error).message)}` };
   }
   if (addresses.length === 0) return { ok: false, error: `${url.hostname} resolves to no address` };
   for (const address of addresses) {
     const verdict = classifyAddress(address, options.allowLoopback);
-    if (!verdict.allowed) return { ok: false, error: `${url.hostname} resolves to ${address} (${verdict.range}): refused`, refused: true };
+    if (!verdict.allowed) {
+      return { ok: false, error: `${url.hostname} resolves to an address webhooks may not call (only public unicast addresses are): refused`, refused: true, detail: `${address} (${verdict.range})` };
+    }
   }
   const tls = url.protocol === 'https:';
   const port = url.port === '' ? (tls ? 443 : 80) : Number(url.port);
@@ -110,7 +126,7 @@ export async function postWebhook(target: string, body: string, headers: Record<
     };
     if (deadline.aborted) onAbort();
     else deadline.addEventListener('abort', onAbort);
-    request.on('error', (error) => finish({ ok: false, error: error.message }));
+    request.on('error', (error) => finish({ ok: false, error: withoutAddresses(error.message) }));
     request.end(body);
   });
 }

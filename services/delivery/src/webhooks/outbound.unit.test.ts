@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { postWebhook, type Connector, type OutboundOptions } from './outbound.ts';
+import { postWebhook, withoutAddresses, type Connector, type OutboundOptions } from './outbound.ts';
 
 /**
  * Outbound webhook calls. Every socket the tests open goes to a server on
@@ -55,11 +55,12 @@ const options = (overrides: Partial<OutboundOptions>): OutboundOptions => ({
 
 describe('postWebhook', () => {
   it('refuses a host that resolves to a link-local or private address before any connection', async () => {
-    for (const address of ['169.254.169.254', '10.0.0.7', 'fd12::1', '::ffff:192.168.0.1']) {
+    for (const address of ['169.254.169.254', '10.0.0.7', 'fd12::1', '::ffff:192.168.0.1', '::a9fe:a9fe', '::7f00:1', '64:ff9b::a9fe:a9fe', '2002:a00:1::1']) {
       const calls: Parameters<Connector>[0][] = [];
       const result = await postWebhook('https://metadata.attacker.example/hook', '{}', {}, options({ resolver: async () => [address], connector: loopbackConnector(calls), allowLoopback: false }));
-      expect(result).toMatchObject({ ok: false, refused: true });
-      expect((result as { error: string }).error).toContain(address);
+      expect(result).toMatchObject({ ok: false, refused: true, detail: expect.stringContaining(address) });
+      // What the project sees (last_failure) never says what the name resolved to: a webhook is no resolver for the inside of the network.
+      expect((result as { error: string }).error).toBe('metadata.attacker.example resolves to an address webhooks may not call (only public unicast addresses are): refused');
       expect(calls, `no connection for ${address}`).toEqual([]);
     }
   });
@@ -99,5 +100,15 @@ describe('postWebhook', () => {
     expect(await postWebhook(url('/fail'), '{}', {}, options({}))).toEqual({ ok: false, status: 500, error: 'answered 500' });
     expect(await postWebhook(url('/big'), '{}', {}, options({}))).toEqual({ ok: true, status: 200 });
     expect(await postWebhook(url('/silent'), '{}', {}, options({ timeoutMs: 200 }))).toEqual({ ok: false, error: 'no answer within 200 ms' });
+  });
+});
+
+describe('withoutAddresses', () => {
+  it('takes every IP address (with its port) out of an error message, and leaves the rest', () => {
+    expect(withoutAddresses('connect ECONNREFUSED 10.0.0.7:443')).toBe('connect ECONNREFUSED <address>');
+    expect(withoutAddresses('connect ETIMEDOUT fd12::1:443, then 169.254.169.254')).toBe('connect ETIMEDOUT <address>, then <address>');
+    expect(withoutAddresses('connect EHOSTUNREACH [::ffff:192.168.0.1]:8443')).toBe('connect EHOSTUNREACH <address>');
+    expect(withoutAddresses('getaddrinfo ENOTFOUND hooks.example.com')).toBe('getaddrinfo ENOTFOUND hooks.example.com');
+    expect(withoutAddresses('answered 503')).toBe('answered 503');
   });
 });
