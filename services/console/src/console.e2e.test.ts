@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createEvent, deviceIdFor } from '@herald/events';
-import { createTopics, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness, apnsToken, apnsTokenPrefix } from '@herald/testing';
 import { buildConsole, DIST_DIR } from './build/build.ts';
 import { launchChromium, screenshot, seriousViolations, watchPage } from './browser.ts';
 
@@ -32,12 +32,12 @@ interface Receipt {
 const HOSTILE = '<img src=x onerror="window.__xss=1">';
 const ADMIN_TOKEN = 'console-e2e-admin-token-0123456789abcdef';
 const DEVICES = [
-  { token: 'ios-ok-1', platform: 'ios', topics: ['news'] },
-  { token: 'ios-ok-2', platform: 'ios', topics: ['news'] },
-  { token: 'ios-bad-1', platform: 'ios', topics: ['news'] },
+  { token: apnsToken('ios-ok-1'), platform: 'ios', topics: ['news'] },
+  { token: apnsToken('ios-ok-2'), platform: 'ios', topics: ['news'] },
+  { token: apnsToken('ios-bad-1'), platform: 'ios', topics: ['news'] },
   { token: 'android-ok-1', platform: 'android', topics: ['news'], metadata: { plan: 'pro' } },
   { token: 'android-spare-1', platform: 'android', topics: ['sport'] },
-  { token: 'evil-1', platform: 'ios', topics: [HOSTILE], metadata: { note: HOSTILE, [`<b>key</b>`]: '<script>window.__xss=2</script>' } },
+  { token: apnsToken('evil-1'), platform: 'ios', topics: [HOSTILE], metadata: { note: HOSTILE, [`<b>key</b>`]: '<script>window.__xss=2</script>' } },
 ] as const;
 
 let harness: ApiHarness;
@@ -72,7 +72,7 @@ const expectAccessible = async (screen: string) => expect(await seriousViolation
 
 beforeAll(async () => {
   await buildConsole({ quiet: true });
-  harness = await startApiHarness('console', { delivery: true, apiEnv: { CONSOLE_DIR: DIST_DIR, HERALD_ADMIN_TOKEN: ADMIN_TOKEN }, apnsRules: [{ prefix: 'ios-bad-', status: 400, reason: 'BadDeviceToken' }] });
+  harness = await startApiHarness('console', { delivery: true, apiEnv: { CONSOLE_DIR: DIST_DIR, HERALD_ADMIN_TOKEN: ADMIN_TOKEN }, apnsRules: [{ prefix: apnsTokenPrefix('ios-bad-'), status: 400, reason: 'BadDeviceToken' }] });
   project = await harness.createProject('console');
   await harness.fakes!.configure(project.id);
   await createTopics(harness, project.api_key, ['news', 'sport', HOSTILE]);
@@ -180,7 +180,7 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
 
     await page.getByLabel('Outcome').selectOption('invalid');
     await page.waitForURL(/outcome=invalid/);
-    await expect.poll(async () => (await tableRows('[data-testid=receipts]')).map((row) => row[0]), { message: 'the filtered receipts' }).toEqual([deviceIdFor(project.id, 'ios-bad-1')]);
+    await expect.poll(async () => (await tableRows('[data-testid=receipts]')).map((row) => row[0]), { message: 'the filtered receipts' }).toEqual([deviceIdFor(project.id, apnsToken('ios-bad-1'))]);
     await screenshot(page, 'receipts-filtered');
     // The filter is in the URL: a reload shows the same rows.
     await page.reload();
@@ -206,7 +206,7 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
     await expectAccessible('explain a device');
     await screenshot(page, 'explain');
 
-    await page.goto(url(`/console/devices/${deviceIdFor(project.id, 'ios-ok-1')}`));
+    await page.goto(url(`/console/devices/${deviceIdFor(project.id, apnsToken('ios-ok-1'))}`));
     await page.getByRole('button', { name: 'Show the timeline from the log' }).click();
     await page.getByTestId('timeline').waitFor({ timeout: 30_000 });
     const rows = await tableRows('[data-testid="timeline"]');
@@ -257,8 +257,8 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
   });
 
   it('shows hostile metadata, topics and titles as text and runs none of it', async () => {
-    const hostile = await api<{ data: { id: string } }>('POST', '/api/v1/notifications', { notification: { title: HOSTILE, body: '<script>window.__xss=3</script>', targets: ['evil-1'] } });
-    const evil = deviceIdFor(project.id, 'evil-1');
+    const hostile = await api<{ data: { id: string } }>('POST', '/api/v1/notifications', { notification: { title: HOSTILE, body: '<script>window.__xss=3</script>', targets: [apnsToken('evil-1')] } });
+    const evil = deviceIdFor(project.id, apnsToken('evil-1'));
     await page.goto(url(`/console/devices/${evil}`));
     await page.getByTestId('metadata').getByText(HOSTILE).waitFor();
     await page.getByTestId('metadata').getByText('<b>key</b>').waitFor();
@@ -316,20 +316,20 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
   });
 
   it('lists webhooks with their lag and last failure', async () => {
-    // Outside local mode delivery refuses a loopback address: the failure shows, and no socket is opened to it.
-    const created = await api<{ data: { id: string } }>('POST', '/api/v1/webhooks', { url: 'https://127.0.0.1:9/hook', event_types: ['NotificationRequested'] });
-    await api('POST', '/api/v1/notifications', { notification: { title: 'for the webhook', body: 'x', targets: ['ios-ok-1'] } });
+    // Outside local mode delivery refuses a host resolving to loopback (an IP address is refused at creation): the failure shows, and no socket is opened to it.
+    const created = await api<{ data: { id: string } }>('POST', '/api/v1/webhooks', { url: 'https://localhost:9/hook', event_types: ['NotificationRequested'] });
+    await api('POST', '/api/v1/notifications', { notification: { title: 'for the webhook', body: 'x', targets: [apnsToken('ios-ok-1')] } });
     const failure = await waitFor('the webhook failed', async () => (await api<{ data: { status: { last_failure: { error: string } | null } } }>('GET', `/api/v1/webhooks/${created.data.id}`)).data.status.last_failure ?? undefined, 30_000);
-    expect(failure.error).toBe('127.0.0.1 resolves to 127.0.0.1 (loopback): refused');
+    expect(failure.error).toBe('localhost resolves to an address webhooks may not call (only public unicast addresses are): refused');
     await page.goto(url('/console/webhooks'));
-    await page.getByTestId('webhooks').getByRole('cell', { name: 'https://127.0.0.1:9/hook' }).waitFor();
-    expect(await page.getByTestId('webhook-last-failure').first().textContent()).toContain('(loopback): refused');
+    await page.getByTestId('webhooks').getByRole('cell', { name: 'https://localhost:9/hook' }).waitFor();
+    expect(await page.getByTestId('webhook-last-failure').first().textContent()).toContain('may not call (only public unicast addresses are): refused');
     expect(number((await page.getByTestId('webhook-lag').first().textContent()) ?? '')).toBeGreaterThanOrEqual(0);
     await screenshot(page, 'webhooks');
   });
 
   it('passes axe on every screen, at desktop and phone width, with nothing blocked by its Content-Security-Policy', async () => {
-    const screens = ['/console/', '/console/notifications', `/console/notifications/${sentId}`, `/console/notifications/${sentId}/explain`, '/console/compose', '/console/devices', `/console/devices/${deviceIdFor(project.id, 'ios-ok-1')}`, '/console/topics', '/console/webhooks', '/console/nowhere'];
+    const screens = ['/console/', '/console/notifications', `/console/notifications/${sentId}`, `/console/notifications/${sentId}/explain`, '/console/compose', '/console/devices', `/console/devices/${deviceIdFor(project.id, apnsToken('ios-ok-1'))}`, '/console/topics', '/console/webhooks', '/console/nowhere'];
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       for (const screen of screens) {

@@ -13,9 +13,11 @@ export const WEBHOOK_LIMITS = {
 
 /**
  * Problems with a webhook URL that can be told without resolving it: the
- * scheme (https; http only to a loopback host in local mode), credentials in
- * the URL, a fragment. The addresses a host resolves to are checked at every
- * delivery (they may change), by delivery's webhooks role.
+ * scheme (https; http only to a loopback host in local mode), an IP address
+ * as host (a webhook names its host; only local mode may call 127.0.0.1 or
+ * [::1]), credentials in the URL, a fragment. The addresses a host resolves
+ * to are checked at every delivery (they may change), by delivery's webhooks
+ * role.
  */
 export function webhookUrlProblems(value: string, local: boolean): string[] {
   let url: URL;
@@ -29,9 +31,19 @@ export function webhookUrlProblems(value: string, local: boolean): string[] {
   if (url.protocol === 'http:') {
     if (!local || !loopbackHost) problems.push('url must use https (http only to a loopback host in local mode)');
   } else if (url.protocol !== 'https:') problems.push('url must use https');
+  if (isIpLiteral(url.hostname) && !(local && loopbackHost)) problems.push('url must name its host, not an IP address (a loopback address only in local mode)');
   if (url.username !== '' || url.password !== '') problems.push('url must not carry credentials (user:password@)');
   if (url.hash !== '') problems.push('url must not have a fragment');
   return problems;
+}
+
+/**
+ * Whether a parsed URL's host is an IP address. The URL parser has already
+ * turned every IPv4 spelling (`0x7f.1`, `2130706433`, full-width digits)
+ * into dotted decimal, and an IPv6 host is always bracketed.
+ */
+function isIpLiteral(hostname: string): boolean {
+  return hostname.startsWith('[') || /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 /** Whether `asked` is at or before `current` on every partition it names (a replay may only go back). */

@@ -53,7 +53,7 @@ const WithSecret = Type.Object({
 
 const WebhookId = Type.Object({ id: Type.String({ format: 'uuid', description: 'The webhook id' }) });
 
-const Url = Type.String({ minLength: 8, maxLength: WEBHOOK_LIMITS.urlLength, description: `https URL (http only to loopback in local mode), at most ${WEBHOOK_LIMITS.urlLength} characters` });
+const Url = Type.String({ minLength: 8, maxLength: WEBHOOK_LIMITS.urlLength, description: `https URL naming its host (no IP address; http and a loopback address only in local mode), at most ${WEBHOOK_LIMITS.urlLength} characters` });
 const EventTypes = Type.Array(EventType, { minItems: 1, maxItems: STREAM_EVENT_TYPES.length, uniqueItems: true });
 const NotificationFilter = Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: "Only this notification's events (device events are not a notification's: they are left out)" });
 

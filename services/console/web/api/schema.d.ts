@@ -4121,7 +4121,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description https URL (http only to loopback in local mode), at most 2048 characters */
+                        /** @description https URL naming its host (no IP address; http and a loopback address only in local mode), at most 2048 characters */
                         url: string;
                         event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated")[];
                         /** @description Only this notification's events (device events are not a notification's: they are left out) */
@@ -4516,7 +4516,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description https URL (http only to loopback in local mode), at most 2048 characters */
+                        /** @description https URL naming its host (no IP address; http and a loopback address only in local mode), at most 2048 characters */
                         url?: string;
                         event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated")[];
                         /** @description Only this notification's events (device events are not a notification's: they are left out) */

@@ -66,7 +66,13 @@ describe('webhook routes', () => {
     const post = (body: unknown) => harness.request('POST', '/api/v1/webhooks', { key: project.api_key, body });
     expect((await post({})).body).toEqual({ errors: ['url is required'] });
     expect(await post({ url: 'http://hooks.example.com/in' })).toEqual({ status: 400, body: { errors: ['url must use https (http only to a loopback host in local mode)'] } });
-    expect(await post({ url: 'http://127.0.0.1:8080/in' })).toEqual({ status: 400, body: { errors: ['url must use https (http only to a loopback host in local mode)'] } });
+    expect(await post({ url: 'http://127.0.0.1:8080/in' })).toEqual({
+      status: 400,
+      body: { errors: ['url must use https (http only to a loopback host in local mode)', 'url must name its host, not an IP address (a loopback address only in local mode)'] },
+    });
+    for (const url of ['https://169.254.169.254/latest/meta-data', 'https://[::7f00:1]/in', 'https://[::a9fe:a9fe]/in', 'https://93.184.216.34/in']) {
+      expect(await post({ url })).toEqual({ status: 400, body: { errors: ['url must name its host, not an IP address (a loopback address only in local mode)'] } });
+    }
     expect(await post({ url: 'https://user:pw@hooks.example.com/in' })).toEqual({ status: 400, body: { errors: ['url must not carry credentials (user:password@)'] } });
     expect((await post({ url: `https://hooks.example.com/${'a'.repeat(2048)}` })).status).toBe(400);
     expect((await post({ url: 'https://hooks.example.com/', event_types: ['DeviceRegistered'] })).status).toBe(400);
