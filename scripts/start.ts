@@ -1,6 +1,6 @@
 // `npm start`: Herald in one terminal. Starts local Kafka + FerretDB when
-// KAFKA_BROKERS / MONGO_URL are unset (and fake APNs/FCM when their endpoints
-// are unset), then the API, the projector and delivery with prefixed,
+// KAFKA_BROKERS / MONGO_URL are unset (HERALD_KAFKA_BROKERS_LOCAL=3: a
+// three-broker Kafka cluster; and fake APNs/FCM when their endpoints are unset), then the API, the projector and delivery with prefixed,
 // readable logs; creates a demo project on first run. Ctrl-C stops
 // everything it started.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -86,7 +86,7 @@ const env: Record<string, string | undefined> = { ...process.env };
 if (env.KAFKA_BROKERS === undefined || env.MONGO_URL === undefined) {
   say('KAFKA_BROKERS / MONGO_URL unset: starting local Kafka and FerretDB (first run downloads and builds them)');
   try {
-    infra = await startLocalInfra({ dataDir: join(stateDir, 'data'), ...settings.infraPorts, onOutput: (line) => say(line) });
+    infra = await startLocalInfra({ dataDir: join(stateDir, 'data'), ...settings.infraPorts, brokers: settings.kafkaBrokers, onOutput: (line) => say(line) });
   } catch (error) {
     say(error instanceof Error ? error.message : String(error));
     say('Alternatives: set KAFKA_BROKERS and MONGO_URL to running servers, or `docker compose up`.');
@@ -179,9 +179,9 @@ say(`demo project ${demo.id}, API key ${demo.api_key}`);
 say(`console ${base}/console/ — sign in with the demo API key above`);
 say('register a device, list devices, then send it a notification:');
 process.stdout.write(
-  `  curl -s -X POST ${base}/api/v1/devices -H 'content-type: application/json' -d '{"project_id":"${demo.id}","token":"demo-token-1","platform":"ios"}'\n` +
+  `  curl -s -X POST ${base}/api/v1/devices -H 'content-type: application/json' -d '{"project_id":"${demo.id}","token":"d0d0cafed0d0cafed0d0cafed0d0cafed0d0cafed0d0cafed0d0cafed0d0cafe","platform":"ios"}'\n` +
     `  curl -s ${base}/api/v1/devices -H 'Authorization: Bearer ${demo.api_key}'\n` +
-    `  curl -s -X POST ${base}/api/v1/notifications -H 'Authorization: Bearer ${demo.api_key}' -H 'content-type: application/json' -d '{"notification":{"title":"Hello","body":"from Herald","targets":["demo-token-1"]}}'\n`,
+    `  curl -s -X POST ${base}/api/v1/notifications -H 'Authorization: Bearer ${demo.api_key}' -H 'content-type: application/json' -d '{"notification":{"title":"Hello","body":"from Herald","targets":["d0d0cafed0d0cafed0d0cafed0d0cafed0d0cafed0d0cafed0d0cafed0d0cafe"]}}'\n`,
 );
 say('then follow it with the id it answered: status and counts, then every device\'s receipt:');
 process.stdout.write(

@@ -7,6 +7,8 @@ export interface StackSettings {
   /** Local state: Kafka and store data, the demo key, HERALD_SECRET_KEY, the fake providers' keys. */
   stateDir: string;
   infraPorts: { kafkaPort: number; kafkaControllerPort: number; mongoPort: number; pgPort: number };
+  /** Brokers of the local Kafka (HERALD_KAFKA_BROKERS_LOCAL; 3: a KRaft cluster, docs/operations/cluster.md). */
+  kafkaBrokers: number;
   metricsPorts: Record<ServiceName, number>;
 }
 
@@ -16,7 +18,7 @@ const DEFAULTS = { KAFKA_PORT: 9092, KAFKA_CONTROLLER_PORT: 9093, FERRETDB_PORT:
  * What `npm start` takes from its environment (pure), so two stacks can run
  * on one machine: the state directory (HERALD_STATE_DIR), the local
  * infrastructure's ports (KAFKA_PORT, KAFKA_CONTROLLER_PORT, FERRETDB_PORT,
- * PG_PORT) and each service's metrics port (API_/PROJECTOR_/DELIVERY_METRICS_PORT;
+ * PG_PORT), how many Kafka brokers it runs (HERALD_KAFKA_BROKERS_LOCAL, 1-9) and each service's metrics port (API_/PROJECTOR_/DELIVERY_METRICS_PORT;
  * one METRICS_PORT cannot serve three processes). Returns the problems when a
  * value is not a port.
  */
@@ -28,9 +30,12 @@ export function stackSettings(env: Readonly<Record<string, string | undefined>>,
     if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 65535) problems.push(`${name} must be a port number (1-65535), not ${value}`);
     return Number(value);
   };
+  const brokers = env.HERALD_KAFKA_BROKERS_LOCAL;
+  if (brokers !== undefined && brokers !== '' && !/^[1-9]$/.test(brokers)) problems.push(`HERALD_KAFKA_BROKERS_LOCAL must be a number of brokers from 1 to 9, not ${brokers}`);
   const settings: StackSettings = {
     stateDir: env.HERALD_STATE_DIR === undefined || env.HERALD_STATE_DIR === '' ? defaultStateDir : env.HERALD_STATE_DIR,
     infraPorts: { kafkaPort: port('KAFKA_PORT'), kafkaControllerPort: port('KAFKA_CONTROLLER_PORT'), mongoPort: port('FERRETDB_PORT'), pgPort: port('PG_PORT') },
+    kafkaBrokers: brokers === undefined || brokers === '' ? 1 : Number(brokers),
     metricsPorts: { api: port('API_METRICS_PORT'), projector: port('PROJECTOR_METRICS_PORT'), delivery: port('DELIVERY_METRICS_PORT') },
   };
   return problems.length > 0 ? { problems } : settings;

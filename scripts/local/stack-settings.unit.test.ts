@@ -9,6 +9,7 @@ describe('npm start settings', () => {
     expect(stackSettings({}, '/repo/.herald')).toEqual({
       stateDir: '/repo/.herald',
       infraPorts: { kafkaPort: 9092, kafkaControllerPort: 9093, mongoPort: 27017, pgPort: 5432 },
+      kafkaBrokers: 1,
       metricsPorts: { api: 9100, projector: 9101, delivery: 9102 },
     });
     const env = { HERALD_STATE_DIR: '/tmp/b', KAFKA_PORT: '19092', KAFKA_CONTROLLER_PORT: '19093', FERRETDB_PORT: '37017', API_METRICS_PORT: '19100', PROJECTOR_METRICS_PORT: '19101', DELIVERY_METRICS_PORT: '19102' };
@@ -17,6 +18,8 @@ describe('npm start settings', () => {
       infraPorts: { kafkaPort: 19092, kafkaControllerPort: 19093, mongoPort: 37017 },
       metricsPorts: { api: 19100, projector: 19101, delivery: 19102 },
     });
+    expect(stackSettings({ HERALD_KAFKA_BROKERS_LOCAL: '3' }, '/r')).toMatchObject({ kafkaBrokers: 3 });
+    expect(stackSettings({ HERALD_KAFKA_BROKERS_LOCAL: 'three' }, '/r')).toEqual({ problems: ['HERALD_KAFKA_BROKERS_LOCAL must be a number of brokers from 1 to 9, not three'] });
     expect(stackSettings({ KAFKA_PORT: 'x', FERRETDB_PORT: '70000' }, '/r')).toEqual({
       problems: ['KAFKA_PORT must be a port number (1-65535), not x', 'FERRETDB_PORT must be a port number (1-65535), not 70000'],
     });
