@@ -8,6 +8,7 @@ import { ADMIN_COLLECTIONS, countMatching } from '@herald/mongo';
 import { setUpInfra, type BenchInfra } from './infra.ts';
 import { startSystem, type BenchSystem } from './system.ts';
 import { ProcessWatch } from './proc.ts';
+import { emitJson } from './runs.ts';
 
 const HELP = `npm run bench:idle -- [options]
   --pending N    schedules pending (send_at a day ahead) while idle (default 1000)
@@ -115,7 +116,7 @@ async function main(): Promise<number> {
   for (const [group, value] of Object.entries(pct)) process.stdout.write(`  ${group.padEnd(10)} ${value.toFixed(1).padStart(6)} % of one core\n`);
   process.stdout.write(`  api + projector + delivery + store: ${heraldAndStore} % (target < ${TARGET_PCT} %): ${summary.passed ? 'met' : 'MISSED'}; others on the machine ${summary.others_pct ?? '?'} %\n`);
   process.stdout.write(`BENCH_JSON ${JSON.stringify(summary)}\n`);
-  if (args.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+  if (args.json) emitJson('idle', summary);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 import type { HeraldKafka } from './create-kafka.ts';
 import pRetry from 'p-retry';
-import { ConfigResourceTypes, type Admin } from 'kafkajs';
+import type { Admin } from 'kafkajs';
+import { ConfigResourceTypes } from './kafkajs.ts';
 import { ConfigError } from '@herald/errors';
 import { TOPIC_SPECS, topicConfig, type TopicSpec } from '@herald/events';
 import { durabilityFor, weakerTopics, weakTopicsError, type Durability, type DurabilitySettings, type TopicDurability } from './topic-durability.ts';

@@ -16,4 +16,4 @@ export const fasterCodecInstalled = installKafkajsCodec(require);
 
 const kafkajs = require('kafkajs') as typeof KafkaJS;
 
-export const { Kafka, logLevel, Partitioners, AssignerProtocol } = kafkajs;
+export const { Kafka, logLevel, Partitioners, AssignerProtocol, ConfigResourceTypes } = kafkajs;
