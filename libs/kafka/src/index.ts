@@ -21,3 +21,4 @@ export * from './dead-letters/dead-letter-log.ts';
 export * from './dead-letters/redrive.ts';
 export * from './read-log-range.ts';
 export { fasterCodecInstalled } from './kafkajs.ts';
+export * from './partition-leaders.ts';
