@@ -34,7 +34,7 @@ export function linkedPath(link: MarkdownLink): string | undefined {
   return normalize(join(dirname(link.file), decodeURIComponent(target))).replace(/\/$/, '');
 }
 
-/** Problems with the links: outside the repository (../shared and the like) or to a path that does not exist. */
+/** Problems with the links: outside the repository (into a sibling directory) or to a path that does not exist. */
 export function brokenLinks(links: MarkdownLink[], exists: (path: string) => boolean): string[] {
   const problems: string[] = [];
   for (const link of links) {
