@@ -24,6 +24,7 @@ import { judgePace, type PaceJudgement } from './pace-judge.ts';
 import { steerWhenReached, type SteerFigures } from './steer.ts';
 import { BUNDLE_ID, startSystem, type BenchSystem } from './system.ts';
 import { restartFromCheckpoint } from './restart.ts';
+import { emitJson } from './runs.ts';
 
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const BATCH = 500;
@@ -140,7 +141,7 @@ function printSummary(c: BenchResult['campaign']): void {
   for (const line of faultFigures.log) out.push(`  fault: ${line}`);
   process.stdout.write(`${out.join('\n')}\n`);
   // Last line of stdout, for scripts.
-  if (args.json) process.stdout.write(`${JSON.stringify(pace === undefined ? summary : { ...summary, rate_per_minute: args.ratePerMinute ?? null, pace, steer: steered })}\n`);
+  if (args.json) emitJson('campaign', pace === undefined ? summary : { ...summary, rate_per_minute: args.ratePerMinute ?? null, pace, steer: steered });
 }
 
 /** Figures first (peak RSS and metrics while the processes still live), then a clean shutdown. */

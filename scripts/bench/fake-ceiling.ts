@@ -7,6 +7,7 @@ import { createFakeTls, createTestApnsKey, startFakeApns } from '@herald/fake-pr
 import { measureCeiling, startBareH2, type CeilingResult } from './ceiling.ts';
 import { ensureH2load } from './h2load.ts';
 import { BUNDLE_ID } from './system.ts';
+import { emitJson } from './runs.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
 if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 120) {
@@ -50,4 +51,4 @@ try {
 } finally {
   await apns.close();
 }
-process.stdout.write(`${JSON.stringify(figures)}\n`);
+emitJson('ceiling', figures);

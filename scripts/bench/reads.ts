@@ -18,6 +18,7 @@ import { measure, registerThroughApi, type Endpoint, type Watched } from './read
 import { formatReads, judgeTargets, machine, type ReadsSummary } from './reads-report.ts';
 import { benchPlatform, benchToken, createProjects, isUnregistered, seedThroughKafka, waitProjected, type SeededProject } from './reads-seed.ts';
 import { startReadSystem } from './reads-system.ts';
+import { emitJson } from './runs.ts';
 
 const args = parseReadsArgs(process.argv.slice(2));
 const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -141,5 +142,5 @@ summary.machine.loadavg1AtEnd = loadavg()[0] ?? 0;
 summary.targets = judgeTargets(summary);
 process.stdout.write(`${formatReads(summary)}\n`);
 process.stdout.write(`BENCH_JSON ${JSON.stringify(summary)}\n`);
-if (args.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+if (args.json) emitJson('reads', summary);
 process.exit(summary.status === 'ok' && summary.countsMatch === true ? 0 : 1);

@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+import { emitJson } from './runs.ts';
 
 const RECORDS = 64;
 const ROUNDS = 3_000;
@@ -68,7 +69,7 @@ if (process.argv[2] === '--child') {
   }
   const summary = (codec: Codec) => ({ encode_us_per_record: median(runs[codec].map((run) => run.encode_us_per_record)), decode_us_per_record: median(runs[codec].map((run) => run.decode_us_per_record)) });
   const figures = { records: RECORDS, rounds: ROUNDS, runs: RUNS, kafkajs: summary('kafkajs'), herald: summary('herald') };
-  if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(figures)}\n`);
+  if (process.argv.includes('--json')) emitJson('record-codec', figures);
   else {
     for (const codec of ['kafkajs', 'herald'] as const) {
       process.stdout.write(`${codec.padEnd(8)} encode ${figures[codec].encode_us_per_record} µs/record, decode ${figures[codec].decode_us_per_record} µs/record (runs: ${runs[codec].map((run) => run.encode_us_per_record).join(', ')})\n`);

@@ -21,6 +21,7 @@ import { emptyLoadFigures, sendAll, trackDeliveries } from './transactional-load
 import { buildTransactionalSummary, formatStageTimeline, formatTransactional, type StageSample, type TransactionalSummary } from './transactional-report.ts';
 import { seedStored } from './transactional-seed.ts';
 import { iosCountOf } from './transactional-stats.ts';
+import { emitJson } from './runs.ts';
 
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 /** No new delivery for this long once every POST was answered: the rest will not come. */
@@ -114,7 +115,7 @@ function finish(): Promise<void> {
     for (const sample of judged?.mismatchSamples ?? []) out.push(`  counts ${JSON.stringify(sample.counts)} vs ledger ${JSON.stringify(sample.ledger)} for ${sample.id}`);
     process.stdout.write(`${out.join('\n')}\n`);
     // Last line of stdout, for scripts.
-    if (args.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+    if (args.json) emitJson('transactional', summary);
 
     say('shutting down');
     await positions?.disconnect().catch(() => undefined);
