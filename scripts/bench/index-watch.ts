@@ -60,8 +60,8 @@ export async function waitForIndex(options: {
  * Resident bytes of the mappings of files under `dir` in /proc/<pid>/smaps
  * (pure over its text): pages of the index's files this process has mapped.
  * The SQLite index reads with pread into its own page cache (counted in the
- * process's RSS, not here), so this is about 0; an LMDB index (before the
- * twenty-first session) read through a file mapping, and its pages showed
+ * process's RSS, not here), so this is about 0; an LMDB index (as older
+ * releases kept it) read through a file mapping, and its pages showed
  * here.
  */
 export function residentUnder(smaps: string, dir: string): number {

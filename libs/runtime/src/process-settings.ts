@@ -22,7 +22,7 @@ export const NODE_FLAGS: readonly string[] = ['--disable-warning=TimeoutNegative
  * twice what the last full collection kept before the next one
  * (`--heap-growing-percent=100`; V8 otherwise lets it grow up to four
  * times when collections are quick). Together with SERVICE_ENV's malloc
- * setting, at 100,000 devices (one run after the other, twentieth session):
+ * setting, at 100,000 devices (one run after the other):
  * peak 377–380 MB for 78.7–80.4 µs of CPU per push, against 533–539 MB and
  * 73.0–73.5 µs with the semi-space cap alone and 563–630 MB and 67.2–67.7
  * µs with neither (docs/internals/delivery-memory.md).

@@ -12,7 +12,7 @@ export type IndexedTopic = TopicDocument;
 
 /**
  * The index's layout, kept in its meta: an index in another is rebuilt from
- * the log (open-instance.ts). `sqlite-v1` (twenty-first session): the tables
+ * the log (open-instance.ts). `sqlite-v1`: the tables
  * below, rows and ids in `row-codec.ts`'s short forms, lookup keys by
  * `memberKey`. Before it the index lived in LMDB (open-instance.ts reads an
  * LMDB index's instance id once and deletes it).

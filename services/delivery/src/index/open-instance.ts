@@ -89,8 +89,8 @@ export async function openInstance(dir: string, log: LogAtStart, onRebuild?: (re
 }
 
 /**
- * The instance id of an index in LMDB, where releases before the twenty-first
- * session kept it (`<dir>/index`), and that index deleted; undefined when there
+ * The instance id of an index in LMDB, where older releases
+ * kept it (`<dir>/index`), and that index deleted; undefined when there
  * is none. The id is kept so the instance's transactional ids still fence
  * what it left in flight; the index itself is rebuilt from the log.
  */

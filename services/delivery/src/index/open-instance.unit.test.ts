@@ -60,7 +60,7 @@ describe('openInstance', () => {
   it('rebuilds an index older releases wrote in LMDB, keeping its instance id', async () => {
     dir = await mkdtemp(join(tmpdir(), 'herald-instance-'));
     const log = { identity: 'cluster-a/herald.device-events', deviceEnds: [5] };
-    // As releases before the twenty-first session left it: LMDB in <dir>/index.
+    // As older releases left it: LMDB in <dir>/index.
     const older = open<unknown, Array<string | number>>({ path: join(dir, 'index') });
     await older.put(['meta', 'instance'], 'delivery-0ld1d000');
     await older.put(['meta', 'log'], log.identity);
