@@ -84,7 +84,7 @@ async function main(): Promise<number> {
   for (const service of ['api', 'projector', 'delivery'] as const) watch.add(service, { pids: () => running.pidsOf(service) });
   const { baseUrl, project } = system;
 
-  const device = await fetch(`${baseUrl}/api/v1/devices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ project_id: project.id, token: 'idle-bench-ios-1', platform: 'ios' }) });
+  const device = await fetch(`${baseUrl}/api/v1/devices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ project_id: project.id, token: 'a5'.repeat(32), platform: 'ios' }) });
   if (device.status !== 201) throw new Error(`registering the device answered ${device.status}`);
   const deviceId = ((await device.json()) as { data: { id: string } }).data.id;
   await waitUntil('the device projected', async () => (await call(baseUrl, project.apiKey, 'GET', `/api/v1/devices/${deviceId}`)).status === 200, 60_000);

@@ -23,7 +23,9 @@ const CHUNK = 5_000;
 const IN_FLIGHT = 4;
 const BATCH = 500;
 
+/** A token of the device's platform's form: 64 hex digits for iOS (APNs), the FCM alphabet for Android. */
 export function benchToken(project: number, device: number): string {
+  if (benchPlatform(device) === 'ios') return `${project.toString(16).padStart(8, '0')}${device.toString(16).padStart(56, '0')}`;
   return `bench-${project}-${device.toString(16).padStart(8, '0')}`;
 }
 

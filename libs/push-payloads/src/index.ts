@@ -3,3 +3,4 @@ export * from './apns-payload.ts';
 export * from './fcm-payload.ts';
 export * from './provider-limits.ts';
 export * from './merge-override.ts';
+export * from './device-token.ts';

@@ -9,3 +9,4 @@ export * from './seed-audience.ts';
 export * from './inject-app.ts';
 export * from './topics.ts';
 export * from './both-ways.ts';
+export * from './test-tokens.ts';

@@ -1,6 +1,7 @@
 import { createEvent, deadLetterTopic, DELIVERY_CONSUMERS, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/events';
 import { topicEnds, type HeraldKafka } from '@herald/kafka';
 import type { ApiHarness } from './api-harness.ts';
+import { apnsToken } from './test-tokens.ts';
 import { waitFor } from './wait-for.ts';
 
 export interface SeedDevice {
@@ -8,9 +9,14 @@ export interface SeedDevice {
   platform: 'ios' | 'android';
 }
 
-/** `count` devices per platform with tokens `<platform>-<i>`: the usual campaign audience of the delivery tests. */
+/** `count` devices per platform with tokens `android-<i>` and `apnsToken('ios-<i>')` (`seedToken`): the usual campaign audience of the delivery tests. */
 export function devicesPerPlatform(count: number): SeedDevice[] {
-  return (['ios', 'android'] as const).flatMap((platform) => Array.from({ length: count }, (_, i) => ({ token: `${platform}-${i}`, platform })));
+  return (['ios', 'android'] as const).flatMap((platform) => Array.from({ length: count }, (_, i) => ({ token: seedToken(platform, i), platform })));
+}
+
+/** The token `devicesPerPlatform` gives a platform's device `i`: APNs tokens are hex, so the iOS ones are `apnsToken('ios-<i>')`. */
+export function seedToken(platform: 'ios' | 'android', i: number): string {
+  return platform === 'ios' ? apnsToken(`ios-${i}`) : `android-${i}`;
 }
 
 /**

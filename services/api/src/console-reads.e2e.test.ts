@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceIdFor, TOPICS } from '@herald/events';
-import { createTopics, startApiHarness, waitFor, waitForProjectionCaughtUp, waitForReceiptsCaughtUp, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, waitForProjectionCaughtUp, waitForReceiptsCaughtUp, type ApiHarness, apnsToken, apnsTokenPrefix } from '@herald/testing';
 
 /**
  * The endpoints the console reads, over the real stack: the dry-run counts
@@ -46,22 +46,22 @@ beforeAll(async () => {
   await mkdir(join(consoleDir, 'assets'));
   await writeFile(join(consoleDir, 'index.html'), '<!doctype html><title>console</title>');
   await writeFile(join(consoleDir, 'assets', 'app-1234.js'), 'export {};');
-  harness = await startApiHarness('console-reads', { delivery: true, apiEnv: { CONSOLE_DIR: consoleDir }, apnsRules: [{ prefix: 'gone-', status: 410, reason: 'Unregistered' }] });
+  harness = await startApiHarness('console-reads', { delivery: true, apiEnv: { CONSOLE_DIR: consoleDir }, apnsRules: [{ prefix: apnsTokenPrefix('gone-'), status: 410, reason: 'Unregistered' }] });
   project = await harness.createProject('console-reads');
   other = await harness.createProject('console-reads-other');
   await harness.fakes!.configure(project.id);
   await createTopics(harness, project.api_key, ['news', 'sport']);
   await createTopics(harness, other.api_key, ['news']);
   const registrations = [
-    register('ios-1', 'ios', { topics: ['news'] }),
-    register('ios-2', 'ios', { metadata: { plan: 'pro' } }),
-    register('gone-1', 'ios', { topics: ['news'] }),
-    register('gone-2', 'ios'),
+    register(apnsToken('ios-1'), 'ios', { topics: ['news'] }),
+    register(apnsToken('ios-2'), 'ios', { metadata: { plan: 'pro' } }),
+    register(apnsToken('gone-1'), 'ios', { topics: ['news'] }),
+    register(apnsToken('gone-2'), 'ios'),
     register('android-1', 'android', { topics: ['news'], metadata: { plan: 'pro' } }),
     register('android-2', 'android', { external_id: 'user-7' }),
     register('android-3', 'android', { external_id: 'user-7', topics: ['sport'] }),
     register('android-off', 'android', { topics: ['news'] }),
-    register('theirs-1', 'ios', { topics: ['news'] }, other.id),
+    register(apnsToken('theirs-1'), 'ios', { topics: ['news'] }, other.id),
   ];
   for (const response of await Promise.all(registrations)) expect(response.status).toBe(201);
   // The listing's count comes from counters written before the documents: wait for both (DELETE below reads the document).
@@ -80,7 +80,7 @@ afterAll(async () => {
 
 describe('the dry-run', () => {
   it('counts what a send to the same targets then targets, by platform, and sends nothing', async () => {
-    const targets = ['news', 'ios-2', deviceIdFor(project.id, 'ios-2'), { metadata: { plan: 'pro' } }, { external_id: 'user-7' }, 'nobody'];
+    const targets = ['news', apnsToken('ios-2'), deviceIdFor(project.id, apnsToken('ios-2')), { metadata: { plan: 'pro' } }, { external_id: 'user-7' }, 'nobody'];
     const { status, body } = await call<{ data: { total: number; by_platform: { ios: number; android: number } } }>('POST', '/api/v1/notifications/dry-run', { notification: { title: 'T', body: 'B', targets } });
     expect(status).toBe(200);
     // news: ios-1, gone-1, android-1 (android-off is inactive; theirs-1 is another project's); ios-2 by token, id and metadata; user-7: android-2, android-3.
@@ -109,7 +109,7 @@ describe('the dry-run', () => {
 describe('a notification report, its CSV and the overview', () => {
   it('groups failures by reason, buckets outcomes over time, streams every receipt as CSV, and counts the last 24 h', async () => {
     // gone-1 left with the first send (Unregistered): gone-2 is this send's invalid token.
-    const created = await call<{ data: { id: string } }>('POST', '/api/v1/notifications', { notification: { title: 'Report', body: 'B', targets: ['news', 'gone-2'] } });
+    const created = await call<{ data: { id: string } }>('POST', '/api/v1/notifications', { notification: { title: 'Report', body: 'B', targets: ['news', apnsToken('gone-2')] } });
     const id = created.body.data.id;
     const data = await sent(id);
     expect(data.counts).toMatchObject({ targeted: 3, delivered: 2, invalid: 1 });
@@ -138,7 +138,7 @@ describe('a notification report, its CSV and the overview', () => {
     expect((await call('GET', `/api/v1/notifications/${id}/report`, undefined, other.api_key)).status).toBe(404);
 
     // Both sends of this file: 2 + 1 invalid here, 5 + 1 invalid in the dry-run's send; an open counts too.
-    expect((await harness.request('PUT', `/api/v1/notifications/${id}/open`, { body: { project_id: project.id, token: 'ios-1' } })).status).toBe(204);
+    expect((await harness.request('PUT', `/api/v1/notifications/${id}/open`, { body: { project_id: project.id, token: apnsToken('ios-1') } })).status).toBe(204);
     // The overview reads the counters of two projections, each fed batch by batch: the reports' outcomes (a send's
     // delivered batch may be counted before its invalid one) and the devices' (gone-2's deactivation is a device
     // event). Both catch up with what was written, then the overview is checked whole.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, topicIdFor, TOPICS } from '@herald/events';
-import { startApiHarness, waitFor, waitForProjectionCaughtUp, type ApiHarness, type ApiResponse } from '@herald/testing';
+import { startApiHarness, waitFor, waitForProjectionCaughtUp, type ApiHarness, type ApiResponse, apnsToken } from '@herald/testing';
 
 /**
  * What a stranger can do with the endpoints that take no API key
@@ -34,29 +34,29 @@ describe('no re-pointing a device without proof', () => {
   it('refuses another token for an existing device_id unless previous_token or the bearer key proves it', async () => {
     const project = await harness.createProject('hijack');
     const other = await harness.createProject('hijack-other');
-    const victim = (await register({ project_id: project.id, token: 'victim-token', platform: 'ios', metadata: { name: 'victim' } })).body!.data as DeviceRow;
+    const victim = (await register({ project_id: project.id, token: apnsToken('victim-token'), platform: 'ios', metadata: { name: 'victim' } })).body!.data as DeviceRow;
     await waitFor('the victim listed', async () => ((await devicesOf(project)).length === 1 ? true : undefined));
 
     const forbidden = { status: 403, body: { errors: ["previous_token must equal the device's current token (or send the project's bearer key) to give device_id a new token"] } };
-    const attempt = { project_id: project.id, device_id: victim.id, token: 'attacker-token', platform: 'ios' };
+    const attempt = { project_id: project.id, device_id: victim.id, token: apnsToken('attacker-token'), platform: 'ios' };
     expect(await register(attempt)).toEqual(forbidden);
-    expect(await register({ ...attempt, previous_token: 'attacker-token' })).toEqual(forbidden);
-    expect(await register({ ...attempt, previous_token: 'victim-toke' })).toEqual(forbidden);
+    expect(await register({ ...attempt, previous_token: apnsToken('attacker-token') })).toEqual(forbidden);
+    expect(await register({ ...attempt, previous_token: apnsToken('victim-toke') })).toEqual(forbidden);
     expect(await register(attempt, other.api_key)).toEqual(forbidden);
     expect(await register(attempt, 'not-a-key')).toMatchObject({ status: 401 });
     // Re-registering the device's own token needs no proof and changes nothing.
-    expect(await register({ project_id: project.id, device_id: victim.id, token: 'victim-token', platform: 'ios' })).toMatchObject({ status: 201, body: { data: { id: victim.id } } });
+    expect(await register({ project_id: project.id, device_id: victim.id, token: apnsToken('victim-token'), platform: 'ios' })).toMatchObject({ status: 201, body: { data: { id: victim.id } } });
 
     // A write to the victim's own stream after the attempts: once it is projected, anything the attempts wrote would be too.
     expect(await patch(project.id, victim.id, { marker: 'after-attempts' })).toEqual({ status: 200, body: { data: { updated: 1 } } });
     await waitFor('the marker projected', async () => ((await devicesOf(project))[0]?.metadata.marker === 'after-attempts' ? true : undefined));
-    expect((await devicesOf(project)).map(({ id, token }) => ({ id, token }))).toEqual([{ id: victim.id, token: 'victim-token' }]);
+    expect((await devicesOf(project)).map(({ id, token }) => ({ id, token }))).toEqual([{ id: victim.id, token: apnsToken('victim-token') }]);
 
     // With proof the refresh goes through: the device's current token, or the project's bearer key.
-    expect(await register({ ...attempt, token: 'refreshed-1', previous_token: 'victim-token' })).toMatchObject({ status: 201, body: { data: { id: victim.id, token: 'refreshed-1' } } });
-    await waitFor('the first refresh projected', async () => ((await devicesOf(project))[0]?.token === 'refreshed-1' ? true : undefined));
-    expect(await register({ ...attempt, token: 'refreshed-2' }, project.api_key)).toMatchObject({ status: 201, body: { data: { id: victim.id, token: 'refreshed-2' } } });
-    await waitFor('the bearer refresh projected', async () => ((await devicesOf(project))[0]?.token === 'refreshed-2' ? true : undefined));
+    expect(await register({ ...attempt, token: apnsToken('refreshed-1'), previous_token: apnsToken('victim-token') })).toMatchObject({ status: 201, body: { data: { id: victim.id, token: apnsToken('refreshed-1') } } });
+    await waitFor('the first refresh projected', async () => ((await devicesOf(project))[0]?.token === apnsToken('refreshed-1') ? true : undefined));
+    expect(await register({ ...attempt, token: apnsToken('refreshed-2') }, project.api_key)).toMatchObject({ status: 201, body: { data: { id: victim.id, token: apnsToken('refreshed-2') } } });
+    await waitFor('the bearer refresh projected', async () => ((await devicesOf(project))[0]?.token === apnsToken('refreshed-2') ? true : undefined));
   });
 });
 
@@ -82,15 +82,15 @@ describe('bounded inputs', () => {
     ['21 topics', { topics: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'topics must contain at most 20 items'],
   ])('registration with %s → 400 naming the limit', async (_label, extra, message) => {
     const project = await harness.createProject('limits');
-    expect(await register({ project_id: project.id, token: 'limit-token', platform: 'ios', ...extra })).toEqual({ status: 400, body: { errors: [message] } });
+    expect(await register({ project_id: project.id, token: apnsToken('limit-token'), platform: 'ios', ...extra })).toEqual({ status: 400, body: { errors: [message] } });
   });
 
   it("refuses a merge that would leave a device more than 64 metadata keys; nothing is written", async () => {
     const project = await harness.createProject('merge-limit');
-    await register({ project_id: project.id, token: 'full-token', platform: 'ios', metadata: entries(60) });
+    await register({ project_id: project.id, token: apnsToken('full-token'), platform: 'ios', metadata: entries(60) });
     await waitFor('the device listed', async () => ((await devicesOf(project)).length === 1 ? true : undefined));
-    expect(await patch(project.id, 'full-token', entries(5, 'new'))).toMatchObject({ status: 200 }); // k0..k4 replaced: still 60
-    expect(await patch(project.id, 'full-token', { a: '1', b: '2', c: '3', d: '4', e: '5' })).toEqual({
+    expect(await patch(project.id, apnsToken('full-token'), entries(5, 'new'))).toMatchObject({ status: 200 }); // k0..k4 replaced: still 60
+    expect(await patch(project.id, apnsToken('full-token'), { a: '1', b: '2', c: '3', d: '4', e: '5' })).toEqual({
       status: 400,
       body: { errors: ['metadata would leave a device with 65 keys; a device keeps at most 64'] },
     });
@@ -133,6 +133,6 @@ describe('bounded inputs', () => {
       body: { errors: ['name would create 1 new topics in a project that has 10000; a project has at most 10000 topics'] },
     });
     // Subscribing to topics that exist creates none, so it is allowed.
-    expect(await register({ project_id: project.id, token: 'quota-token', platform: 'ios', topics: ['topic-1', 'topic-2'] })).toMatchObject({ status: 201 });
+    expect(await register({ project_id: project.id, token: apnsToken('quota-token'), platform: 'ios', topics: ['topic-1', 'topic-2'] })).toMatchObject({ status: 201 });
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceIdFor } from '@herald/events';
-import { startApiHarness, waitFor, type ApiHarness, type RequestOptions } from '@herald/testing';
+import { startApiHarness, waitFor, type ApiHarness, type RequestOptions, apnsToken } from '@herald/testing';
 
 /**
  * The walking skeleton end to end, each part its own process as in
@@ -29,11 +29,11 @@ describe('device registration and listing', () => {
   it('registers a device and lists it once projected', async () => {
     const project = await createProject('skeleton');
     const registered = await request('POST', '/api/v1/devices', {
-      body: { project_id: project.id, token: 'apns-token-1', platform: 'ios', metadata: { plan: 'pro' }, identifiers: { user_id: 'u-1' } },
+      body: { project_id: project.id, token: apnsToken('apns-token-1'), platform: 'ios', metadata: { plan: 'pro' }, identifiers: { user_id: 'u-1' } },
     });
     expect(registered.status).toBe(201);
     const device = (registered.body as { data: Record<string, unknown> }).data;
-    expect(device).toMatchObject({ id: deviceIdFor(project.id, 'apns-token-1'), token: 'apns-token-1', platform: 'ios', status: 'active', metadata: { plan: 'pro' }, identifiers: { user_id: 'u-1' } });
+    expect(device).toMatchObject({ id: deviceIdFor(project.id, apnsToken('apns-token-1')), token: apnsToken('apns-token-1'), platform: 'ios', status: 'active', metadata: { plan: 'pro' }, identifiers: { user_id: 'u-1' } });
 
     const listed = await waitFor('the device in the listing', async () => {
       const response = await request('GET', '/api/v1/devices', { key: project.api_key });
@@ -41,7 +41,7 @@ describe('device registration and listing', () => {
     });
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual({
-      data: [expect.objectContaining({ id: device.id, token: 'apns-token-1', status: 'active', metadata: { plan: 'pro' } })],
+      data: [expect.objectContaining({ id: device.id, token: apnsToken('apns-token-1'), status: 'active', metadata: { plan: 'pro' } })],
       pagination: { count: 1, page: 1, pages: 1, from: 1, to: 1, last: 1 },
     });
   });
@@ -71,7 +71,7 @@ describe('device registration and listing', () => {
 
   it('pages in creation order and filters by status', async () => {
     const project = await createProject('paging');
-    for (const token of ['t-1', 't-2', 't-3']) {
+    for (const token of [apnsToken('t-1'), apnsToken('t-2'), apnsToken('t-3')]) {
       expect((await request('POST', '/api/v1/devices', { body: { project_id: project.id, token, platform: 'ios' } })).status).toBe(201);
     }
     // Counted and listed: the count (counters) may lead the documents a page reads.
@@ -83,7 +83,7 @@ describe('device registration and listing', () => {
         }),
     );
     const page2 = await request('GET', '/api/v1/devices?limit=2&page=2', { key: project.api_key });
-    expect(page2.body).toMatchObject({ data: [expect.objectContaining({ token: 't-3' })], pagination: { count: 3, page: 2, pages: 2, from: 3, to: 3, last: 2 } });
+    expect(page2.body).toMatchObject({ data: [expect.objectContaining({ token: apnsToken('t-3') })], pagination: { count: 3, page: 2, pages: 2, from: 3, to: 3, last: 2 } });
     const past = await request('GET', '/api/v1/devices?limit=2&page=5', { key: project.api_key });
     expect(past.body).toEqual({ data: [], pagination: { count: 3, page: 5, pages: 2, from: 0, to: 0, last: 2 } });
     const inactive = await request('GET', '/api/v1/devices?status=inactive', { key: project.api_key });
@@ -111,6 +111,45 @@ describe('bad input never yields a 500', () => {
     expect(response.body).toEqual({ errors: expect.arrayContaining([message]) });
   });
 
+  const hexDigits = 'ab'.repeat(31);
+  it.each([
+    ['a space', `${hexDigits} 0`],
+    ['a tab', `${hexDigits}\t0`],
+    ['a CR', `${hexDigits}\r0`],
+    ['a LF', `${hexDigits}\n0`],
+    ['a NUL', `${hexDigits}\u00000`],
+    ['a DEL', `${hexDigits}\u007f0`],
+    ['a letter past f', `${hexDigits}0g`],
+  ])('register an APNs token with %s → 400 naming the token, nothing registered', async (_label, token) => {
+    const response = await request('POST', '/api/v1/devices', { body: { project_id: project.id, token, platform: 'ios' } });
+    expect(response).toEqual({ status: 400, body: { errors: ['token must be an APNs device token: hexadecimal digits only (0-9, a-f)'] } });
+  });
+
+  it('register an APNs token of the wrong length, or an FCM token outside its alphabet → 400 naming the token', async () => {
+    expect(await request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'abcd', platform: 'ios' } })).toEqual({
+      status: 400,
+      body: { errors: ['token must be an APNs device token: an even number of hex digits from 64 to 200 (it has 4)'] },
+    });
+    expect(await request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'fcm token', platform: 'android' } })).toEqual({
+      status: 400,
+      body: { errors: ['token must be an FCM registration token: letters, digits, "-", "_" and ":" only'] },
+    });
+  });
+
+  it('a token refresh to a malformed token → 400, and the device keeps its token', async () => {
+    const current = apnsToken('refresh-keeps');
+    const registered = await request('POST', '/api/v1/devices', { body: { project_id: project.id, token: current, platform: 'ios' } });
+    expect(registered.status).toBe(201);
+    const deviceId = (registered.body!.data as { id: string }).id;
+    const refresh = await request('POST', '/api/v1/devices', { body: { project_id: project.id, device_id: deviceId, token: `${hexDigits} 0`, previous_token: current, platform: 'ios' } });
+    expect(refresh).toEqual({ status: 400, body: { errors: ['token must be an APNs device token: hexadecimal digits only (0-9, a-f)'] } });
+    const device = await waitFor('the registered device', async () => {
+      const list = await request('GET', `/api/v1/devices?token=${current}`, { key: project.api_key });
+      return (list.body?.data as Array<{ id: string; token: string }> | undefined)?.find((item) => item.id === deviceId);
+    });
+    expect(device.token).toBe(current);
+  });
+
   it('register with a missing project_id, malformed JSON, or a non-object body → 400', async () => {
     expect(await request('POST', '/api/v1/devices', { body: { token: 't', platform: 'ios' } })).toEqual({ status: 400, body: { errors: ['project_id is required'] } });
     expect(await request('POST', '/api/v1/devices', { rawBody: '{"project_id": ' })).toEqual({ status: 400, body: { errors: ['body must be valid JSON'] } });
@@ -118,9 +157,9 @@ describe('bad input never yields a 500', () => {
   });
 
   it('register for an unknown project or device id → 404', async () => {
-    const unknownProject = await request('POST', '/api/v1/devices', { body: { project_id: 'nope', token: 't', platform: 'ios' } });
+    const unknownProject = await request('POST', '/api/v1/devices', { body: { project_id: 'nope', token: apnsToken('t'), platform: 'ios' } });
     expect(unknownProject).toEqual({ status: 404, body: { errors: ['project_id nope does not exist'] } });
-    const unknownDevice = await request('POST', '/api/v1/devices', { body: { project_id: project.id, device_id: 'missing', token: 't', platform: 'ios' } });
+    const unknownDevice = await request('POST', '/api/v1/devices', { body: { project_id: project.id, device_id: 'missing', token: apnsToken('t'), platform: 'ios' } });
     expect(unknownDevice.status).toBe(404);
   });
 
@@ -197,8 +236,8 @@ describe('bad input never yields a 500', () => {
     expect(documented('/api/v1/metadata', 'patch')).toEqual(['200', '400', '401', '404', '408', '413', '415', '429', '431', '503']);
     // Bearer routes say so; device-facing routes do not.
     expect(paths['/api/v1/devices']!.get!.security).toEqual([{ bearerAuth: [] }]);
-    expect(paths['/api/v1/metadata']!.patch!.security).toBeUndefined();
-    // Registration takes the bearer key as optional proof for a token refresh.
+    // Registration and metadata writes take the bearer key as optional proof (a token refresh, a user id).
+    expect(paths['/api/v1/metadata']!.patch!.security).toEqual([{}, { bearerAuth: [] }]);
     expect(paths['/api/v1/devices']!.post!.security).toEqual([{}, { bearerAuth: [] }]);
   });
 });
@@ -206,7 +245,7 @@ describe('bad input never yields a 500', () => {
 describe('device lifecycle', () => {
   it('re-registering an inactive device makes it active again; a token refresh keeps the id', async () => {
     const project = await createProject('lifecycle');
-    const registered = await request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'old-token', platform: 'ios', metadata: { plan: 'pro' } } });
+    const registered = await request('POST', '/api/v1/devices', { body: { project_id: project.id, token: apnsToken('old-token'), platform: 'ios', metadata: { plan: 'pro' } } });
     const deviceId = (registered.body as { data: { id: string } }).data.id;
     const statusOf = async () => {
       const list = await request('GET', '/api/v1/devices', { key: project.api_key });
@@ -223,16 +262,16 @@ describe('device lifecycle', () => {
     const inactive = await request('GET', '/api/v1/devices?status=inactive', { key: project.api_key });
     expect((inactive.body!.data as Array<{ id: string }>).map((d) => d.id)).toEqual([deviceId]);
 
-    const again = await request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'old-token', platform: 'ios' } });
+    const again = await request('POST', '/api/v1/devices', { body: { project_id: project.id, token: apnsToken('old-token'), platform: 'ios' } });
     expect(again).toMatchObject({ status: 201, body: { data: { id: deviceId, status: 'active', metadata: { plan: 'pro' } } } });
     await waitFor('the device to be active again', async () => (await statusOf())?.status === 'active');
 
     // A token refresh proves the caller is the device: its current token as previous_token.
     const refreshed = await request('POST', '/api/v1/devices', {
-      body: { project_id: project.id, device_id: deviceId, token: 'new-token', previous_token: 'old-token', platform: 'ios' },
+      body: { project_id: project.id, device_id: deviceId, token: apnsToken('new-token'), previous_token: apnsToken('old-token'), platform: 'ios' },
     });
-    expect(refreshed).toMatchObject({ status: 201, body: { data: { id: deviceId, token: 'new-token' } } });
-    const device = await waitFor('the refreshed token', async () => ((await statusOf())?.token === 'new-token' ? statusOf() : undefined));
+    expect(refreshed).toMatchObject({ status: 201, body: { data: { id: deviceId, token: apnsToken('new-token') } } });
+    const device = await waitFor('the refreshed token', async () => ((await statusOf())?.token === apnsToken('new-token') ? statusOf() : undefined));
     expect(device).toMatchObject({ status: 'active', metadata: { plan: 'pro' } });
   });
 });

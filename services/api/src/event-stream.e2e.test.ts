@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import { withLogAdmin } from '@herald/kafka';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
 
 /**
  * GET /api/v1/events over the real stack: a stream resumed with
@@ -80,7 +80,7 @@ beforeAll(async () => {
   for (const project of [projectA, projectB]) {
     await harness.fakes!.configure(project.id);
     for (const token of ['one', 'two']) {
-      expect((await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: `${project.id}-${token}`, platform: token === 'one' ? 'ios' : 'android' } })).status).toBe(201);
+      expect((await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: token === 'one' ? apnsToken(`${project.id}-${token}`) : `${project.id}-${token}`, platform: token === 'one' ? 'ios' : 'android' } })).status).toBe(201);
     }
   }
   await waitFor('devices projected', async () => ((await harness.request('GET', '/api/v1/devices', { key: projectA.api_key })).body?.data as unknown[]).length === 2);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, newId } from '@herald/events';
-import { createTopics, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness, apnsToken, apnsTokenPrefix } from '@herald/testing';
 
 /**
  * Explain against the real Kafka and store, with delivery sending to the
@@ -46,14 +46,14 @@ beforeAll(async () => {
   project = await harness.createProject('explain');
   other = await harness.createProject('explain-other');
   await harness.fakes!.configure(project.id);
-  harness.fakes!.apns.setRules([{ prefix: 'bad-', status: 400, reason: 'BadDeviceToken' }]);
+  harness.fakes!.apns.setRules([{ prefix: apnsTokenPrefix('bad-'), status: 400, reason: 'BadDeviceToken' }]);
   await createTopics(harness, project.api_key, ['news', 'sports']);
 
-  ids.reached = await register('ios-reached', { topics: ['news'], metadata: { plan: 'pro' } });
-  ids.topic = await register('ios-topic', { topics: ['sports'] });
-  ids.metadata = await register('ios-metadata', { metadata: { plan: 'free' } });
-  ids.inactive = await register('bad-token', { topics: ['news'] });
-  ids.unregistered = await register('ios-unregistered', { topics: ['news'] });
+  ids.reached = await register(apnsToken('ios-reached'), { topics: ['news'], metadata: { plan: 'pro' } });
+  ids.topic = await register(apnsToken('ios-topic'), { topics: ['sports'] });
+  ids.metadata = await register(apnsToken('ios-metadata'), { metadata: { plan: 'free' } });
+  ids.inactive = await register(apnsToken('bad-token'), { topics: ['news'] });
+  ids.unregistered = await register(apnsToken('ios-unregistered'), { topics: ['news'] });
   // The provider rejects the token: the device is deactivated with its evidence.
   firstSend = await send({ targets: [{ device_id: ids.inactive }] });
   await waitFor('the rejected token deactivated', async () => {
@@ -66,7 +66,7 @@ beforeAll(async () => {
   campaign = await send({ targets: [{ topic: 'news' }, { metadata: { plan: 'pro' } }] });
   await waitFor('the campaign sent', async () => (await status(campaign)) === 'sent', 60_000);
   // Registered after the send's audience was taken (the send is dispatched): never in its audience.
-  ids.late = await register('ios-late', { topics: ['news'] });
+  ids.late = await register(apnsToken('ios-late'), { topics: ['news'] });
   await waitFor('the late device projected', async () => (await harness.request('GET', `/api/v1/devices/${ids.late}`, { key: project.api_key })).status === 200);
   // A device's timeline reads the notifications it had a receipt of from the delivery ledger, and an open needs its
   // delivered receipt there: the ledger is a projection of its own, which the waits above (devices, statuses) do not cover.
@@ -133,7 +133,7 @@ describe('explain a notification for a device (API)', () => {
 
   it("answers 404 for another project's notification or device, and 400 for a bad id", async () => {
     expect((await explain(campaign, ids.reached!, other.api_key)).status).toBe(404);
-    const otherDevice = await harness.request('POST', '/api/v1/devices', { body: { project_id: other.id, token: 'other-token', platform: 'ios' } });
+    const otherDevice = await harness.request('POST', '/api/v1/devices', { body: { project_id: other.id, token: apnsToken('other-token'), platform: 'ios' } });
     const otherId = (otherDevice.body!.data as { id: string }).id;
     const crossed = await explain(campaign, otherId);
     expect(crossed.status).toBe(404);
@@ -147,10 +147,10 @@ describe('explain a notification for a device (API)', () => {
 describe('a device timeline', () => {
   it("tells registration, deactivation with the provider's evidence, receipts, reactivation, metadata and opens from the log (API)", async () => {
     // Back from inactive, then a metadata change and an open of a delivered notification.
-    await register('bad-token', { topics: ['news'] });
+    await register(apnsToken('bad-token'), { topics: ['news'] });
     const patched = await harness.request('PATCH', `/api/v1/metadata?project_id=${project.id}&identifier=${ids.inactive}`, { body: { metadata: { plan: 'gold' } } });
     expect(patched.status).toBe(200);
-    expect((await harness.request('PUT', `/api/v1/notifications/${campaign}/open`, { body: { project_id: project.id, token: 'ios-reached' } })).status).toBe(204);
+    expect((await harness.request('PUT', `/api/v1/notifications/${campaign}/open`, { body: { project_id: project.id, token: apnsToken('ios-reached') } })).status).toBe(204);
 
     const inactive = await waitFor('the metadata change in the timeline', async () => {
       const response = await harness.request('GET', `/api/v1/devices/${ids.inactive}/explain`, { key: project.api_key });
@@ -181,7 +181,7 @@ describe('a device timeline', () => {
     expect(text).toContain('✗ metadata {"plan":"pro"}: key "plan" is "free", not "pro"');
     const json = JSON.parse(await harness.herald('explain', 'notification', campaign, '--device', ids.unregistered!, '--json')) as { device: Reach };
     expect(json.device.reason).toBe('unregistered');
-    const timeline = await harness.herald('explain', 'device', 'bad-token', '--project', project.id);
+    const timeline = await harness.herald('explain', 'device', apnsToken('bad-token'), '--project', project.id);
     expect(timeline).toMatch(/deactivated\s+deactivated: apns answered BadDeviceToken/);
     await expect(harness.herald('explain', 'device', ids.reached!, '--max-records', '1')).rejects.toThrow(/over the limit of 1/);
   });

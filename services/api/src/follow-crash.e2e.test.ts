@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/events';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { startApiHarness, waitFor, type ApiHarness, apnsToken, apnsTokenPrefix } from '@herald/testing';
 
 /**
  * Counts and receipts are two views of the same ledger: they agree after the
@@ -17,7 +17,7 @@ let harness: ApiHarness;
 let project: { id: string; api_key: string };
 
 beforeAll(async () => {
-  harness = await startApiHarness('follow-crash', { delivery: true, apnsRules: [{ prefix: 'ios-gone-', status: 410, reason: 'Unregistered' }] });
+  harness = await startApiHarness('follow-crash', { delivery: true, apnsRules: [{ prefix: apnsTokenPrefix('ios-gone-'), status: 410, reason: 'Unregistered' }] });
   project = await harness.createProject('crash');
   await harness.fakes!.configure(project.id);
   // Slow enough that the campaign is still going when the projector dies.
@@ -26,8 +26,8 @@ beforeAll(async () => {
   const topicId = topicIdFor(project.id, 'crowd');
   const context = { project_id: project.id };
   const devices: Array<[string, 'ios' | 'android']> = [
-    ...Array.from({ length: IOS - GONE }, (_, i): [string, 'ios'] => [`ios-ok-${i}`, 'ios']),
-    ...Array.from({ length: GONE }, (_, i): [string, 'ios'] => [`ios-gone-${i}`, 'ios']),
+    ...Array.from({ length: IOS - GONE }, (_, i): [string, 'ios'] => [apnsToken(`ios-ok-${i}`), 'ios']),
+    ...Array.from({ length: GONE }, (_, i): [string, 'ios'] => [apnsToken(`ios-gone-${i}`), 'ios']),
     ...Array.from({ length: ANDROID }, (_, i): [string, 'android'] => [`android-ok-${i}`, 'android']),
   ];
   const events: HeraldEvent[] = [createEvent('TopicCreated', { topic_id: topicId, name: 'crowd' }, context)];
@@ -122,7 +122,7 @@ describe('counts and receipts', () => {
     try {
       const ids: string[] = [];
       for (let i = 0; i < 20; i += 1) {
-        const sent = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: `One ${i}`, body: 'To one', targets: [{ token: `ios-ok-${i}` }] } } });
+        const sent = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: `One ${i}`, body: 'To one', targets: [{ token: apnsToken(`ios-ok-${i}`) }] } } });
         expect(sent.status).toBe(201);
         ids.push((sent.body!.data as { id: string }).id);
       }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceIdFor } from '@herald/events';
-import { createTopics, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness, apnsToken, apnsTokenPrefix } from '@herald/testing';
 
 /**
  * Following a notification over the real stack: its status, counts per
@@ -33,9 +33,9 @@ interface Page<T> {
   pagination: { count: number; page: number; pages: number; from: number; to: number; last: number };
 }
 
-const IOS_OK = ['ios-ok-1', 'ios-ok-2', 'ios-ok-3'];
-const IOS_GONE = 'ios-gone-1';
-const IOS_WRONG = 'ios-wrongtopic-1';
+const IOS_OK = ['ios-ok-1', 'ios-ok-2', 'ios-ok-3'].map(apnsToken);
+const IOS_GONE = apnsToken('ios-gone-1');
+const IOS_WRONG = apnsToken('ios-wrongtopic-1');
 const ANDROID_OK = ['android-ok-1', 'android-ok-2'];
 
 let harness: ApiHarness;
@@ -69,8 +69,8 @@ beforeAll(async () => {
   harness = await startApiHarness('follow', {
     delivery: true,
     apnsRules: [
-      { prefix: 'ios-gone-', status: 410, reason: 'Unregistered' },
-      { prefix: 'ios-wrongtopic-', status: 400, reason: 'DeviceTokenNotForTopic' },
+      { prefix: apnsTokenPrefix('ios-gone-'), status: 410, reason: 'Unregistered' },
+      { prefix: apnsTokenPrefix('ios-wrongtopic-'), status: 400, reason: 'DeviceTokenNotForTopic' },
     ],
   });
   project = await harness.createProject('follow');

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
 
 /**
  * Identity verification end to end: the CLI turns it on and prints the
@@ -41,7 +41,7 @@ beforeAll(async () => {
   harness = await startApiHarness('identity-verification');
   project = await harness.createProject('verified');
   await harness.request('POST', '/api/v1/devices', {
-    body: { project_id: project.id, platform: 'ios', token: 'alice-phone', identifiers: { user_id: 'alice' } },
+    body: { project_id: project.id, platform: 'ios', token: apnsToken('alice-phone'), identifiers: { user_id: 'alice' } },
   });
   await waitFor('alice’s device projected', async () => ((await listed()).length === 1 ? true : undefined));
 });
@@ -54,7 +54,7 @@ describe('identity verification', () => {
   it('is off for a new project: a write without identifier_hash goes through', async () => {
     expect(await verification()).toEqual({ project_id: project.id, identity_verification: false });
     expect((await patch('alice', { step: 'off' })).status).toBe(200);
-    await projected('alice-phone', 'step', 'off');
+    await projected(apnsToken('alice-phone'), 'step', 'off');
   });
 
   it('once on, refuses writes without the identifier’s HMAC (401, nothing written) and accepts it with it', async () => {
@@ -75,7 +75,7 @@ describe('identity verification', () => {
     const accepted = await patch('alice', { step: 'verified' }, hashOf(secret, 'alice'));
     expect(accepted.status).toBe(200);
     expect((await patch('alice', { step: 'verified-upper' }, hashOf(secret, 'alice').toUpperCase())).status).toBe(200);
-    const device = await projected('alice-phone', 'step', 'verified-upper');
+    const device = await projected(apnsToken('alice-phone'), 'step', 'verified-upper');
     expect(device.metadata).not.toHaveProperty('forged');
     // With the right hash an unknown identifier is an ordinary 404.
     expect((await patch('nobody', { a: 'b' }, hashOf(secret, 'nobody'))).status).toBe(404);
@@ -96,7 +96,7 @@ describe('identity verification', () => {
     expect(second.secret).not.toBe(first.secret);
     expect((await patch('alice', { step: 'old-secret' }, hashOf(first.secret!, 'alice'))).status).toBe(401);
     expect((await patch('alice', { step: 'rotated' }, hashOf(second.secret!, 'alice'))).status).toBe(200);
-    const device = await projected('alice-phone', 'step', 'rotated');
+    const device = await projected(apnsToken('alice-phone'), 'step', 'rotated');
     expect(device.metadata.step).toBe('rotated');
   });
 
@@ -110,7 +110,7 @@ describe('identity verification', () => {
   it('"off" forgets the secret: writes without a hash go through again', async () => {
     expect(await verification('off')).toEqual({ project_id: project.id, identity_verification: false });
     expect((await patch('alice', { step: 'off-again' })).status).toBe(200);
-    await projected('alice-phone', 'step', 'off-again');
+    await projected(apnsToken('alice-phone'), 'step', 'off-again');
   });
 
   it('the CLI refuses an unknown project and an unknown state, and prints the secret in plain output once', async () => {

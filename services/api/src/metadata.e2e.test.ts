@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
 
 let harness: ApiHarness;
 let project: { id: string; api_key: string };
@@ -9,9 +9,9 @@ beforeAll(async () => {
   harness = await startApiHarness('metadata');
   project = await harness.createProject('metadata');
   const devices = [
-    { token: 'phone-token', identifiers: { user_id: 'user-1' }, metadata: { plan: 'free', city: 'Oslo' } },
-    { token: 'tablet-token', identifiers: { user_id: 'user-1', email: 'a@example.com' }, metadata: { plan: 'free' } },
-    { token: 'other-token', identifiers: { user_id: 'user-2' }, metadata: { plan: 'free' } },
+    { token: apnsToken('phone-token'), identifiers: { user_id: 'user-1' }, metadata: { plan: 'free', city: 'Oslo' } },
+    { token: apnsToken('tablet-token'), identifiers: { user_id: 'user-1', email: 'a@example.com' }, metadata: { plan: 'free' } },
+    { token: apnsToken('other-token'), identifiers: { user_id: 'user-2' }, metadata: { plan: 'free' } },
   ];
   for (const device of devices) await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, platform: 'ios', ...device } });
   await waitFor('three devices projected', async () => ((await list()).length === 3 ? true : undefined));
@@ -36,17 +36,17 @@ describe('PATCH /api/v1/metadata', () => {
       return rows.filter((row) => row.metadata.plan === 'pro').length === 2 ? true : undefined;
     });
     const rows = await list();
-    expect(rows.find((row) => row.token === 'other-token')?.metadata).toEqual({ plan: 'free' });
-    expect(rows.find((row) => row.token === 'phone-token')?.metadata).toEqual({ plan: 'pro', lang: 'nb' });
+    expect(rows.find((row) => row.token === apnsToken('other-token'))?.metadata).toEqual({ plan: 'free' });
+    expect(rows.find((row) => row.token === apnsToken('phone-token'))?.metadata).toEqual({ plan: 'pro', lang: 'nb' });
   });
 
   it('matches by device id and by token', async () => {
-    const other = (await list()).find((row) => row.token === 'other-token')!;
+    const other = (await list()).find((row) => row.token === apnsToken('other-token'))!;
     expect((await patch(other.id, { metadata: { vip: 'yes' } })).body).toEqual({ data: { updated: 1 } });
-    expect((await patch('tablet-token', { metadata: { device: 'tablet' } })).body).toEqual({ data: { updated: 1 } });
+    expect((await patch(apnsToken('tablet-token'), { metadata: { device: 'tablet' } })).body).toEqual({ data: { updated: 1 } });
     await waitFor('both updates projected', async () => {
       const rows = await list();
-      return rows.find((row) => row.id === other.id)?.metadata.vip === 'yes' && rows.find((row) => row.token === 'tablet-token')?.metadata.device === 'tablet';
+      return rows.find((row) => row.id === other.id)?.metadata.vip === 'yes' && rows.find((row) => row.token === apnsToken('tablet-token'))?.metadata.device === 'tablet';
     });
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
 
 let harness: ApiHarness;
 let project: { id: string; api_key: string };
@@ -9,7 +9,7 @@ beforeAll(async () => {
   harness = await startApiHarness('notifications');
   [project, other] = await Promise.all([harness.createProject('notifications'), harness.createProject('other')]);
   await createTopics(harness, project.api_key, ['news']);
-  await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'news-reader', platform: 'ios', topics: ['news'] } });
+  await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: apnsToken('news-reader'), platform: 'ios', topics: ['news'] } });
   await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'pro-user', platform: 'android', metadata: { plan: 'pro' } } });
   await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'bystander', platform: 'android' } });
   await waitFor('three devices projected', async () => ((await harness.request('GET', '/api/v1/devices', { key: project.api_key })).body?.pagination as { count: number }).count === 3);

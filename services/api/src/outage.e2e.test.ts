@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@herald/local-infra';
 import {
+  apnsToken,
   REPO_ROOT,
   restartInfra,
   retryOnPortClash,
@@ -46,7 +47,7 @@ async function call(method: string, path: string, body?: unknown): Promise<Outco
   return outcome;
 }
 let serial = 0;
-const register = () => call('POST', '/api/v1/devices', { project_id: projectId, token: `outage-${(serial += 1)}`, platform: 'ios' });
+const register = () => call('POST', '/api/v1/devices', { project_id: projectId, token: apnsToken(`outage-${(serial += 1)}`), platform: 'ios' });
 const listTopics = () => call('GET', '/api/v1/topics');
 
 /** Requests in a loop (as clients keep calling) until stopped; a hang fails the request and so the test. */

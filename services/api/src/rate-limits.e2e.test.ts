@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
 
 /**
  * Rate limits (issue 17, item 4): the per-key limit counts the authenticated
@@ -39,7 +39,7 @@ async function call(method: string, path: string, options: { from?: string; auth
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as { errors?: string[] } };
 }
 const openFrom = (from: string, projectId: string) => call('PUT', '/api/v1/notifications/0199a1c2-0000-7000-8000-000000000000/open', { from, body: { project_id: projectId, token: 't-1' } });
-const registerFrom = (from: string, projectId: string, token: string) => call('POST', '/api/v1/devices', { from, body: { project_id: projectId, token, platform: 'ios' } });
+const registerFrom = (from: string, projectId: string, token: string) => call('POST', '/api/v1/devices', { from, body: { project_id: projectId, token: apnsToken(token), platform: 'ios' } });
 const randomKey = () => `hrld_${Array.from({ length: 16 }, () => '0123456789abcdef'[Math.floor(Math.random() * 16)]).join('')}_${'A'.repeat(32)}`;
 
 describe('device-facing limits', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, topicIdFor, TOPICS } from '@herald/events';
-import { createTopics, startApiHarness, waitFor, waitForProjectionCaughtUp, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, waitForProjectionCaughtUp, type ApiHarness, apnsToken } from '@herald/testing';
 
 /**
  * Topics are the project's (issue 17, item 1): a device cannot create a
@@ -40,11 +40,11 @@ describe('a send naming a device reaches only that device', () => {
   it("a stranger cannot subscribe to a victim's token or device id as topics (the attack of issue 17)", async () => {
     const project = await harness.createProject('shadowing');
     await harness.fakes!.configure(project.id);
-    const victimToken = 'victim-phone-token';
+    const victimToken = apnsToken('victim-phone-token');
     const victimId = deviceIdFor(project.id, victimToken);
     expect((await register(project, { token: victimToken })).status).toBe(201);
 
-    const attack = await register(project, { token: 'attacker-phone-1', topics: [victimToken, victimId] });
+    const attack = await register(project, { token: apnsToken('attacker-phone-1'), topics: [victimToken, victimId] });
     expect(attack.status).toBe(400);
     expect(attack.body).toEqual({ errors: [expect.stringMatching(/^topics ".+", ".+" do not exist in this project: topics are created with the API key/)] });
     await waitFor('the victim projected', async () => (await deviceCount(project)) === 1);
@@ -60,42 +60,43 @@ describe('a send naming a device reaches only that device', () => {
     await allowDeviceTopics(project);
     const projectTopic = 'announcements';
     await createTopics(harness, project.api_key, [projectTopic]);
-    expect((await register(project, { token: 'victim-a' })).status).toBe(201);
-    const refreshed = await register(project, { token: 'victim-b-first' });
+    expect((await register(project, { token: apnsToken('victim-a') })).status).toBe(201);
+    const refreshed = await register(project, { token: apnsToken('victim-b-first') });
     expect(refreshed.status).toBe(201);
     const refreshedId = (refreshed.body!.data as { id: string }).id;
     // Listed, not only counted (the count's counters are written before the documents): the refresh and the DELETE below read them.
     await waitFor('two devices projected', async () => ((await harness.request('GET', '/api/v1/devices', { key: project.api_key })).body?.data as unknown[]).length === 2);
-    expect((await register(project, { token: 'victim-b-now', device_id: refreshedId, previous_token: 'victim-b-first' })).status).toBe(201);
+    expect((await register(project, { token: apnsToken('victim-b-now'), device_id: refreshedId, previous_token: apnsToken('victim-b-first') })).status).toBe(201);
     // An inactive device's token is taken all the same.
-    const inactiveId = deviceIdFor(project.id, 'victim-a');
+    const inactiveId = deviceIdFor(project.id, apnsToken('victim-a'));
     expect((await harness.request('DELETE', `/api/v1/devices/${inactiveId}`, { key: project.api_key })).status).toBe(204);
     await waitFor('the refresh and the deletion projected', async () => {
       const devices = (await harness.request('GET', '/api/v1/devices', { key: project.api_key })).body!.data as Array<{ token: string; status: string }>;
-      return devices.some((device) => device.token === 'victim-b-now') && devices.some((device) => device.status === 'inactive');
+      return devices.some((device) => device.token === apnsToken('victim-b-now')) && devices.some((device) => device.status === 'inactive');
     });
 
     const projectTopicId = topicIdFor(project.id, projectTopic);
-    for (const name of ['victim-a', inactiveId, 'victim-b-now', refreshedId, projectTopicId]) {
-      const attempt = await register(project, { token: 'attacker-phone', topics: ['fine', name] });
+    for (const name of [apnsToken('victim-a'), inactiveId, apnsToken('victim-b-now'), refreshedId, projectTopicId]) {
+      const attempt = await register(project, { token: apnsToken('attacker-phone'), topics: ['fine', name] });
       expect(attempt, name).toEqual({ status: 400, body: { errors: [`topics ${JSON.stringify(name)} cannot be created by a device: a device-created topic never takes the id or token of a device, nor the id of a topic`] } });
     }
     // A new name is created, as a device-created topic; subscribing to the project's own topic is allowed.
-    expect((await register(project, { token: 'fan', topics: ['fans-of-x', projectTopic] })).status).toBe(201);
+    expect((await register(project, { token: apnsToken('fan'), topics: ['fans-of-x', projectTopic] })).status).toBe(201);
     const created = await waitFor('the device-created topic', async () => (await topicsOf(project, '?name=fans-of-x')).data[0]);
     expect(created).toMatchObject({ id: topicIdFor(project.id, 'fans-of-x'), name: 'fans-of-x', origin: 'device' });
     expect((await topicsOf(project, `?name=${projectTopic}`)).data[0]).toMatchObject({ origin: 'project' });
 
     // The other way round: no device registers a token that is a topic's name or id (nor whose device id is one).
     const refused = { status: 400, body: { errors: ['token cannot be registered: it (or the device id it makes) is the name or id of a topic in this project'] } };
-    expect(await register(project, { token: 'fans-of-x' })).toEqual(refused);
-    expect(await register(project, { token: projectTopicId })).toEqual(refused);
-    expect(await register(project, { token: projectTopic })).toEqual(refused);
+    // FCM tokens, whose alphabet holds topic names and ids (an APNs token is hex and refused for that first).
+    expect(await register(project, { token: 'fans-of-x', platform: 'android' })).toEqual(refused);
+    expect(await register(project, { token: projectTopicId, platform: 'android' })).toEqual(refused);
+    expect(await register(project, { token: projectTopic, platform: 'android' })).toEqual(refused);
 
     // Sends to the victims' tokens and ids reach them alone (the deleted one: nobody).
-    expect(await reached(project, ['victim-b-now'])).toEqual(['victim-b-now']);
-    expect(await reached(project, [refreshedId])).toEqual(['victim-b-now']);
-    expect(await reached(project, ['fans-of-x'])).toEqual(['fan']);
+    expect(await reached(project, [apnsToken('victim-b-now')])).toEqual([apnsToken('victim-b-now')]);
+    expect(await reached(project, [refreshedId])).toEqual([apnsToken('victim-b-now')]);
+    expect(await reached(project, ['fans-of-x'])).toEqual([apnsToken('fan')]);
   }, 180_000);
 });
 
@@ -135,18 +136,18 @@ describe('the project owns its topics', () => {
     await waitFor('the topic deleted', async () => (await harness.request('GET', `/api/v1/topics/${newsId}`, { key: project.api_key })).status === 404);
     expect((await topicsOf(project)).data.map((row) => row.name)).toEqual(['sport', 'weather']);
     // Deleted: no registration subscribes to it any more (devices may not create topics here).
-    expect(await register(project, { token: 't4', topics: ['news'] })).toMatchObject({ status: 400, body: { errors: [expect.stringContaining('topics "news" does not exist in this project')] } });
+    expect(await register(project, { token: apnsToken('t4'), topics: ['news'] })).toMatchObject({ status: 400, body: { errors: [expect.stringContaining('topics "news" does not exist in this project')] } });
   });
 
   it('reclaims device-created topics nobody subscribes to, never its own; a project topic adopted from devices stays', async () => {
     const project = await harness.createProject('reclaim');
     await allowDeviceTopics(project);
     await createTopics(harness, project.api_key, ['own-empty']);
-    expect((await register(project, { token: 'd1', topics: ['left-behind', 'kept', 'adopted'] })).status).toBe(201);
-    expect((await register(project, { token: 'd2', topics: ['kept'] })).status).toBe(201);
+    expect((await register(project, { token: apnsToken('d1'), topics: ['left-behind', 'kept', 'adopted'] })).status).toBe(201);
+    expect((await register(project, { token: apnsToken('d2'), topics: ['kept'] })).status).toBe(201);
     await waitFor('the device-created topics', async () => (await topicsOf(project)).pagination.count === 4);
     // d1 leaves its topics; the project adopts one of them by creating it.
-    expect((await register(project, { token: 'd1', topics: [] })).status).toBe(201);
+    expect((await register(project, { token: apnsToken('d1'), topics: [] })).status).toBe(201);
     expect((await harness.request('POST', '/api/v1/topics', { key: project.api_key, body: { name: 'adopted' } })).body).toMatchObject({ data: { origin: 'project' } });
     // Subscribers are the devices projection's counters, origins the topics projection's: `left-behind` has none
     // before d1 is projected as well as after it left, and `kept` none until d2 is. Both catch up, then the state is checked.
@@ -176,16 +177,16 @@ describe('the project owns its topics', () => {
     await harness.env.producer.publish(names.map((name) => createEvent('TopicCreated', { topic_id: topicIdFor(project.id, name), name, origin: 'device' }, { project_id: project.id })));
     await waitFor('1,000 device-created topics projected', async () => (await topicsOf(project, '?limit=1')).pagination.count === 1_000, 60_000);
 
-    expect(await register(project, { token: 'stranger', topics: ['spam-1000'] })).toEqual({
+    expect(await register(project, { token: apnsToken('stranger'), topics: ['spam-1000'] })).toEqual({
       status: 400,
       body: { errors: ['topics would create 1 new device-created topics in a project that has 1000; a project has at most 1000 device-created topics (POST /api/v1/topics/reclaim deletes those nobody subscribes to)'] },
     });
     // The project's own room is untouched, and subscribing to existing topics stays allowed.
     expect((await harness.request('POST', '/api/v1/topics', { key: project.api_key, body: { name: 'breaking-news' } })).status).toBe(201);
-    expect((await register(project, { token: 'reader', topics: ['spam-1'] })).status).toBe(201);
+    expect((await register(project, { token: apnsToken('reader'), topics: ['spam-1'] })).status).toBe(201);
     // Nobody subscribes to 999 of them: the project reclaims them.
     await waitFor('the reader projected', async () => (await deviceCount(project)) === 1);
     expect((await harness.request('POST', '/api/v1/topics/reclaim', { key: project.api_key })).body).toMatchObject({ data: { deleted: 999 } });
-    await waitFor('the room back', async () => (await register(project, { token: 'stranger', topics: ['spam-1000'] })).status === 201, 60_000);
+    await waitFor('the room back', async () => (await register(project, { token: apnsToken('stranger'), topics: ['spam-1000'] })).status === 201, 60_000);
   }, 180_000);
 });

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor } from '@herald/events';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
 
 /**
  * User links (issue 17, item 2) and proofs (item 6): the project detaches a
@@ -47,29 +47,29 @@ const linked = (token: string, user: string) => registered({ token, external_id:
 
 describe('user links', () => {
   it('DELETE clears the link, and an anonymous re-registration of the token comes back without the user', async () => {
-    const device = await linked('resold-phone', 'u-previous-owner');
+    const device = await linked(apnsToken('resold-phone'), 'u-previous-owner');
     expect(device.external_id).toBe('u-previous-owner');
     expect((await harness.request('DELETE', `/api/v1/devices/${device.id}`, { key: project.api_key })).status).toBe(204);
     await waitFor('the device unregistered', async () => (await stored(device.id))?.status === 'inactive');
     expect(await stored(device.id)).toMatchObject({ status: 'inactive', external_id: null });
 
-    const back = await registered({ token: 'resold-phone' });
+    const back = await registered({ token: apnsToken('resold-phone') });
     expect(back).toMatchObject({ id: device.id, status: 'active', external_id: null });
     // Naming the old user again needs proof like any claim.
-    expect((await register({ token: 'resold-phone', external_id: 'u-previous-owner' })).status).toBe(403);
+    expect((await register({ token: apnsToken('resold-phone'), external_id: 'u-previous-owner' })).status).toBe(403);
   });
 
   it('a device whose token a provider rejected comes back without its user unless the registration proves one', async () => {
-    const device = await linked('reinstalled', 'u-7');
+    const device = await linked(apnsToken('reinstalled'), 'u-7');
     await harness.env.producer.publish([createEvent('DeviceDeactivated', { device_id: device.id, provider: 'apns', reason: 'BadDeviceToken' }, { project_id: project.id })]);
     await waitFor('the device deactivated', async () => (await stored(device.id))?.status === 'inactive');
-    expect((await register({ token: 'reinstalled', external_id: 'u-7' })).status).toBe(403);
-    expect(await registered({ token: 'reinstalled' })).toMatchObject({ status: 'active', external_id: null });
-    expect(await linked('reinstalled', 'u-7')).toMatchObject({ external_id: 'u-7' });
+    expect((await register({ token: apnsToken('reinstalled'), external_id: 'u-7' })).status).toBe(403);
+    expect(await registered({ token: apnsToken('reinstalled') })).toMatchObject({ status: 'active', external_id: null });
+    expect(await linked(apnsToken('reinstalled'), 'u-7')).toMatchObject({ external_id: 'u-7' });
   });
 
   it('the project detaches a device (PATCH external_id null); the app may unlink itself; nobody else can', async () => {
-    const device = await linked('shared-tablet', 'u-8');
+    const device = await linked(apnsToken('shared-tablet'), 'u-8');
     expect(await harness.request('PATCH', `/api/v1/devices/${device.id}`, { key: project.api_key, body: { external_id: null } })).toMatchObject({
       status: 200,
       body: { data: { id: device.id, external_id: null, status: 'active' } },
@@ -80,23 +80,23 @@ describe('user links', () => {
     const other = await harness.createProject('user-links-other');
     expect((await harness.request('PATCH', `/api/v1/devices/${device.id}`, { key: other.api_key, body: { external_id: null } })).status).toBe(404);
 
-    await linked('shared-tablet', 'u-8');
-    expect(await registered({ token: 'shared-tablet', external_id: null })).toMatchObject({ external_id: null });
+    await linked(apnsToken('shared-tablet'), 'u-8');
+    expect(await registered({ token: apnsToken('shared-tablet'), external_id: null })).toMatchObject({ external_id: null });
   });
 
   it("a device moves back to its first token only with a refresh's proof; answers match what is stored", async () => {
-    const device = await linked('first-token', 'u-10');
-    expect(device.id).toBe(deviceIdFor(project.id, 'first-token'));
-    const moved = await registered({ token: 'second-token', device_id: device.id, previous_token: 'first-token' });
-    expect(moved).toMatchObject({ id: device.id, token: 'second-token', external_id: 'u-10' });
+    const device = await linked(apnsToken('first-token'), 'u-10');
+    expect(device.id).toBe(deviceIdFor(project.id, apnsToken('first-token')));
+    const moved = await registered({ token: apnsToken('second-token'), device_id: device.id, previous_token: apnsToken('first-token') });
+    expect(moved).toMatchObject({ id: device.id, token: apnsToken('second-token'), external_id: 'u-10' });
 
-    const back = await register({ token: 'first-token' });
+    const back = await register({ token: apnsToken('first-token') });
     expect(back).toEqual({ status: 409, body: { errors: [expect.stringContaining('token was the first token of a device that has since moved to another')] } });
-    const again = await register({ token: 'first-token', device_id: device.id });
+    const again = await register({ token: apnsToken('first-token'), device_id: device.id });
     expect(again.status).toBe(403);
-    expect(await stored(device.id)).toMatchObject({ token: 'second-token', external_id: 'u-10' });
+    expect(await stored(device.id)).toMatchObject({ token: apnsToken('second-token'), external_id: 'u-10' });
     // With the proof it moves.
-    expect(await registered({ token: 'first-token', device_id: device.id, previous_token: 'second-token' })).toMatchObject({ token: 'first-token', external_id: 'u-10' });
+    expect(await registered({ token: apnsToken('first-token'), device_id: device.id, previous_token: apnsToken('second-token') })).toMatchObject({ token: apnsToken('first-token'), external_id: 'u-10' });
   });
 });
 
@@ -105,7 +105,7 @@ describe('proofs are valid only for their own purpose', () => {
     const verified = await harness.createProject('user-links-verified');
     const { secret } = JSON.parse(await harness.herald('projects', 'identity-verification', verified.id, 'on', '--json')) as { secret: string };
     const proof = (message: string) => createHmac('sha256', secret).update(message).digest('hex');
-    const claim = (hash: string) => harness.request('POST', '/api/v1/devices', { body: { project_id: verified.id, platform: 'ios', token: 'mallory-phone', external_id: 'u-victim', external_id_hash: hash } });
+    const claim = (hash: string) => harness.request('POST', '/api/v1/devices', { body: { project_id: verified.id, platform: 'ios', token: apnsToken('mallory-phone'), external_id: 'u-victim', external_id_hash: hash } });
     expect((await claim(proof('identifier:u-victim'))).status).toBe(403);
     expect((await claim(proof('u-victim'))).status).toBe(403);
     expect(await claim(proof('external_id:u-victim'))).toMatchObject({ status: 201, body: { data: { external_id: 'u-victim' } } });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
 
 let harness: ApiHarness;
 let project: { id: string; api_key: string };
@@ -12,8 +12,11 @@ afterAll(async () => {
   expect(await harness?.stop()).toEqual({ api: 0, projector: 0 });
 });
 
-const register = (token: string) =>
-  harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token, platform: token.length % 2 === 0 ? 'ios' : 'android', metadata: { n: token } } });
+/** Labels of even length register iOS devices (their tokens hex, as APNs tokens are), the rest Android. */
+const register = (label: string) =>
+  harness.request('POST', '/api/v1/devices', {
+    body: { project_id: project.id, token: label.length % 2 === 0 ? apnsToken(label) : label, platform: label.length % 2 === 0 ? 'ios' : 'android', metadata: { n: label } },
+  });
 const count = async () => ((await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key })).body?.pagination as { count: number }).count;
 
 describe('herald replay', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, type HeraldEvent } from '@herald/events';
 import type { DeliveryLedgerDocument, NotificationDocument } from '@herald/projections';
-import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
 
 /**
  * Audiences come from the delivery index, exactly: a device whose
@@ -43,7 +43,7 @@ describe('audiences from the index', () => {
   it('always targets a device registered just before the send, by token and by topic', async () => {
     const ids: Array<{ id: string; expected: number; token: string; byToken: string }> = [];
     for (let n = 1; n <= 15; n += 1) {
-      const token = `fresh-${n}`;
+      const token = apnsToken(`fresh-${n}`);
       expect((await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token, platform: 'ios', topics: ['live'] } })).status).toBe(201);
       // No wait for any read model: the send must see the device because its registration was acknowledged first.
       ids.push({ id: await send([{ topic: 'live' }]), expected: n, token, byToken: await send([{ token }]) });
@@ -59,8 +59,8 @@ describe('audiences from the index', () => {
   it('reaches a device by the token it took in a refresh, wherever its events live, and nobody by its old token', async () => {
     const holders: Array<{ first: string; second: string }> = [];
     for (let n = 0; n < 6; n += 1) {
-      const first = `before-refresh-${n}`;
-      const second = `after-refresh-${n}`;
+      const first = apnsToken(`before-refresh-${n}`);
+      const second = apnsToken(`after-refresh-${n}`);
       const registered = await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: first, platform: 'ios' } });
       expect(registered.status).toBe(201);
       const deviceId = (registered.body!.data as { id: string }).id;

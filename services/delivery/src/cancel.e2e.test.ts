@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/events';
-import { deliveryDeadLetters, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness } from '@herald/testing';
+import { deliveryDeadLetters, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness, apnsToken } from '@herald/testing';
 
 /**
  * A cancel mid-campaign: batches already with the provider finish, the rest
@@ -31,7 +31,7 @@ beforeAll(async () => {
   const context = { project_id: project.id };
   const events: HeraldEvent[] = [createEvent('TopicCreated', { topic_id: topicId, name: 'crowd' }, context)];
   for (let i = 0; i < DEVICES; i += 1) {
-    const token = `ios-${i}`;
+    const token = apnsToken(`ios-${i}`);
     events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(project.id, token), token, platform: 'ios', topic_ids: [topicId] }, context));
   }
   for (let i = 0; i < events.length; i += 1000) await harness.env.producer.publish(events.slice(i, i + 1000));
@@ -83,7 +83,7 @@ describe('cancel', () => {
 
   it('refuses to cancel a notification that was sent (409) or that does not exist (404)', async () => {
     harness.fakes!.apns.setLatency(0);
-    const id = await send(['ios-1']);
+    const id = await send([apnsToken('ios-1')]);
     await waitFor('the notification sent', async () => ((await notification(id))?.status === 'sent' ? true : undefined), 60_000);
     const refused = await cancel(id);
     expect(refused.status).toBe(409);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTopics, outputTails, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, outputTails, startApiHarness, waitFor, type ApiHarness, apnsToken, apnsTokenLabel } from '@herald/testing';
 
 /**
  * Frequency caps and quiet hours over the real stack (Kafka, the store, every
@@ -26,7 +26,7 @@ const projects: Record<'drop' | 'defer' | 'quiet', Project> = {} as never;
 
 const moveClockTo = async (instant: number) => writeFile(clockFile, String(instant - Date.now()));
 const register = (project: Project, token: string, extra: Record<string, unknown>) =>
-  harness.request('POST', '/api/v1/devices', { key: project.api_key, body: { project_id: project.id, token, platform: 'ios', topics: ['all'], ...extra } });
+  harness.request('POST', '/api/v1/devices', { key: project.api_key, body: { project_id: project.id, token: apnsToken(token), platform: 'ios', topics: ['all'], ...extra } });
 const send = async (project: Project, extra: Record<string, unknown> = {}) => {
   const response = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: 'Hi', body: 'x', targets: ['all'], ...extra } } });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
@@ -35,7 +35,8 @@ const send = async (project: Project, extra: Record<string, unknown> = {}) => {
 const view = async (project: Project, id: string) => (await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body?.data as View | undefined;
 const receipts = async (project: Project, id: string) => ((await harness.request('GET', `/api/v1/notifications/${id}/receipts?limit=100`, { key: project.api_key })).body?.data ?? []) as Receipt[];
 const pushes = (id: string) => harness.fakes!.apns.deliveries.filter((delivery) => (delivery.payload as { notification_id: string }).notification_id === id);
-const tokensOf = (id: string) => pushes(id).map((push) => push.token).sort();
+/** The labels of the tokens a notification reached (`register` makes each label an APNs token). */
+const tokensOf = (id: string) => pushes(id).map((push) => apnsTokenLabel(push.token)).sort();
 const finished = (project: Project, id: string, what = 'sent') => waitFor(`notification ${id} ${what}`, async () => ((await view(project, id))?.status === 'sent' ? await view(project, id) : undefined), 60_000);
 const outcomes = (rows: readonly Receipt[]) => Object.fromEntries([...new Set(rows.map((row) => row.outcome))].sort().map((outcome) => [outcome, rows.filter((row) => row.outcome === outcome).length]));
 

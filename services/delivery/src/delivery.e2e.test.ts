@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadLetterTopic, TOPICS } from '@herald/events';
 import type { DeliveryLedgerDocument, LedgerDevice } from '@herald/projections';
-import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, type ApiHarness, apnsToken, apnsTokenPrefix } from '@herald/testing';
 
 /**
  * The whole pipeline over real Kafka and FerretDB with fake APNs and FCM
@@ -15,7 +15,7 @@ const fakes = () => harness.fakes!;
 beforeAll(async () => {
   harness = await startApiHarness('delivery', {
     delivery: true,
-    apnsRules: [{ prefix: 'dead-', status: 410, reason: 'Unregistered', timestamp: Date.now() + 60_000 }],
+    apnsRules: [{ prefix: apnsTokenPrefix('dead-'), status: 410, reason: 'Unregistered', timestamp: Date.now() + 60_000 }],
     fcmRules: [
       { prefix: 'gone-', errorCode: 'UNREGISTERED' },
       { prefix: 'busy-', errorCode: 'QUOTA_EXCEEDED', retryAfterSeconds: 1, times: 1 },
@@ -25,12 +25,12 @@ beforeAll(async () => {
   await fakes().configure(project.id);
   await createTopics(harness, project.api_key, ['news', 'doomed', 'busy']);
   const devices: Array<[string, 'ios' | 'android', Record<string, unknown>]> = [
-    ['ios-news-1', 'ios', { topics: ['news'] }],
-    ['ios-news-2', 'ios', { topics: ['news'], metadata: { plan: 'pro' } }],
+    [apnsToken('ios-news-1'), 'ios', { topics: ['news'] }],
+    [apnsToken('ios-news-2'), 'ios', { topics: ['news'], metadata: { plan: 'pro' } }],
     ['android-news', 'android', { topics: ['news'] }],
     ['android-pro', 'android', { metadata: { plan: 'pro', lang: 'nb' } }],
     ['android-free', 'android', { metadata: { plan: 'free' } }],
-    ['dead-ios', 'ios', { topics: ['doomed'] }],
+    [apnsToken('dead-ios'), 'ios', { topics: ['doomed'] }],
     ['gone-android', 'android', { topics: ['doomed'] }],
     ['busy-android', 'android', { topics: ['busy'] }],
   ];
@@ -73,23 +73,23 @@ async function ledgerLines(id: string): Promise<LedgerDevice[]> {
 
 describe('delivery', () => {
   it.each([
-    ['a topic name', ['news'], ['android-news', 'ios-news-1', 'ios-news-2']],
-    ['a metadata filter', [{ metadata: { plan: 'pro' } }], ['android-pro', 'ios-news-2']],
+    ['a topic name', ['news'], ['android-news', apnsToken('ios-news-1'), apnsToken('ios-news-2')]],
+    ['a metadata filter', [{ metadata: { plan: 'pro' } }], ['android-pro', apnsToken('ios-news-2')]],
     ['a token', ['android-free'], ['android-free']],
-    ['overlapping targets, once each', ['news', { metadata: { plan: 'pro' } }, 'ios-news-1'], ['android-news', 'android-pro', 'ios-news-1', 'ios-news-2']],
+    ['overlapping targets, once each', ['news', { metadata: { plan: 'pro' } }, apnsToken('ios-news-1')], ['android-news', 'android-pro', apnsToken('ios-news-1'), apnsToken('ios-news-2')]],
   ])('reaches exactly the devices %s targets, once each', async (_label, targets, expected) => {
     const id = await send(targets);
     const result = await completed(id);
-    expect(tokensReached(id)).toEqual(expected);
+    expect(tokensReached(id)).toEqual([...expected].sort());
     expect(result.counts).toMatchObject({ targeted: expected.length, sent: expected.length, delivered: expected.length, failed: 0, invalid: 0 });
   });
 
   it('reaches a device by its id, with the payload ARCHITECTURE.md describes', async () => {
     const list = (await harness.request('GET', '/api/v1/devices?limit=100', { key: project.api_key })).body!.data as Array<{ id: string; token: string }>;
-    const device = list.find((d) => d.token === 'ios-news-1')!;
+    const device = list.find((d) => d.token === apnsToken('ios-news-1'))!;
     const id = await send([device.id]);
     await completed(id);
-    expect(tokensReached(id)).toEqual(['ios-news-1']);
+    expect(tokensReached(id)).toEqual([apnsToken('ios-news-1')]);
     const delivery = fakes().apns.deliveries.find((d) => (d.payload as { notification_id?: string }).notification_id === id)!;
     expect(delivery.payload).toEqual({ aps: { alert: { title: 'Hello', body: 'World' }, 'thread-id': 'g1' }, notification_id: id, project_id: project.id, link_to: 'app://x' });
     expect(delivery.headers).toMatchObject({ 'apns-topic': 'com.example.herald', 'apns-push-type': 'alert' });
@@ -102,14 +102,14 @@ describe('delivery', () => {
     expect(result.counts).toMatchObject({ targeted: 2, sent: 2, delivered: 0, invalid: 2 });
     const statusOf = async (token: string) =>
       ((await harness.request('GET', '/api/v1/devices?limit=100', { key: project.api_key })).body!.data as Array<{ token: string; status: string }>).find((d) => d.token === token)?.status;
-    await waitFor('both devices inactive within 5 s', async () => (await statusOf('dead-ios')) === 'inactive' && (await statusOf('gone-android')) === 'inactive', 5_000);
+    await waitFor('both devices inactive within 5 s', async () => (await statusOf(apnsToken('dead-ios'))) === 'inactive' && (await statusOf('gone-android')) === 'inactive', 5_000);
 
     const again = await send(['doomed']);
     expect((await completed(again)).counts).toMatchObject({ targeted: 0, sent: 0 });
     expect(fakes().apns.stats.byReason.Unregistered).toBe(1);
 
-    await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: 'dead-ios', platform: 'ios' } });
-    await waitFor('dead-ios active again', async () => (await statusOf('dead-ios')) === 'active');
+    await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: apnsToken('dead-ios'), platform: 'ios' } });
+    await waitFor('dead-ios active again', async () => (await statusOf(apnsToken('dead-ios'))) === 'active');
   });
 
   it('honours 429 with Retry-After, then delivers', async () => {
@@ -131,9 +131,9 @@ describe('delivery', () => {
 
   it('dead-letters a malformed batch and keeps delivering', async () => {
     await harness.env.producer.publishRaw([{ topic: harness.env.kafka.topic(TOPICS.deliveriesApns), messages: [{ key: 'junk', value: '{"type":"DeliveryBatch","version":1}' }] }]);
-    const id = await send(['ios-news-2']);
+    const id = await send([apnsToken('ios-news-2')]);
     await completed(id);
-    expect(tokensReached(id)).toEqual(['ios-news-2']);
+    expect(tokensReached(id)).toEqual([apnsToken('ios-news-2')]);
     const consumer = harness.env.kafka.client.consumer({ groupId: `${harness.env.prefix}dlq-reader`, maxWaitTimeInMs: 100 });
     const letters: string[] = [];
     await consumer.connect();
@@ -151,14 +151,14 @@ describe('delivery', () => {
     await completed(id);
     await waitFor('3 deliveries in the ledger', async () => (await ledgerLines(id)).filter((line) => line.outcome === 'delivered').length === 3);
     const open = (token: string, projectId = project.id) => harness.request('PUT', `/api/v1/notifications/${id}/open`, { body: { project_id: projectId, token } });
-    expect((await open('ios-news-1')).status).toBe(204);
-    expect((await open('ios-news-1')).status).toBe(204);
+    expect((await open(apnsToken('ios-news-1'))).status).toBe(204);
+    expect((await open(apnsToken('ios-news-1'))).status).toBe(204);
     expect((await open('android-news')).status).toBe(204);
     expect((await open('android-free')).status).toBe(404);
     expect((await open('unknown-token')).status).toBe(404);
-    expect((await open('ios-news-1', 'other-project')).status).toBe(404);
-    expect((await harness.request('PUT', '/api/v1/notifications/01a1fe1a-0000-7000-8000-000000000000/open', { body: { project_id: project.id, token: 'ios-news-1' } })).status).toBe(404);
-    expect((await harness.request('PUT', '/api/v1/notifications/not-a-uuid/open', { body: { project_id: project.id, token: 'ios-news-1' } })).status).toBe(400);
+    expect((await open(apnsToken('ios-news-1'), 'other-project')).status).toBe(404);
+    expect((await harness.request('PUT', '/api/v1/notifications/01a1fe1a-0000-7000-8000-000000000000/open', { body: { project_id: project.id, token: apnsToken('ios-news-1') } })).status).toBe(404);
+    expect((await harness.request('PUT', '/api/v1/notifications/not-a-uuid/open', { body: { project_id: project.id, token: apnsToken('ios-news-1') } })).status).toBe(400);
     expect(await harness.request('PUT', `/api/v1/notifications/${id}/open`, { body: { project_id: project.id } })).toEqual({ status: 400, body: { errors: ['token is required'] } });
     const opened = await waitFor('two opens counted', async () => {
       const counts = ((await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body?.data as { counts: Counts }).counts;

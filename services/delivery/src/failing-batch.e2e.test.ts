@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, TOPICS, topicIdFor, type HeraldEvent } from '@herald/events';
 import { readLogToEnd } from '@herald/kafka';
-import { deliveryDeadLetters, outputTails, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { deliveryDeadLetters, outputTails, startApiHarness, waitFor, type ApiHarness, apnsToken, apnsTokenPrefix } from '@herald/testing';
 
 /**
  * Some tokens the provider always answers 500 for, among many it accepts:
@@ -19,7 +19,7 @@ let project: { id: string; api_key: string };
 beforeAll(async () => {
   harness = await startApiHarness('failing-batch', {
     delivery: true,
-    apnsRules: [{ prefix: 'ios-fail-', status: 500, reason: 'InternalServerError' }],
+    apnsRules: [{ prefix: apnsTokenPrefix('ios-fail-'), status: 500, reason: 'InternalServerError' }],
     // A starved CI machine can hold an answer past the default 5 s request timeout, and a timed-out
     // push is rightly sent again; a long timeout keeps repeats to what this test is about.
     deliveryEnv: { DELIVERY_MAX_ATTEMPTS: String(MAX_ATTEMPTS), DELIVERY_RETRY_DEADLINE_MS: '300', APNS_REQUEST_TIMEOUT_MS: '60000' },
@@ -29,7 +29,7 @@ beforeAll(async () => {
   const topicId = topicIdFor(project.id, 'crowd');
   const context = { project_id: project.id };
   const events: HeraldEvent[] = [createEvent('TopicCreated', { topic_id: topicId, name: 'crowd' }, context)];
-  const tokens = [...Array.from({ length: GOOD }, (_, i) => `ios-ok-${i}`), ...Array.from({ length: FAILING }, (_, i) => `ios-fail-${i}`)];
+  const tokens = [...Array.from({ length: GOOD }, (_, i) => apnsToken(`ios-ok-${i}`)), ...Array.from({ length: FAILING }, (_, i) => apnsToken(`ios-fail-${i}`))];
   for (const token of tokens) events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(project.id, token), token, platform: 'ios', topic_ids: [topicId] }, context));
   for (let i = 0; i < events.length; i += 1000) await harness.env.producer.publish(events.slice(i, i + 1000));
   await waitFor('all devices projected', async () => {

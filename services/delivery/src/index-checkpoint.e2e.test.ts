@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, topicIdFor, TOPICS, type HeraldEvent } from '@herald/events';
 import { topicEnds } from '@herald/kafka';
-import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
 
 /**
  * The audience index is checkpointed with its offsets: a delivery process
@@ -12,6 +12,8 @@ import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald
 const DEVICES = 3_000;
 let harness: ApiHarness;
 let project: { id: string; api_key: string };
+/** Device n's token: even ones are iOS devices, whose tokens are hex. */
+const cpToken = (n: number) => (n % 2 === 0 ? apnsToken(`cp-${n}`) : `cp-${n}`);
 
 beforeAll(async () => {
   harness = await startApiHarness('index-checkpoint', { delivery: true });
@@ -21,7 +23,7 @@ beforeAll(async () => {
   const topicId = topicIdFor(project.id, 'crowd');
   const context = { project_id: project.id };
   const events: HeraldEvent[] = Array.from({ length: DEVICES }, (_, n) =>
-    createEvent('DeviceRegistered', { device_id: deviceIdFor(project.id, `cp-${n}`), token: `cp-${n}`, platform: n % 2 === 0 ? 'ios' : 'android', topic_ids: [topicId] }, context),
+    createEvent('DeviceRegistered', { device_id: deviceIdFor(project.id, cpToken(n)), token: cpToken(n), platform: n % 2 === 0 ? 'ios' : 'android', topic_ids: [topicId] }, context),
   );
   for (let i = 0; i < events.length; i += 1000) await harness.env.producer.publish(events.slice(i, i + 1000));
 }, 180_000);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
 
 /**
  * Every push option, sent through the real pipeline, arrives at the fakes
@@ -13,7 +13,7 @@ beforeAll(async () => {
   harness = await startApiHarness('payload-fields', { delivery: true });
   project = await harness.createProject('fields');
   await harness.fakes!.configure(project.id);
-  for (const [token, platform] of [['ios-fields', 'ios'], ['android-fields', 'android']] as const) {
+  for (const [token, platform] of [[apnsToken('ios-fields'), 'ios'], ['android-fields', 'android']] as const) {
     expect((await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token, platform } })).status).toBe(201);
   }
   await waitFor('both devices projected', async () => {
@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 const send = async (notification: Record<string, unknown>) => {
-  const response = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { targets: ['ios-fields', 'android-fields'], ...notification } } });
+  const response = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { targets: [apnsToken('ios-fields'), 'android-fields'], ...notification } } });
   expect(response.status).toBe(201);
   return (response.body!.data as { id: string }).id;
 };

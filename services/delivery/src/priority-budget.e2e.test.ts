@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS } from '@herald/events';
 import { readRecordAt, topicEnds } from '@herald/kafka';
-import { deliveryDeadLetters, devicesPerPlatform, seedTopicAudience, outputTails, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness, type SeedDevice } from '@herald/testing';
+import { deliveryDeadLetters, devicesPerPlatform, seedTopicAudience, outputTails, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness, type SeedDevice, seedToken } from '@herald/testing';
 
 /**
  * Priority lanes and project budgets against the real Kafka and store, two
@@ -96,9 +96,9 @@ describe('priority lanes and project budgets', () => {
   it('holds the budget over two instances; transactional sends overtake the campaign; another project is not slowed', async () => {
     const campaign = await send(budgeted, { priority_lane: 'campaign' });
     await waitFor('a tenth of the budgeted campaign delivered', () => pushesOf(campaign).length >= TOTAL / 10, 60_000);
-    const few = ['ios-7', 'ios-8', 'ios-9', 'android-7', 'android-8'];
+    const few = [7, 8, 9].map((n) => seedToken('ios', n)).concat([7, 8].map((n) => seedToken('android', n)));
     const urgent = await send(budgeted, { targets: few, priority_lane: 'transactional' });
-    const small = await send(budgeted, { targets: few.map((token) => token.replace('-', '-1')) });
+    const small = await send(budgeted, { targets: [17, 18, 19].map((n) => seedToken('ios', n)).concat([17, 18].map((n) => seedToken('android', n))) });
     const elsewhere = await send(other, { priority_lane: 'campaign' });
 
     const urgentDone = await finished(budgeted, urgent, few.length);
@@ -168,7 +168,7 @@ describe('priority lanes and project budgets', () => {
     expect(unknown.status).toBe(422);
     expect(JSON.stringify(unknown.body)).toContain('priority_lane');
     // A transactional send cannot be re-paced either (held for an hour, so it is still in flight when asked).
-    const later = await send(budgeted, { targets: ['ios-3'], priority_lane: 'transactional', send_at: new Date(Date.now() + 3_600_000).toISOString() });
+    const later = await send(budgeted, { targets: [seedToken('ios', 3)], priority_lane: 'transactional', send_at: new Date(Date.now() + 3_600_000).toISOString() });
     await waitFor('the scheduled transactional send in the read model', async () => (await get(budgeted, later))?.status === 'scheduled', 30_000);
     const repaced = await harness.request('PATCH', `/api/v1/notifications/${later}`, { key: budgeted.api_key, body: { rate_per_minute: 60 } });
     expect(repaced.status).toBe(422);

@@ -5,7 +5,7 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, newId } from '@herald/events';
 import { ADMIN_COLLECTIONS } from '@herald/mongo';
-import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTopics, startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
 
 /**
  * Scheduled sends over the real stack: held in the store through a restart of
@@ -37,7 +37,7 @@ beforeAll(async () => {
   project = await harness.createProject('schedule');
   await harness.fakes!.configure(project.id);
   await createTopics(harness, project.api_key, ['world']);
-  for (const [token, timezone] of [['ios-paris', 'Europe/Paris'], ['ios-tokyo', 'Asia/Tokyo'], ['ios-unzoned', undefined]] as const) {
+  for (const [token, timezone] of [[apnsToken('ios-paris'), 'Europe/Paris'], [apnsToken('ios-tokyo'), 'Asia/Tokyo'], [apnsToken('ios-unzoned'), undefined]] as const) {
     const registered = await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token, platform: 'ios', topics: ['world'], ...(timezone === undefined ? {} : { timezone }) } });
     expect(registered.status).toBe(201);
   }
@@ -53,7 +53,7 @@ describe('scheduled sends', () => {
   it('survive a restart of every process and fire on time', async () => {
     await moveClockTo(Date.now());
     const sendAt = Date.now() + 25_000;
-    const accepted = await send({ targets: ['ios-paris'], send_at: new Date(sendAt).toISOString() });
+    const accepted = await send({ targets: [apnsToken('ios-paris')], send_at: new Date(sendAt).toISOString() });
     expect(accepted.status).toBe('scheduled');
     await waitFor('the schedule stored', async () => (await schedules().findOne({ notification_id: accepted.id })) !== null);
     await waitFor('the notification listed as scheduled', async () => (await status(accepted.id)) === 'scheduled');
@@ -73,7 +73,7 @@ describe('scheduled sends', () => {
 
   it('is never sent once cancelled before its time', async () => {
     await moveClockTo(Date.now());
-    const accepted = await send({ targets: ['ios-paris'], send_at: new Date(Date.now() + 3_600_000).toISOString() });
+    const accepted = await send({ targets: [apnsToken('ios-paris')], send_at: new Date(Date.now() + 3_600_000).toISOString() });
     await waitFor('the schedule stored', async () => (await schedules().findOne({ notification_id: accepted.id })) !== null);
     await waitFor('the notification listed as scheduled', async () => (await status(accepted.id)) === 'scheduled');
     expect((await harness.request('POST', `/api/v1/notifications/${accepted.id}/cancel`, { key: project.api_key })).status).toBe(202);
@@ -98,28 +98,28 @@ describe('scheduled sends', () => {
 
     // Tokyo's 09:00 comes first: only the Tokyo device gets it.
     await moveClockTo(tokyo);
-    await waitFor('the Tokyo device reached', () => tokens().includes('ios-tokyo'), 30_000);
+    await waitFor('the Tokyo device reached', () => tokens().includes(apnsToken('ios-tokyo')), 30_000);
     await waitFor('the Tokyo slot fired', async () => (await schedules().findOne({ notification_id: accepted.id, due_at: new Date(tokyo) }))?.state === 'fired');
-    expect(tokens()).toEqual(['ios-tokyo']);
+    expect(tokens()).toEqual([apnsToken('ios-tokyo')]);
     expect((await schedules().findOne({ notification_id: accepted.id, due_at: new Date(paris) }))?.state).toBe('pending');
     await waitFor('the notification shown sending', async () => (await status(accepted.id)) === 'sending');
 
     // Paris's 09:00, then UTC's (the project's default zone, for the device without one).
     await moveClockTo(paris);
-    await waitFor('the Paris device reached', () => tokens().includes('ios-paris'), 30_000);
-    expect(tokens().sort()).toEqual(['ios-paris', 'ios-tokyo']);
+    await waitFor('the Paris device reached', () => tokens().includes(apnsToken('ios-paris')), 30_000);
+    expect(tokens().sort()).toEqual([apnsToken('ios-paris'), apnsToken('ios-tokyo')]);
     await moveClockTo(utc);
-    await waitFor('the unzoned device reached at UTC 09:00', () => tokens().includes('ios-unzoned'), 30_000);
+    await waitFor('the unzoned device reached at UTC 09:00', () => tokens().includes(apnsToken('ios-unzoned')), 30_000);
 
     // Once every zone's 09:00 has passed, every slot is dispatched and the notification is sent.
     await moveClockTo(utc + 86_400_000);
     await waitFor('the notification sent', async () => (await status(accepted.id)) === 'sent', 60_000);
-    expect(tokens().sort()).toEqual(['ios-paris', 'ios-tokyo', 'ios-unzoned']);
+    expect(tokens().sort()).toEqual([apnsToken('ios-paris'), apnsToken('ios-tokyo'), apnsToken('ios-unzoned')]);
   }, 180_000);
 
   it('expires a send whose time passed longer ago than DELIVERY_MAX_AGE_MS (delivery was down): nothing is sent', async () => {
     // As if the request had waited in the log for two days.
-    const old = createEvent('NotificationRequested', { notification_id: newId(), title: 'Stale', body: 'x', targets: ['ios-paris'] }, { project_id: project.id, now: new Date(Date.now() - 2 * 86_400_000) });
+    const old = createEvent('NotificationRequested', { notification_id: newId(), title: 'Stale', body: 'x', targets: [apnsToken('ios-paris')] }, { project_id: project.id, now: new Date(Date.now() - 2 * 86_400_000) });
     await harness.env.producer.publish([old]);
     await waitFor('the notification expired', async () => (await status(old.data.notification_id)) === 'expired', 30_000);
     const data = (await harness.request('GET', `/api/v1/notifications/${old.data.notification_id}`, { key: project.api_key })).body!.data as { counts: { targeted: number }; finished_at: string | null };

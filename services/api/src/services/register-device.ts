@@ -4,6 +4,7 @@ import { AppError, ForbiddenError, NotFoundError, ValidationError } from '@heral
 import type { EventProducer } from '@herald/kafka';
 import type { Collection } from '@herald/mongo';
 import type { DeviceDocument, TopicDocument } from '@herald/projections';
+import { deviceTokenProblem } from '@herald/push-payloads';
 import { isTimeZone } from '@herald/runtime';
 import { currentUser, deviceBytes, planRegistration, type DeviceView, type RegisterDeviceInput } from '../domain/device-registration.ts';
 import type { DevicePolicy } from '../domain/device-policy.ts';
@@ -25,6 +26,7 @@ export interface RegisterDeps {
  * A device-facing registration, checked before anything is published: the
  * project exists; a token moves to a device only with proof (a refresh's
  * `previous_token` or the bearer key), the device's first token included;
+ * the token has its provider's form (device-token.ts);
  * a user link needs proof; topics and the token obey the topic rules
  * (registration-guards); the device stays within the byte bound and the
  * project within its device quota. Answers the device as the read model
@@ -35,6 +37,9 @@ export async function registerDevice(
   input: RegisterDeviceInput,
   request: { correlationId?: string | undefined; bearerProjectId?: string | undefined },
 ): Promise<DeviceView> {
+  // A token its provider can never accept would fail every send to it (and some, Node refuses before sending).
+  const tokenProblem = deviceTokenProblem(input.platform, input.token);
+  if (tokenProblem !== undefined) throw new ValidationError([tokenProblem]);
   const project = await deps.admin.findProject(input.project_id);
   if (project === null) throw new NotFoundError(`project_id ${input.project_id} does not exist`);
   const existing = (await continuedDevice(deps.devices, input, request.bearerProjectId)) ?? undefined;

@@ -15,6 +15,8 @@ export interface ApnsRawResult {
   retryAfter?: string | undefined;
   /** The transport's error text when there is no reason (node-apn: `apn write timeout`, `ExpiredProviderToken`, …). */
   errorMessage?: string | undefined;
+  /** Node's code for an error raised on this side (`ERR_HTTP2_STREAM_ERROR`, …), found on the error or its causes. */
+  errorCode?: string | undefined;
   apnsId?: string | undefined;
 }
 
@@ -25,6 +27,16 @@ export interface NodeApnResult {
   status?: number;
   response?: { reason: string; timestamp?: string | number };
   error?: { message: string };
+  /** Set when node-apn passes on an error thrown by Node itself (spread onto its result). */
+  code?: string;
+}
+
+/** The first Node error code on an error or its causes (node-apn wraps Node's errors in VError: `jse_cause`). */
+function errorCodeOf(error: unknown, depth = 0): string | undefined {
+  if (typeof error !== 'object' || error === null || depth > 5) return undefined;
+  const { code, jse_cause: wrapped, cause } = error as { code?: unknown; jse_cause?: unknown; cause?: unknown };
+  if (typeof code === 'string') return code;
+  return errorCodeOf(wrapped, depth + 1) ?? (typeof cause === 'function' ? undefined : errorCodeOf(cause, depth + 1));
 }
 
 /**
@@ -39,6 +51,7 @@ export function apnsRawFromNodeApn(result: NodeApnResult | undefined, sent: bool
     reason: result?.response?.reason,
     timestamp: result?.response?.timestamp,
     errorMessage: result?.error?.message,
+    errorCode: result?.code ?? errorCodeOf(result?.error),
     apnsId: result?.['apns-id'],
   };
 }
@@ -104,6 +117,25 @@ const KNOWN_REASONS = new Set([
 /** Apple's reason for a status when the body did not survive the transport (node-apn drops it on 500). */
 const REASON_BY_STATUS: Record<number, string> = { 429: 'TooManyRequests', 500: 'InternalServerError', 503: 'ServiceUnavailable' };
 
+/**
+ * Node refused the request before sending it: a header value it will not
+ * encode (ERR_HTTP2_INVALID_HEADER_VALUE, ERR_INVALID_CHAR), or a stream
+ * closed with PROTOCOL_ERROR — what nghttp2 does locally to a `:path` with a
+ * space, tab, CR, LF, NUL or DEL, and what a peer answers to a malformed
+ * request. The same request fails the same way every time: final, never
+ * retried (retrying it held a sender for 5 attempts of 30 s).
+ */
+const LOCAL_REFUSALS = new Set(['ERR_HTTP2_INVALID_HEADER_VALUE', 'ERR_HTTP2_INVALID_PSEUDOHEADER', 'ERR_HTTP2_HEADER_SINGLE_VALUE', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN']);
+
+/** The reason a request Node (or the peer's HTTP/2 layer) refused as malformed carries. */
+export const INVALID_REQUEST = 'InvalidRequest';
+
+function refusedAsMalformed(raw: ApnsRawResult): boolean {
+  if (raw.status !== undefined || raw.errorCode === undefined) return false;
+  if (LOCAL_REFUSALS.has(raw.errorCode)) return true;
+  return raw.errorCode === 'ERR_HTTP2_STREAM_ERROR' && /PROTOCOL_ERROR/.test(raw.errorMessage ?? '');
+}
+
 function reasonOf(raw: ApnsRawResult): string {
   if (raw.reason !== undefined && raw.reason !== '') return raw.reason;
   if (raw.errorMessage !== undefined && KNOWN_REASONS.has(raw.errorMessage)) return raw.errorMessage;
@@ -119,6 +151,7 @@ function isoTimestamp(value: number | string | undefined): string | undefined {
 
 export function apnsOutcome(raw: ApnsRawResult, now: number = Date.now()): ProviderOutcome {
   if (raw.status === 200) return { outcome: 'delivered', ...(raw.apnsId === undefined ? {} : { providerMessageId: raw.apnsId }) };
+  if (refusedAsMalformed(raw)) return { outcome: 'rejected', reason: INVALID_REQUEST };
   const reason = reasonOf(raw);
   if (TOKEN_INVALID.has(reason)) {
     const providerTimestamp = raw.status === 410 ? isoTimestamp(raw.timestamp) : undefined;

@@ -50,4 +50,20 @@ describe('apnsOutcome', () => {
   it('does not attach a timestamp to BadDeviceToken', () => {
     expect(apnsOutcome({ status: 400, reason: 'BadDeviceToken', timestamp: 1700000000000 })).not.toHaveProperty('providerTimestamp');
   });
+
+  /** node-apn's shape for an error Node raised: a VError whose `jse_cause` is Node's error. */
+  const wrapped = (message: string, code: string) => Object.assign(new Error(`apn write failed: ${message}`), { jse_cause: Object.assign(new Error(message), { code }) });
+
+  it('makes a request Node refused before sending it final, never retried', () => {
+    // What Node's http2 does to a :path holding a space, tab, CR, LF, NUL or DEL: the stream closes with PROTOCOL_ERROR.
+    const badPath = { device: 't', error: wrapped('Stream closed with error code NGHTTP2_PROTOCOL_ERROR', 'ERR_HTTP2_STREAM_ERROR') };
+    expect(apnsOutcome(apnsRawFromNodeApn(badPath, false))).toEqual({ outcome: 'rejected', reason: 'InvalidRequest' });
+    // A header value Node will not encode, thrown by session.request and spread onto node-apn's result.
+    expect(apnsOutcome(apnsRawFromNodeApn({ device: 't', code: 'ERR_HTTP2_INVALID_HEADER_VALUE' }, false))).toEqual({ outcome: 'rejected', reason: 'InvalidRequest' });
+  });
+
+  it('still retries a stream the peer refused or cancelled', () => {
+    const refused = { device: 't', error: wrapped('Stream closed with error code NGHTTP2_REFUSED_STREAM', 'ERR_HTTP2_STREAM_ERROR') };
+    expect(apnsOutcome(apnsRawFromNodeApn(refused, false))).toEqual({ outcome: 'retryable', reason: 'ConnectionError' });
+  });
 });

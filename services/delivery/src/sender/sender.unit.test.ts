@@ -10,7 +10,7 @@ import { RecentReports, senderHandler } from './sender.ts';
 const batch = (id: string): ConsumedEvent => ({
   event: createEvent<'DeliveryBatch'>(
     'DeliveryBatch',
-    { batch_id: id, notification_id: 'n-1', provider: 'apns', sequence: 0, message: { title: 't', body: 'b' }, devices: [{ device_id: 'd-1', token: 'tok-1' }, { device_id: 'd-2', token: 'tok-2' }] },
+    { batch_id: id, notification_id: 'n-1', provider: 'apns', sequence: 0, message: { title: 't', body: 'b' }, devices: [{ device_id: 'd-1', token: '01'.repeat(32) }, { device_id: 'd-2', token: '02'.repeat(32) }] },
     { project_id: 'p-1' },
   ),
   topic: 'herald.deliveries.apns',
@@ -32,7 +32,7 @@ describe('senderHandler', () => {
     const context = { heartbeat: async () => undefined };
     const first = await handle([batch('n-1:apns:0:0')], context);
     const again = await handle([batch('n-1:apns:0:0')], context);
-    expect(sent).toEqual(['tok-1', 'tok-2']);
+    expect(sent).toEqual(['01'.repeat(32), '02'.repeat(32)]);
     expect(again).toEqual(first);
     expect(first[0]!.event.type).toBe('DeliveryReported');
 
@@ -58,7 +58,7 @@ describe('senderHandler when its partition moves', () => {
     const context = { heartbeat: async () => undefined, active: () => sent.length === 0 };
     const chunk = [batch('n-1:apns:0:0'), batch('n-1:apns:0:1'), batch('n-1:apns:0:2')];
     await expect(handle(chunk, context)).rejects.toSatisfy(isRebalance);
-    expect(sent).toEqual(['tok-1', 'tok-2']);
+    expect(sent).toEqual(['01'.repeat(32), '02'.repeat(32)]);
   });
 });
 
