@@ -13,6 +13,8 @@ export interface DeviceDocument extends ProjectedDocument {
   identifiers: Record<string, string>;
   /** The values of `identifiers`, so a lookup by any identifier uses an index. */
   identifier_values: string[];
+  /** The values of `identifiers` the registration that set them proved (key or HMAC): what a verified metadata write matches. */
+  proven_identifier_values?: string[];
   /** Topic ids the device is subscribed to. */
   topics: string[];
   created_at: string;
@@ -25,12 +27,15 @@ export interface DeviceDocument extends ProjectedDocument {
   external_id?: string;
   /** IANA time zone name, for local-time sends. */
   timezone?: string;
+  /** Registered without the project's API key (and not registered with it since): counts toward the anonymous share of the quota. */
+  anonymous?: true;
 }
 
 /** The indexes this read model's queries need (docs/internals/indexes.md). */
 export const DEVICE_INDEXES: readonly IndexDescription[] = [
     { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
     { key: { project_id: 1, identifier_values: 1 }, name: 'by_project_identifier' },
+    { key: { project_id: 1, proven_identifier_values: 1 }, name: 'by_project_proven_identifier' },
     { key: { project_id: 1, status: 1, created_at: 1, _id: 1 }, name: 'by_project_status_created' },
     { key: { project_id: 1, token: 1 }, name: 'by_project_token' },
     { key: { project_id: 1, topics: 1 }, name: 'by_project_topic' },
@@ -81,8 +86,11 @@ export function evolveDevice(state: DeviceDocument | undefined, record: Consumed
       };
       // A device that comes back from inactive (deleted, or its token rejected) comes back without a user:
       // only a registration that carries external_id (with proof, checked by the API) links it again.
-      const { deactivation: _cleared, external_id: previousUser, ...rest } = base;
+      const { deactivation: _cleared, external_id: previousUser, anonymous: wasAnonymous, proven_identifier_values: _proven, ...rest } = base;
       const user = data.external_id ?? (base.status === 'inactive' ? undefined : previousUser);
+      // Anonymous from its creation (or comeback) until the key registers it; a keyed device stays the key's.
+      const arrives = state === undefined || base.status === 'inactive';
+      const anonymous = data.anonymous === true && (arrives || wasAnonymous === true);
       return {
         ...rest,
         token: data.token,
@@ -91,9 +99,12 @@ export function evolveDevice(state: DeviceDocument | undefined, record: Consumed
         metadata: data.metadata ?? base.metadata,
         identifiers: data.identifiers ?? base.identifiers,
         identifier_values: data.identifiers === undefined ? base.identifier_values : identifierValues(data.identifiers),
+        // Proofs go with the identifiers they prove: new identifiers bring their own (or none).
+        ...provenValues(data.identifiers === undefined ? base.proven_identifier_values : data.proven_identifiers),
         topics: data.topic_ids ?? base.topics,
         ...(user === undefined ? {} : { external_id: user }),
         ...(data.timezone === undefined ? {} : { timezone: data.timezone }),
+        ...(anonymous ? { anonymous: true as const } : {}),
         updated_at: event.occurred_at,
         registered_at: event.occurred_at,
         position,
@@ -137,6 +148,10 @@ export function evolveDevice(state: DeviceDocument | undefined, record: Consumed
 export function previewDevice(state: DeviceDocument | undefined, events: readonly HeraldEvent[]): DeviceDocument | undefined {
   // Partition -1 is no real partition, so no stored position hides them; offsets keep them in order.
   return events.reduce<DeviceDocument | undefined>((doc, event, offset) => evolveDevice(doc, { event, topic: TOPICS.deviceEvents, partition: -1, offset }), state);
+}
+
+function provenValues(values: readonly string[] | undefined): { proven_identifier_values?: string[] } {
+  return values === undefined || values.length === 0 ? {} : { proven_identifier_values: [...new Set(values)] };
 }
 
 /** Stored beside `identifiers` so "any identifier equals X" is an indexed array match. */

@@ -109,6 +109,23 @@ describe('evolveDevice', () => {
     expect(project(consumed([linked, registered(3)]))).toMatchObject({ external_id: 'u-1' });
   });
 
+  it('marks a device registered without the key anonymous until the key registers it; a keyed device stays the key’s', () => {
+    expect(project(consumed([registered(1, { anonymous: true })]))).toMatchObject({ anonymous: true });
+    expect(project(consumed([registered(1, { anonymous: true }), registered(2, { anonymous: true })]))).toMatchObject({ anonymous: true });
+    expect(project(consumed([registered(1, { anonymous: true }), registered(2)]))).not.toHaveProperty('anonymous');
+    expect(project(consumed([registered(1), registered(2, { anonymous: true })]))).not.toHaveProperty('anonymous');
+    // Deleted, then registered again without the key: it arrives anew, anonymous.
+    const deleted = createEvent('DeviceUnregistered', { device_id }, { project_id, now: at(2) });
+    expect(project(consumed([registered(1), deleted, registered(3, { anonymous: true })]))).toMatchObject({ anonymous: true });
+  });
+
+  it('keeps the proven identifier values with the identifiers they prove', () => {
+    const proven = registered(1, { identifiers: { user: 'alice', team: 't1' }, proven_identifiers: ['alice'] });
+    expect(project(consumed([proven]))).toMatchObject({ identifier_values: ['alice', 't1'], proven_identifier_values: ['alice'] });
+    expect(project(consumed([proven, registered(2)]))).toMatchObject({ proven_identifier_values: ['alice'] });
+    expect(project(consumed([proven, registered(2, { identifiers: { user: 'alice' } })]))).not.toHaveProperty('proven_identifier_values');
+  });
+
   it('previews events not yet in the log the same way (what the API answers)', () => {
     const stored = project(consumed([registered(1, { metadata: { a: '1' } })]))!;
     const preview = previewDevice(stored, [registered(5, { external_id: 'u-9' })]);

@@ -65,8 +65,14 @@ declare module 'fastify' {
     optionalBearerProject: (request: FastifyRequest) => Promise<string | undefined>;
     /** Authenticates the request's bearer key: undefined when it is valid (projectId, apiKeyId set), else why not. */
     checkBearer: (request: FastifyRequest) => Promise<string | undefined>;
+    /** The per-address budget of failed key checks (no-ops without rate limits): refused up front once spent, spent by each failure. */
+    keyFailures: { refuseIfSpent(request: FastifyRequest): void; spend(request: FastifyRequest): Promise<void> };
+    /** The project's budget for new anonymous devices (a no-op without rate limits): 429 once it is spent. */
+    newDeviceBudget: { refuseIfSpent(request: FastifyRequest): void };
   }
   interface FastifyRequest {
+    /** Set by a registration that made a new anonymous device: counted against the project's new-device budget, not its devices' one. */
+    newAnonymousDevice: boolean;
     /** Set by bearer authentication: the project the API key belongs to. */
     projectId: string;
     /** Set by bearer authentication: the key's id (what the per-key rate limit counts). */

@@ -26,6 +26,11 @@ export const ApiConfig = Type.Object({
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000, description: 'the window every rate limit counts in' }),
   RATE_LIMIT_DEVICE_PER_ADDRESS: Type.Integer({ minimum: 1, default: 300, description: 'device-facing requests per client address per window' }),
   RATE_LIMIT_DEVICE_PER_PROJECT: Type.Integer({ minimum: 1, default: 30_000, description: 'device-facing requests per project per window' }),
+  RATE_LIMIT_NEW_DEVICES_PER_PROJECT: Type.Integer({
+    minimum: 1,
+    default: 3_000,
+    description: 'devices registered without the API key that are new to their project, per project per window (a budget of their own: they never spend the one of its existing devices)',
+  }),
   RATE_LIMIT_BEARER_PER_KEY: Type.Integer({ minimum: 1, default: 6_000, description: 'bearer-key requests per API key per window' }),
   RATE_LIMIT_UNAUTHENTICATED_PER_ADDRESS: Type.Integer({
     minimum: 1,
@@ -43,7 +48,13 @@ export const ApiConfig = Type.Object({
   RATE_LIMIT_ADMIN_PER_ADDRESS: Type.Integer({ minimum: 1, default: 30, description: '/admin/v1 requests per client address per window, whether the token is right or not (always on)' }),
   CONNECTIONS_PER_ADDRESS: Type.Integer({ minimum: 0, default: 128, description: 'open connections one client address (IPv6: its /64) may hold; 0: unbounded' }),
   API_KEY_CACHE_MS: Type.Integer({ minimum: 0, maximum: 10_000, default: 2_000, description: 'how long a checked API key is believed: a revoked key (and its open event streams) stops within it' }),
-  PROJECT_DEVICE_QUOTA: Type.Integer({ minimum: 1, default: 1_000_000, description: 'devices (active and inactive) a project may hold unless it has its own quota (herald projects device-quota)' }),
+  PROJECT_DEVICE_QUOTA: Type.Integer({ minimum: 1, default: 1_000_000, description: 'devices (active, and inactive unless the project deleted them) a project may hold unless it has its own quota (herald projects device-quota)' }),
+  PROJECT_ANONYMOUS_DEVICE_PERCENT: Type.Integer({
+    minimum: 0,
+    maximum: 100,
+    default: 90,
+    description: "the share (percent) of a project's device quota that devices registered without its API key may fill; the rest stays for the key",
+  }),
   DEVICE_MAX_BYTES: Type.Integer({
     minimum: 1_024,
     maximum: 262_144,

@@ -5,7 +5,7 @@ import type { ApiConfig } from './config.ts';
 export interface HttpOptions {
   trustProxy: TrustProxy;
   /** undefined: no rate limits (HERALD_RATE_LIMITS=off). */
-  rateLimits?: { windowMs: number; devicePerAddress: number; devicePerProject: number; bearerPerKey: number; unauthenticatedPerAddress: number } | undefined;
+  rateLimits?: { windowMs: number; devicePerAddress: number; devicePerProject: number; newDevicesPerProject: number; bearerPerKey: number; unauthenticatedPerAddress: number } | undefined;
   requestDeadlineMs: number;
   /** Open connections one client address (IPv6: its /64) may hold; 0: no bound (behind a proxy that is the only peer). */
   connectionsPerAddress: number;
@@ -30,6 +30,7 @@ export function httpOptions(config: Static<typeof ApiConfig>): HttpOptions {
             windowMs: config.RATE_LIMIT_WINDOW_MS,
             devicePerAddress: config.RATE_LIMIT_DEVICE_PER_ADDRESS,
             devicePerProject: config.RATE_LIMIT_DEVICE_PER_PROJECT,
+            newDevicesPerProject: config.RATE_LIMIT_NEW_DEVICES_PER_PROJECT,
             bearerPerKey: config.RATE_LIMIT_BEARER_PER_KEY,
             unauthenticatedPerAddress: config.RATE_LIMIT_UNAUTHENTICATED_PER_ADDRESS,
           },

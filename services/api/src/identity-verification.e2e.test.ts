@@ -72,8 +72,14 @@ describe('identity verification', () => {
     // An unverified caller cannot even learn whether an identifier exists: 401 before the 404.
     expect((await patch('nobody', { forged: 'probe' })).status).toBe(401);
 
-    const accepted = await patch('alice', { step: 'verified' }, hashOf(secret, 'alice'));
-    expect(accepted.status).toBe(200);
+    // alice's phone registered her id before verification was on, without proof: a verified write does not reach it
+    // until it registers again with the proof (docs/api-limits-and-failures.md, "What a caller without a key can do").
+    expect((await patch('alice', { step: 'unproven' }, hashOf(secret, 'alice'))).status).toBe(404);
+    const proven = await harness.request('POST', '/api/v1/devices', {
+      body: { project_id: project.id, platform: 'ios', token: apnsToken('alice-phone'), identifiers: { user_id: 'alice' }, identifier_hashes: { user_id: hashOf(secret, 'alice') } },
+    });
+    expect(proven.status).toBe(201);
+    await waitFor('the proven registration projected: the verified write reaches alice', async () => (await patch('alice', { step: 'verified' }, hashOf(secret, 'alice'))).status === 200);
     expect((await patch('alice', { step: 'verified-upper' }, hashOf(secret, 'alice').toUpperCase())).status).toBe(200);
     const device = await projected(apnsToken('alice-phone'), 'step', 'verified-upper');
     expect(device.metadata).not.toHaveProperty('forged');

@@ -34,7 +34,12 @@ await runProcess('api', async () => {
       ...(config.CONSOLE_DIR === undefined ? {} : { consoleDir: config.CONSOLE_DIR }),
       explainLimits: { ...API_EXPLAIN_LIMITS, maxRecords: config.EXPLAIN_MAX_RECORDS, timeoutMs: config.EXPLAIN_TIMEOUT_MS },
       eventStreams: { perProcess: config.EVENT_STREAMS_PER_PROCESS, perProject: config.EVENT_STREAMS_PER_PROJECT, maxDurationMs: config.EVENT_STREAM_MAX_MS },
-      devicePolicy: { projectDeviceQuota: config.PROJECT_DEVICE_QUOTA, maxDeviceBytes: config.DEVICE_MAX_BYTES, quotaRecountMs: config.DEVICE_QUOTA_RECOUNT_MS },
+      devicePolicy: {
+        projectDeviceQuota: config.PROJECT_DEVICE_QUOTA,
+        anonymousDevicePercent: config.PROJECT_ANONYMOUS_DEVICE_PERCENT,
+        maxDeviceBytes: config.DEVICE_MAX_BYTES,
+        quotaRecountMs: config.DEVICE_QUOTA_RECOUNT_MS,
+      },
       apiKeyCacheMs: config.API_KEY_CACHE_MS,
       ...(config.HERALD_ADMIN_TOKEN === undefined ? {} : { operator: { token: config.HERALD_ADMIN_TOKEN, perAddress: config.RATE_LIMIT_ADMIN_PER_ADDRESS, windowMs: config.RATE_LIMIT_WINDOW_MS } }),
       webhooks: { perProject: config.WEBHOOKS_PER_PROJECT, local: config.WEBHOOKS_LOCAL === 'on' },

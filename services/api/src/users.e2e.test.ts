@@ -75,7 +75,9 @@ describe('devices and users', () => {
 
   it("reaches exactly a user's active devices with an external_id target, and PATCHes them by it", async () => {
     expect(await reached(await send([{ external_id: 'u-1' }]), 2)).toEqual([apnsToken('phone-u1'), apnsToken('tablet-u1')]);
-    const patched = await harness.request('PATCH', `/api/v1/metadata?project_id=${project.id}&identifier=u-1`, { body: { metadata: { plan: 'pro' } } });
+    // A user id is a write key only with proof: here the project's key (docs/api-limits-and-failures.md).
+    expect((await harness.request('PATCH', `/api/v1/metadata?project_id=${project.id}&identifier=u-1`, { body: { metadata: { plan: 'stranger' } } })).status).toBe(404);
+    const patched = await harness.request('PATCH', `/api/v1/metadata?project_id=${project.id}&identifier=u-1`, { key: project.api_key, body: { metadata: { plan: 'pro' } } });
     expect(patched).toEqual({ status: 200, body: { data: { updated: 2 } } });
     await waitFor('the metadata on both devices', async () => (await device(apnsToken('phone-u1')))?.metadata.plan === 'pro' && (await device(apnsToken('tablet-u1')))?.metadata.plan === 'pro');
     expect((await device(apnsToken('phone-u2')))?.metadata).toEqual({});

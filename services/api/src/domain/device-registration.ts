@@ -45,6 +45,10 @@ export interface RegistrationPlanOptions {
   createTopics?: readonly string[];
   correlationId?: string | undefined;
   now: Date;
+  /** The values of `identifiers` this registration proved (identity-verification.ts provenIdentifiers). */
+  provenIdentifiers?: readonly string[];
+  /** Registered without the project's API key (recorded on the event: the quota's anonymous share counts these). */
+  anonymous?: boolean;
 }
 
 /**
@@ -78,11 +82,14 @@ export function planRegistration(
         token: input.token,
         platform: input.platform,
         ...(input.identifiers === undefined ? {} : { identifiers: input.identifiers }),
+        // identifier_hashes, like external_id_hash, are proof for this request only: what they proved is stored, not they.
+        ...(input.identifiers === undefined || (options.provenIdentifiers ?? []).length === 0 ? {} : { proven_identifiers: [...(options.provenIdentifiers ?? [])] }),
         ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
         ...(topicIds === undefined ? {} : { topic_ids: topicIds }),
         ...(typeof input.external_id === 'string' ? { external_id: input.external_id } : {}),
         // external_id_hash is proof for this request only: it is not stored.
         ...(input.timezone === undefined ? {} : { timezone: input.timezone }),
+        ...(options.anonymous === true ? { anonymous: true } : {}),
       },
       context,
     ),

@@ -42,3 +42,28 @@ export function mayClaimExternalId(claim: {
     deviceProofMatches(claim.verification.secret, 'external_id', claim.externalId, claim.externalIdHash)
   );
 }
+
+/**
+ * The values of a registration's `identifiers` it proves (pure): all of them
+ * with the project's bearer key; with identity verification on, each whose
+ * `identifier_hashes` entry (same name) is its proof (purpose `identifier`,
+ * the proof a metadata write takes); none otherwise. Only proven values are
+ * matched by a verified metadata write, so devices registering a user's id
+ * without proof neither receive that user's writes nor block them.
+ */
+export function provenIdentifiers(claim: {
+  identifiers: Record<string, string>;
+  hashes: Record<string, string> | undefined;
+  keyed: boolean;
+  verification: IdentityVerification;
+}): string[] {
+  const values = Object.entries(claim.identifiers);
+  if (claim.keyed) return [...new Set(values.map(([, value]) => value))];
+  const { verification } = claim;
+  if (!verification.enabled) return [];
+  const proven = values.filter(([name, value]) => {
+    const hash = claim.hashes?.[name];
+    return hash !== undefined && deviceProofMatches(verification.secret, 'identifier', value, hash);
+  });
+  return [...new Set(proven.map(([, value]) => value))];
+}

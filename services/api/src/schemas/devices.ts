@@ -39,6 +39,15 @@ export const RegisterDeviceBody = Type.Object(
       }),
     ),
     identifiers: Type.Optional(StringMap),
+    identifier_hashes: Type.Optional(
+      Type.Record(Type.String(), Type.String({ pattern: '^[0-9a-fA-F]{64}$' }), {
+        maxProperties: DEVICE_LIMITS.mapEntries,
+        description:
+          'With identity verification on: per name in `identifiers`, the hex HMAC-SHA256 of `"identifier:" + value` under the project’s device-auth secret ' +
+          '(the proof a metadata write by that value takes). A verified metadata write (`identifier_hash`) reaches a device by an identifier value only when its ' +
+          "registration proved it (or was made with the project's bearer key); values without proof are stored but never reached by a verified write.",
+      }),
+    ),
     metadata: Type.Optional(StringMap),
     external_id: Type.Optional(
       Type.Union(

@@ -1,18 +1,23 @@
 import Type from 'typebox';
-import { errorResponses, MetadataPatch } from './common.ts';
+import { BEARER, errorResponses, MetadataPatch } from './common.ts';
 import { DEVICE_LIMITS } from '../domain/device-limits.ts';
 
 export const updateMetadataSchema = {
-  summary: "Update a device's metadata (no bearer key; project and device in the query)",
+  summary: "Update a device's metadata (no bearer key needed; project and device in the query)",
   description:
-    '`identifier` matches, within the project, a device id, a device token, a device\'s `external_id`, or any value of a device\'s `identifiers`; ' +
-    'every matching device is updated. Merge semantics: given keys are set, keys sent as `null` are removed, others are kept. ' +
+    '`identifier` matches, within the project, a device id, a device token, or any value of a device\'s `identifiers`; ' +
+    "it matches a device's `external_id` (its user) only with proof that the caller may speak for that user: the project's bearer key, " +
+    'or (identity verification on) a valid `identifier_hash`. Without proof a user id matches nothing, so the answer (404) says nothing about that user. ' +
+    'Every matching device is updated. Merge semantics: given keys are set, keys sent as `null` are removed, others are kept. ' +
     `At most ${DEVICE_LIMITS.identifierMatches} devices: an identifier that matches more is refused with 400. ` +
     `A device keeps at most ${DEVICE_LIMITS.mapEntries} metadata keys; a merge that would exceed it is refused with 400. ` +
     'Answers only how many devices were updated: the caller has no API key, so nothing about any device is revealed. ' +
     'When the project has identity verification on (`herald projects identity-verification <project-id> on`), ' +
-    '`identifier_hash` must be the hex HMAC-SHA256 of `identifier` under the project\'s device-auth secret, else 401.',
+    '`identifier_hash` must be the hex HMAC-SHA256 of `"identifier:" + identifier` under the project\'s device-auth secret, else 401; ' +
+    "the project's bearer key stands in for it. A bearer key that is not valid is refused with 401.",
   tags: ['devices'],
+  // The bearer key is optional here: it proves the caller is the project (a user id then matches external_id).
+  security: [{}, ...BEARER],
   querystring: Type.Object(
     {
       project_id: Type.String({ minLength: 1 }),
@@ -20,7 +25,8 @@ export const updateMetadataSchema = {
       identifier_hash: Type.Optional(
         Type.String({
           pattern: '^[0-9a-fA-F]{64}$',
-          description: "Hex HMAC-SHA256 of `identifier` under the project's device-auth secret; required when identity verification is on",
+          description:
+            "Hex HMAC-SHA256 of the string `\"identifier:\" + identifier` under the project's device-auth secret; required when identity verification is on (unless the bearer key is sent)",
         }),
       ),
     },

@@ -1,23 +1,34 @@
 import { LRUCache } from 'lru-cache';
 import { ValidationError } from '@herald/errors';
-import { countMatching, type Collection } from '@herald/mongo';
+import { countMatching, type Collection, type Filter } from '@herald/mongo';
 import type { DeviceDocument } from '@herald/projections';
+import { anonymousQuotaOf, quotaProblem } from '../domain/device-quota-rule.ts';
 
 interface Tally {
-  /** Devices counted in the read model at `countedAt`. */
+  /** Devices counted in the read model at `countedAt` (deleted ones left out), and of those the anonymous ones. */
   counted: number;
+  anonymousCounted: number;
   countedAt: number;
-  /** Devices this process registered since. */
+  /** Devices this process registered since, and of those the anonymous ones. */
   added: number;
+  anonymousAdded: number;
 }
 
+export interface QuotaSetting {
+  quota: number;
+  anonymousPercent: number;
+}
+
+/** Devices that count toward the quota: all but the ones the project deleted (they stay stored, inactive, for their history). */
+const counted = (projectId: string): Filter<DeviceDocument> => ({ project_id: projectId, 'deactivation.reason': { $ne: 'Unregistered' } });
+
 /**
- * A project's device quota (active and inactive devices: a deleted device
- * stays stored). Counting a project's devices reads them all on stores that
- * push nothing down, so the count is taken at most every `recountMs` per
- * project and process (one count at a time), and this process adds the
- * devices it creates meanwhile. Several API processes registering at the
- * limit at once may overshoot it by what they create within that time.
+ * A project's device quota (domain/device-quota-rule.ts). Counting a
+ * project's devices reads them all on stores that push nothing down, so the
+ * count is taken at most every `recountMs` per project and process (one
+ * count at a time), and this process adds the devices it creates meanwhile.
+ * Several API processes registering at the limit at once may overshoot it by
+ * what they create within that time.
  */
 export class DeviceQuota {
   readonly #recountMs: number;
@@ -30,32 +41,37 @@ export class DeviceQuota {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Refuses (400, naming the quota) a new device in a project that holds `quota` already. */
-  async assertRoom(devices: Collection<DeviceDocument>, projectId: string, quota: number): Promise<void> {
-    const tally = await this.#tally(devices, projectId, quota);
-    const held = tally.counted + tally.added;
-    if (held >= quota) {
-      throw new ValidationError([
-        `project_id ${projectId} holds its quota of ${quota} devices (PROJECT_DEVICE_QUOTA, or herald projects device-quota): no new device can register`,
-      ]);
-    }
+  /** Refuses (400, naming the quota) a new device, anonymous or registered with the key, in a project without room for it. */
+  async assertRoom(devices: Collection<DeviceDocument>, projectId: string, setting: QuotaSetting, anonymous: boolean): Promise<void> {
+    const tally = await this.#tally(devices, projectId, setting);
+    const problem = quotaProblem(
+      { projectId, held: tally.counted + tally.added, anonymousHeld: tally.anonymousCounted + tally.anonymousAdded, ...setting },
+      anonymous,
+    );
+    if (problem !== undefined) throw new ValidationError([problem]);
   }
 
   /** A new device was registered by this process. */
-  added(projectId: string): void {
+  added(projectId: string, anonymous: boolean): void {
     const tally = this.#tallies.get(projectId);
-    if (tally !== undefined) tally.added += 1;
+    if (tally === undefined) return;
+    tally.added += 1;
+    if (anonymous) tally.anonymousAdded += 1;
   }
 
-  async #tally(devices: Collection<DeviceDocument>, projectId: string, quota: number): Promise<Tally> {
+  async #tally(devices: Collection<DeviceDocument>, projectId: string, setting: QuotaSetting): Promise<Tally> {
     const known = this.#tallies.get(projectId);
     if (known !== undefined && this.#now() - known.countedAt < this.#recountMs) return known;
     let counting = this.#counting.get(projectId);
     if (counting === undefined) {
       const startedAt = this.#now();
-      counting = countMatching(devices, { project_id: projectId }, { limit: quota + 1 })
-        .then((counted) => {
-          const tally = { counted, countedAt: startedAt, added: 0 };
+      const anonymousLimit = anonymousQuotaOf(setting.quota, setting.anonymousPercent) + 1;
+      counting = Promise.all([
+        countMatching(devices, counted(projectId), { limit: setting.quota + 1 }),
+        countMatching(devices, { ...counted(projectId), anonymous: true }, { limit: anonymousLimit }),
+      ])
+        .then(([held, anonymousHeld]) => {
+          const tally = { counted: held, anonymousCounted: anonymousHeld, countedAt: startedAt, added: 0, anonymousAdded: 0 };
           this.#tallies.set(projectId, tally);
           return tally;
         })

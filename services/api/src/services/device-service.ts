@@ -11,7 +11,7 @@ import { checkIdentifierHash } from '../domain/identity-verification.ts';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { DEFAULT_DEVICE_POLICY, type DevicePolicy } from '../domain/device-policy.ts';
 import { DeviceQuota } from './device-quota.ts';
-import { registerDevice } from './register-device.ts';
+import { registerDevice, type Registered, type RegisterRequest } from './register-device.ts';
 
 export interface DeviceListQuery {
   limit?: number | undefined;
@@ -22,6 +22,20 @@ export interface DeviceListQuery {
 }
 
 const UNREGISTERED = 'Unregistered';
+
+/**
+ * What a metadata write's `identifier` matches. A user id (`external_id`)
+ * only when the caller proved it may speak for that user: the key, or a
+ * verified write. A verified write (identity verification on, no key)
+ * matches an identifier value only where the device's registration proved
+ * it, so devices claiming a user's id without proof are out of its reach.
+ */
+function identifierMatches(identifier: string, caller: 'key' | 'verified' | 'anonymous'): Array<Filter<DeviceDocument>> {
+  const device: Array<Filter<DeviceDocument>> = [{ _id: identifier }, { token: identifier }];
+  if (caller === 'anonymous') return [...device, { identifier_values: identifier }];
+  if (caller === 'verified') return [...device, { proven_identifier_values: identifier }, { external_id: identifier }];
+  return [...device, { identifier_values: identifier }, { external_id: identifier }];
+}
 
 /** Device commands become events on Kafka; device queries read the `devices` read model. */
 export class DeviceService {
@@ -44,16 +58,13 @@ export class DeviceService {
   }
 
   /**
-   * `bearerProjectId`: the project of the caller's bearer key, if it sent one;
-   * it proves a token refresh (like `previous_token`) and an external_id.
+   * `request.bearerProjectId`: the project of the caller's bearer key, if it
+   * sent one; it proves a token refresh (like `previous_token`) and an
+   * external_id, and makes the device the key's (not anonymous).
    */
-  async register(input: RegisterDeviceInput, correlationId?: string, bearerProjectId?: string): Promise<DeviceView> {
+  async register(input: RegisterDeviceInput, request: RegisterRequest): Promise<Registered> {
     const [devices, topics] = await Promise.all([this.#devices(), this.#readModels.collection<TopicDocument>('topics')]);
-    return registerDevice(
-      { producer: this.#producer, admin: this.#admin, devices, topics, policy: this.#policy, quota: this.#quota },
-      input,
-      { correlationId, bearerProjectId },
-    );
+    return registerDevice({ producer: this.#producer, admin: this.#admin, devices, topics, policy: this.#policy, quota: this.#quota }, input, request);
   }
 
   /** A device of the project; 404 when it is not the project's. */
@@ -113,9 +124,10 @@ export class DeviceService {
 
   /**
    * Merges `patch` into every device of the project whose id, token or any
-   * identifier value equals `identifier`; answers how many. At most 100
-   * devices: an identifier shared by more is refused rather than fanned out
-   * (one anonymous call must not write without bound). `identifierHash` is
+   * identifier value equals `identifier` (identifierMatches: a user id only
+   * with proof, a verified write only proven values). Answers how many. At most 100 devices: an
+   * identifier shared by more is refused rather than fanned out (one
+   * anonymous call must not write without bound). `identifierHash` is
    * checked before any device is looked up, so an unverified caller learns
    * nothing about them.
    */
@@ -125,14 +137,16 @@ export class DeviceService {
     patch: MetadataPatch,
     correlationId?: string,
     identifierHash?: string,
+    bearerProjectId?: string,
   ): Promise<{ updated: number }> {
     const verification = await this.#admin.identityVerification(projectId);
     if (verification === null) throw new NotFoundError(`project_id ${projectId} does not exist`);
-    checkIdentifierHash(verification, identifier, identifierHash);
+    const keyed = bearerProjectId === projectId;
+    if (!keyed) checkIdentifierHash(verification, identifier, identifierHash);
     const devices = await this.#devices();
     const limit = DEVICE_LIMITS.identifierMatches;
     const matching = await devices
-      .find({ project_id: projectId, $or: [{ _id: identifier }, { token: identifier }, { identifier_values: identifier }, { external_id: identifier }] })
+      .find({ project_id: projectId, $or: identifierMatches(identifier, keyed ? 'key' : verification.enabled ? 'verified' : 'anonymous') })
       .limit(limit + 1)
       .toArray();
     if (matching.length === 0) throw new NotFoundError(`identifier ${identifier} matches no device in project ${projectId}`);

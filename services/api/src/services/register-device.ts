@@ -8,10 +8,25 @@ import { deviceTokenProblem } from '@herald/push-payloads';
 import { isTimeZone } from '@herald/runtime';
 import { currentUser, deviceBytes, planRegistration, type DeviceView, type RegisterDeviceInput } from '../domain/device-registration.ts';
 import type { DevicePolicy } from '../domain/device-policy.ts';
-import { mayClaimExternalId } from '../domain/identity-verification.ts';
+import { mayClaimExternalId, provenIdentifiers } from '../domain/identity-verification.ts';
 import { mayRepointDevice } from '../domain/token-refresh.ts';
+import { isDeleted } from '../domain/device-quota-rule.ts';
 import type { DeviceQuota } from './device-quota.ts';
 import { assertTokenIsNoTopic, topicsToCreate } from './registration-guards.ts';
+
+export interface RegisterRequest {
+  correlationId?: string | undefined;
+  /** The project of the caller's bearer key, when it sent a valid one. */
+  bearerProjectId?: string | undefined;
+  /** Throws (429) when the project's budget for new anonymous devices is spent; called only for such a device, before anything is published. */
+  admitNewAnonymous?: (() => void) | undefined;
+}
+
+export interface Registered {
+  device: DeviceView;
+  /** A device new to the project (or back after the project deleted it) registered without its key: what the new-device budget counts. */
+  newAnonymous: boolean;
+}
 
 export interface RegisterDeps {
   producer: EventProducer;
@@ -29,14 +44,14 @@ export interface RegisterDeps {
  * the token has its provider's form (device-token.ts);
  * a user link needs proof; topics and the token obey the topic rules
  * (registration-guards); the device stays within the byte bound and the
- * project within its device quota. Answers the device as the read model
- * will show it.
+ * project within its device quota (anonymous devices within their share of
+ * it). Answers the device as the read model will show it.
  */
 export async function registerDevice(
   deps: RegisterDeps,
   input: RegisterDeviceInput,
-  request: { correlationId?: string | undefined; bearerProjectId?: string | undefined },
-): Promise<DeviceView> {
+  request: RegisterRequest,
+): Promise<Registered> {
   // A token its provider can never accept would fail every send to it (and some, Node refuses before sending).
   const tokenProblem = deviceTokenProblem(input.platform, input.token);
   if (tokenProblem !== undefined) throw new ValidationError([tokenProblem]);
@@ -51,21 +66,28 @@ export async function registerDevice(
   if (newToken) await assertTokenIsNoTopic(deps.topics, input.project_id, input.token, deviceId);
   const createTopics = input.topics === undefined ? [] : await topicsToCreate(deps, input.project_id, project.device_topics === true, [...new Set(input.topics)]);
 
-  const { device, events } = planRegistration(input, existing, { createTopics, correlationId: request.correlationId, now: new Date() });
+  const anonymous = request.bearerProjectId !== input.project_id;
+  const proven = input.identifiers === undefined ? [] : await identifierProofs(deps.admin, input, input.identifiers, !anonymous);
+  const { device, events } = planRegistration(input, existing, { createTopics, correlationId: request.correlationId, now: new Date(), anonymous, provenIdentifiers: proven });
   const bytes = deviceBytes(device);
   if (bytes > deps.policy.maxDeviceBytes) {
     throw new ValidationError([
       `the device would hold ${bytes} bytes of token, identifiers, metadata, topics, external_id and timezone (as JSON); a device holds at most ${deps.policy.maxDeviceBytes} (DEVICE_MAX_BYTES)`,
     ]);
   }
-  if (existing === undefined) await deps.quota.assertRoom(deps.devices, input.project_id, quotaOf(project, deps.policy));
+  // A device the project deleted no longer counts, so registering it again takes room like a new one.
+  const arrives = existing === undefined || isDeleted(existing);
+  if (arrives) {
+    await deps.quota.assertRoom(deps.devices, input.project_id, quotaOf(project, deps.policy), anonymous);
+    if (anonymous) request.admitNewAnonymous?.();
+  }
   await deps.producer.publish(events);
-  if (existing === undefined) deps.quota.added(input.project_id);
-  return device;
+  if (arrives) deps.quota.added(input.project_id, anonymous);
+  return { device, newAnonymous: arrives && anonymous };
 }
 
-function quotaOf(project: Project, policy: DevicePolicy): number {
-  return project.device_quota ?? policy.projectDeviceQuota;
+function quotaOf(project: Project, policy: DevicePolicy): { quota: number; anonymousPercent: number } {
+  return { quota: project.device_quota ?? policy.projectDeviceQuota, anonymousPercent: policy.anonymousDevicePercent };
 }
 
 /**
@@ -83,6 +105,10 @@ async function continuedDevice(devices: Collection<DeviceDocument>, input: Regis
     if (!mayRepointDevice(claim)) {
       throw new ForbiddenError("previous_token must equal the device's current token (or send the project's bearer key) to give device_id a new token");
     }
+    // One active device per token: two would each get every push sent to it.
+    if (input.token !== named.token && (await devices.findOne({ project_id: input.project_id, token: input.token, status: 'active', _id: { $ne: named._id } }, { projection: { _id: 1 } })) !== null) {
+      throw new AppError('CONFLICT', 'token is held by another active device of this project: a token belongs to one device (delete that device first, with the API key)');
+    }
     return named;
   }
   const holder = await devices.findOne({ project_id: input.project_id, token: input.token });
@@ -92,6 +118,12 @@ async function continuedDevice(devices: Collection<DeviceDocument>, input: Regis
     throw new AppError('CONFLICT', 'token was the first token of a device that has since moved to another: to move it back, send device_id with previous_token (its current token) or the API key');
   }
   return null;
+}
+
+async function identifierProofs(admin: AdminStore, input: RegisterDeviceInput, identifiers: Record<string, string>, keyed: boolean): Promise<string[]> {
+  if (keyed) return provenIdentifiers({ identifiers, hashes: undefined, keyed, verification: { enabled: false } });
+  const verification = (await admin.identityVerification(input.project_id)) ?? { enabled: false as const };
+  return provenIdentifiers({ identifiers, hashes: input.identifier_hashes, keyed, verification });
 }
 
 async function checkExternalIdClaim(admin: AdminStore, input: RegisterDeviceInput, existing: DeviceDocument | undefined, bearerProjectId: string | undefined): Promise<void> {

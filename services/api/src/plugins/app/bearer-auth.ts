@@ -27,10 +27,20 @@ export default fp(
       request.apiKeyId = key.keyId;
       return undefined;
     });
-    /** The project of the request's bearer key: undefined without a header, 401 for a key that is not valid. */
+    // The rate-limit plugin (registered after this one) gives these their budget; without rate limits they do nothing.
+    fastify.decorate('keyFailures', { refuseIfSpent: () => undefined, spend: async () => undefined });
+    /**
+     * The project of the request's bearer key: undefined without a header, 401 for a key that is not valid.
+     * A failed check spends the address's budget for them, as on the bearer routes.
+     */
     fastify.decorate('optionalBearerProject', async (request: FastifyRequest): Promise<string | undefined> => {
       if (request.headers.authorization === undefined) return undefined;
-      await authenticate(request);
+      fastify.keyFailures.refuseIfSpent(request);
+      const problem = await fastify.checkBearer(request);
+      if (problem !== undefined) {
+        await fastify.keyFailures.spend(request);
+        throw new UnauthorizedError(problem);
+      }
       return request.projectId;
     });
     const authenticate = async (request: FastifyRequest): Promise<void> => {

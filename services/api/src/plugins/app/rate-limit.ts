@@ -21,13 +21,20 @@ type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
  * - Device-facing routes: every request counts against its address; only the
  *   ones that succeed count against the project they name, so requests that
  *   prove nothing (unknown identifier, bad hash, unknown device) cannot use
- *   up the budget of the project's real devices.
+ *   up the budget of the project's real devices. A registration that makes a
+ *   new anonymous device counts against the project's new-device budget
+ *   instead, refused (429) by the registration once that is spent. A key
+ *   check that fails on a device-facing route (an optional key) spends the
+ *   address's budget for them like one on a bearer route.
  *
  * A request over a limit answers 429 with Retry-After. No limits when HERALD_RATE_LIMITS=off.
  */
 export default fp<{ http?: HttpOptions }>(
   async (fastify, options) => {
     const limits = options.http?.rateLimits;
+    fastify.decorateRequest('newAnonymousDevice', false);
+    const newDeviceBudget = { refuseIfSpent: (_request: FastifyRequest): void => undefined };
+    fastify.decorate('newDeviceBudget', newDeviceBudget);
     if (limits === undefined) return;
     await fastify.register(rateLimit, { global: false });
     const common = { timeWindow: limits.windowMs, cache: 50_000 };
@@ -38,6 +45,11 @@ export default fp<{ http?: HttpOptions }>(
     );
     const byKey = fastify.createRateLimit({ ...common, max: limits.bearerPerKey, keyGenerator: (request) => `key:${request.apiKeyId}` });
     const byProject = new Budget(fastify.createRateLimit({ ...common, max: limits.devicePerProject, keyGenerator: (request) => projectIdOf(request) ?? '' }), (request) => projectIdOf(request) ?? '');
+    const newDevicesOf = (request: FastifyRequest) => `new-devices:${projectIdOf(request) ?? ''}`;
+    const newDevices = new Budget(fastify.createRateLimit({ ...common, max: limits.newDevicesPerProject, keyGenerator: newDevicesOf }), newDevicesOf);
+    newDeviceBudget.refuseIfSpent = (request) => newDevices.refuseIfSpent(request, 'for new devices of this project');
+    fastify.keyFailures.refuseIfSpent = (request) => unauthenticated.refuseIfSpent(request, 'without a valid API key from this address');
+    fastify.keyFailures.spend = (request) => unauthenticated.spend(request, 'without a valid API key from this address');
 
     const count = async (limiter: Limiter, what: string, request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const result = await limiter(request);
@@ -58,7 +70,9 @@ export default fp<{ http?: HttpOptions }>(
       if (projectIdOf(request) !== undefined) byProject.refuseIfSpent(request, 'for this project');
     };
     const projectSucceeded = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-      if (reply.statusCode < 400 && projectIdOf(request) !== undefined) await byProject.record(request);
+      if (reply.statusCode >= 400 || projectIdOf(request) === undefined) return;
+      // A new anonymous device spends a budget of its own: strangers registering junk leave the project's devices theirs.
+      await (request.newAnonymousDevice ? newDevices : byProject).record(request);
     };
 
     fastify.addHook('onRoute', (route) => {

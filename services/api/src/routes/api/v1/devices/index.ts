@@ -12,8 +12,13 @@ export default async function devices(app: FastifyInstance): Promise<void> {
 
   fastify.post('', { schema: registerDeviceSchema }, async (request, reply) => {
     const bearerProjectId = await fastify.optionalBearerProject(request);
-    const device = await fastify.services.devices.register(request.body, request.id, bearerProjectId);
-    return reply.code(201).send({ data: device });
+    const registered = await fastify.services.devices.register(request.body, {
+      correlationId: request.id,
+      bearerProjectId,
+      admitNewAnonymous: () => fastify.newDeviceBudget.refuseIfSpent(request),
+    });
+    request.newAnonymousDevice = registered.newAnonymous;
+    return reply.code(201).send({ data: registered.device });
   });
 
   fastify.get('', { schema: listDevicesSchema }, async (request) => {
