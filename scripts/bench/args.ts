@@ -22,12 +22,20 @@ export interface BenchArgs {
   resumeAfterS?: number | undefined;
   /** Before the campaign, restart every delivery instance on its index directory and time it until it is ready to fan out. */
   restartDelivery: boolean;
+  /** Brokers of the local Kafka the run starts (3: a KRaft cluster, RF 3 / min ISR 2). */
+  brokers: number;
+  /** `--transactional-during`: the summary adds transactional_max_latency_ms. */
+  transactionalDuring: boolean;
+  /** `--kill-broker-at`: seconds from the kill to starting the broker again. */
+  restartBrokerAfterS: number;
 }
 
 export interface FaultPlan {
   killDeliveryAt?: number;
   restartBrokerAt?: number;
   restartStoreAt?: number;
+  /** kill -9 the broker leading the most delivery and device-event partitions (a cluster of three), started again `restartBrokerAfterS` later. */
+  killBrokerAt?: number;
   addDeliveryAt?: number;
   smallSendAt?: number;
 }
@@ -36,6 +44,7 @@ const FAULT_OPTIONS = {
   'kill-delivery-at': 'killDeliveryAt',
   'restart-broker-at': 'restartBrokerAt',
   'restart-store-at': 'restartStoreAt',
+  'kill-broker-at': 'killBrokerAt',
   'add-delivery-at': 'addDeliveryAt',
   'small-send-at': 'smallSendAt',
 } as const satisfies Record<string, keyof FaultPlan>;
@@ -56,6 +65,12 @@ const USAGE = `usage: npm run bench:campaign -- [options]
   --kill-delivery-at P  kill -9 one delivery instance, then start it again
   --restart-broker-at P kill -9 Kafka (local infra only), then start it again
   --restart-store-at P  kill -9 the store (local infra only), then start it again
+  --brokers N           brokers of the local Kafka the run starts (default 1; 3: a
+                        KRaft cluster whose topics keep 3 copies, 2 in sync)
+  --kill-broker-at P    kill -9 the broker leading the most herald.deliveries.* and
+                        herald.device-events partitions (needs --brokers 3) …
+  --restart-broker-after S  … and start it again S seconds later (default 20);
+                        the summary adds broker_killed and leader_failover_ms
   --add-delivery-at P   start one more delivery instance (forces a rebalance)
   --small-send-at P     send a 10-device notification to a second topic; reports
                         small_send_latency_ms (request → all 10 delivered)
@@ -70,7 +85,8 @@ const USAGE = `usage: npm run bench:campaign -- [options]
   --resume-after S      … and resumed S seconds later (default 10); the judge
                         requires no push from 1 s after the pause to the resume
   --transactional-during  a 10-device send of the same project during the
-                        campaign (= --small-send-at 30 unless that is given)
+                        campaign (= --small-send-at 30, or at --kill-broker-at,
+                        unless given); adds transactional_max_latency_ms
   --restart-delivery    before the campaign, stop every delivery instance (SIGTERM)
                         and start it again on its index directory; reports
                         restart_ready_ms (start → groups joined and every
@@ -113,6 +129,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       'kill-delivery-at': { type: 'string' },
       'restart-broker-at': { type: 'string' },
       'restart-store-at': { type: 'string' },
+      'kill-broker-at': { type: 'string' },
+      'restart-broker-after': { type: 'string' },
+      brokers: { type: 'string' },
       'add-delivery-at': { type: 'string' },
       'small-send-at': { type: 'string' },
       'rate-per-minute': { type: 'string' },
@@ -135,8 +154,12 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     const value = values[option as keyof typeof FAULT_OPTIONS];
     if (value !== undefined) faults[field] = number(value, option, 0, (n) => n > 0 && n < 100);
   }
-  if (values['transactional-during'] && faults.smallSendAt === undefined) faults.smallSendAt = 30;
+  // With a broker killed, the transactional send goes out while it is down.
+  if (values['transactional-during'] && faults.smallSendAt === undefined) faults.smallSendAt = faults.killBrokerAt ?? 30;
   if (values['resume-after'] !== undefined && values['pause-at'] === undefined) throw new Error(`--resume-after needs --pause-at\n${USAGE}`);
+  const brokers = number(values.brokers, 'brokers', 1, (n) => Number.isInteger(n) && n >= 1 && n <= 9);
+  if (faults.killBrokerAt !== undefined && brokers < 3) throw new Error(`--kill-broker-at needs --brokers 3 (or more): with fewer, a killed broker takes its partitions' only in-sync copies with it\n${USAGE}`);
+  if (values['restart-broker-after'] !== undefined && faults.killBrokerAt === undefined) throw new Error(`--restart-broker-after needs --kill-broker-at\n${USAGE}`);
   const instances = (name: 'delivery-instances' | 'projector-instances') => number(values[name], name, 1, (n) => Number.isInteger(n) && n >= 1 && n <= 16);
   return {
     devices,
@@ -152,6 +175,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     projectorInstances: instances('projector-instances'),
     faults,
     restartDelivery: values['restart-delivery'],
+    brokers,
+    transactionalDuring: values['transactional-during'],
+    restartBrokerAfterS: number(values['restart-broker-after'], 'restart-broker-after', 20, (n) => n > 0 && n <= 3600),
     ...(values['rate-per-minute'] === undefined ? {} : { ratePerMinute: number(values['rate-per-minute'], 'rate-per-minute', 0, (n) => Number.isInteger(n) && n >= 1 && n <= 100_000_000) }),
     ...(values['pause-at'] === undefined
       ? {}

@@ -71,7 +71,15 @@ let finishing: Promise<void> | undefined;
 let judged: JudgeFigures | undefined;
 let indexMemory: ReturnType<typeof watchIndexMemory> | undefined;
 /** Batches in flight on killed delivery instances (the duplicate bound), the small send's latency, what each fault did. */
-const faultFigures = { batchesInFlightOnKilled: 0, smallSendLatencyMs: undefined as number | null | undefined, log: [] as string[] };
+const faultFigures = {
+  batchesInFlightOnKilled: 0,
+  smallSendLatencyMs: undefined as number | null | undefined,
+  log: [] as string[],
+  brokerKilled: undefined as number | undefined,
+  leaderFailoverMs: undefined as number | null | undefined,
+  /** Work faults left running (a killed broker's restart), awaited before judging. */
+  later: [] as Array<Promise<unknown>>,
+};
 let summary: BenchSummary | undefined;
 let pace: PaceJudgement | undefined;
 const steered: SteerFigures = {};
@@ -118,6 +126,9 @@ function printSummary(c: BenchResult['campaign']): void {
     processPeakRssBytes: watch.processPeaks(),
     sendingCpuS: sending?.cpuS ?? {},
     ...(faultFigures.smallSendLatencyMs === undefined ? {} : { smallSendLatencyMs: faultFigures.smallSendLatencyMs }),
+    transactionalDuring: args.transactionalDuring,
+    ...(faultFigures.brokerKilled === undefined ? {} : { brokerKilled: faultFigures.brokerKilled }),
+    ...(faultFigures.leaderFailoverMs === undefined ? {} : { leaderFailoverMs: faultFigures.leaderFailoverMs }),
     faults: args.faults,
     faultLog: faultFigures.log,
   });
@@ -192,7 +203,7 @@ async function main(): Promise<void> {
   // Before anything is measured: an apt-get install must not land in a phase's CPU.
   const h2load = args.ceilingRequests > 0 ? await ensureH2load(say) : undefined;
   watch.mark('start-up');
-  infra = await setUpInfra({ partitions: args.partitions, say });
+  infra = await setUpInfra({ partitions: args.partitions, brokers: args.brokers, say });
   result.infra = `${infra.kind.kafka} + ${infra.kind.mongo}`;
   const control = infra.control;
   if (control !== undefined) {
@@ -265,6 +276,14 @@ async function main(): Promise<void> {
     control,
     positions,
     onKilled: (batches) => (faultFigures.batchesInFlightOnKilled += batches),
+    kafka: infra.kafka,
+    restartBrokerAfterS: args.restartBrokerAfterS,
+    onBrokerKilled: (node, failoverMs) => {
+      faultFigures.brokerKilled = node;
+      faultFigures.leaderFailoverMs = failoverMs;
+    },
+    later: (work) => faultFigures.later.push(work),
+    log: logFault,
     startSmallSend: () => {
       smallSend = small.send().then(
         ({ ms, queuedMs }) => {
@@ -314,6 +333,7 @@ async function main(): Promise<void> {
   });
   await faults.settled();
   await smallSend;
+  await Promise.all(faultFigures.later);
 
   watch.mark((phase = 'judging'));
   const notificationId = result.campaign.notificationId;

@@ -1,3 +1,5 @@
+import { TOPICS } from '@herald/events';
+import { busiestLeader, partitionLeaders, type HeraldKafka } from '@herald/kafka';
 import { batchesInFlightBound, type FaultName } from './faults.ts';
 import type { InfraControl } from './infra-control.ts';
 import type { PositionReader } from './offsets.ts';
@@ -11,6 +13,14 @@ export function faultActions(options: {
   /** Adds to the duplicate bound: batches in flight on the instance killed. */
   onKilled: (batchesInFlight: number) => void;
   startSmallSend: () => void;
+  kafka: HeraldKafka;
+  /** `--kill-broker-at`: seconds from the kill to starting the broker again. */
+  restartBrokerAfterS: number;
+  /** The broker killed, and ms until its partitions had live leaders again (null: not within 120 s). */
+  onBrokerKilled: (node: number, failoverMs: number | null) => void;
+  /** Work a fault leaves running (the killed broker's restart): the run waits for it before judging. */
+  later: (work: Promise<unknown>) => void;
+  log: (line: string) => void;
 }): Record<FaultName, () => Promise<string>> {
   const { system, control } = options;
   const needsLocal = () => Promise.reject(new Error('needs the local Kafka + store the run starts itself (KAFKA_BROKERS / MONGO_URL unset)'));
@@ -26,6 +36,41 @@ export function faultActions(options: {
     addDeliveryAt: () => system.addDelivery(),
     restartBrokerAt: () => (control === undefined ? needsLocal() : control.restartBroker()),
     restartStoreAt: () => (control === undefined ? needsLocal() : control.restartStore()),
+    killBrokerAt: async () => {
+      if (control === undefined) return needsLocal();
+      const { kafka } = options;
+      const watched = [TOPICS.deviceEvents, ...Object.values(TOPICS).filter((name) => name.startsWith('herald.deliveries.'))].map((name) => kafka.topic(name));
+      const before = await partitionLeaders(kafka, watched);
+      const node = busiestLeader(before);
+      if (node === undefined) throw new Error('no partition of the delivery and device-event topics has a leader');
+      const total = [...before.values()].reduce((sum, n) => sum + n, 0);
+      // Transactions open on the killed broker's partitions abort and their batches are sent again: each
+      // instance's senders can lose what they have in flight, at the kill and again when leaders move back.
+      const at = await options.positions.read().catch(() => undefined);
+      const uncommitted = at === undefined ? Number.POSITIVE_INFINITY : Math.max(0, at.batchesQueued - at.batchesDone);
+      const inFlight = Math.min(uncommitted, batchesInFlightBound(Number.POSITIVE_INFINITY) * options.system.deliveryMetricsUrls().length);
+      options.onKilled(2 * inFlight);
+      const killedAt = performance.now();
+      const killed = await control.killBroker(node);
+      const restart = new Promise<void>((resolve) => setTimeout(resolve, options.restartBrokerAfterS * 1000)).then(async () => {
+        const started = performance.now();
+        await control.startAgain();
+        options.log(`broker ${node} started again ${options.restartBrokerAfterS} s after the kill, ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      });
+      options.later(restart.catch((error: unknown) => options.log(`starting broker ${node} again failed: ${error instanceof Error ? error.message : String(error)}`)));
+      // Failed over once every partition it led has a live leader (a partition without one is not counted).
+      let failoverMs: number | null = null;
+      while (performance.now() - killedAt < 120_000) {
+        const now = await partitionLeaders(kafka, watched).catch(() => undefined);
+        if (now !== undefined && !now.has(node) && [...now.values()].reduce((sum, n) => sum + n, 0) === total) {
+          failoverMs = performance.now() - killedAt;
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      options.onBrokerKilled(node, failoverMs);
+      return `${killed} (it led ${before.get(node)} of ${total} delivery and device-event partitions; duplicate bound +${2 * inFlight * 500}); ${failoverMs === null ? 'no new leaders within 120 s' : `new leaders ${failoverMs.toFixed(0)} ms after the kill`}`;
+    },
     smallSendAt: () => {
       options.startSmallSend();
       return Promise.resolve('10-device notification sent to a second topic');

@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLocalInfra, type LocalInfraSettings } from '@herald/local-infra';
+import { brokerPidFile, startLocalInfra, type LocalInfraSettings } from '@herald/local-infra';
 
 /**
  * Kills and restarts the local infra's servers for fault injection, and says
  * which pids they have now. The one place that knows the data dir's layout
- * (read from infra/bin/herald-infra): Kafka's pid file is kafka/kafka.pid;
- * every other pid file under the data dir (FerretDB's, a PostgreSQL
- * postmaster.pid, …) belongs to the store. `herald-infra start` with the same
+ * (read from infra/bin/herald-infra): broker 1's pid file is kafka/kafka.pid,
+ * broker n's of a cluster kafka-<n>/kafka.pid; every other pid file under the
+ * data dir (FerretDB's, a PostgreSQL postmaster.pid, …) belongs to the store. `herald-infra start` with the same
  * HERALD_DATA_DIR and ports brings back whatever is down.
  */
 export interface InfraControl {
@@ -16,9 +16,13 @@ export interface InfraControl {
   storePids(): number[];
   restartBroker(): Promise<string>;
   restartStore(): Promise<string>;
+  /** kill -9 broker `node` (its node id, 1-based) of the cluster and wait until it is gone; not started again. */
+  killBroker(node: number): Promise<string>;
+  /** `herald-infra start` again: starts whatever is down (a killed broker), resolves once all answer. */
+  startAgain(): Promise<void>;
 }
 
-const KAFKA_PID_FILE = join('kafka', 'kafka.pid');
+const isKafkaPidFile = (file: string) => /^kafka(-\d+)?\/kafka\.pid$/.test(file);
 
 function pidFiles(dir: string, depth = 3, base = ''): string[] {
   if (depth === 0) return [];
@@ -64,8 +68,8 @@ async function waitGone(pids: readonly number[], timeoutMs = 10_000): Promise<vo
 
 export function localInfraControl(settings: LocalInfraSettings): InfraControl {
   const pidsOf = (files: readonly string[]) => files.map((file) => readPid(join(settings.dataDir, file))).filter((pid): pid is number => pid !== undefined && alive(pid));
-  const kafkaPids = () => pidsOf([KAFKA_PID_FILE]);
-  const storePids = () => pidsOf(pidFiles(settings.dataDir).filter((file) => file !== KAFKA_PID_FILE));
+  const kafkaPids = () => pidsOf(pidFiles(settings.dataDir).filter(isKafkaPidFile));
+  const storePids = () => pidsOf(pidFiles(settings.dataDir).filter((file) => !isKafkaPidFile(file)));
   const restart = async (what: string, pids: number[]) => {
     const started = performance.now();
     for (const pid of pids) process.kill(pid, 'SIGKILL');
@@ -78,5 +82,13 @@ export function localInfraControl(settings: LocalInfraSettings): InfraControl {
     storePids,
     restartBroker: () => restart('broker', kafkaPids()),
     restartStore: () => restart('store', storePids()),
+    killBroker: async (node) => {
+      const pid = readPid(brokerPidFile(settings.dataDir, node));
+      if (pid === undefined || !alive(pid)) throw new Error(`broker ${node} is not running`);
+      process.kill(pid, 'SIGKILL');
+      await waitGone([pid]);
+      return `broker ${node}: killed pid ${pid}`;
+    },
+    startAgain: async () => void (await startLocalInfra(settings)),
   };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startLocalInfra, type LocalInfra, type LocalInfraSettings } from '@herald/local-infra';
+import { freePort, kafkaPortsFree, startLocalInfra, type LocalInfra, type LocalInfraSettings } from '@herald/local-infra';
 import { localInfraControl, type InfraControl } from './infra-control.ts';
 import { createKafka, ensureTopics, EventProducer, withLogAdmin, type HeraldKafka } from '@herald/kafka';
 import { connectMongo, type MongoHandle } from '@herald/mongo';
@@ -38,7 +38,7 @@ async function distinctFreePorts(count: number): Promise<number[]> {
   return [...ports];
 }
 
-export async function setUpInfra(options: { partitions: number; say: (line: string) => void }): Promise<BenchInfra> {
+export async function setUpInfra(options: { partitions: number; brokers?: number; say: (line: string) => void }): Promise<BenchInfra> {
   const runId = randomBytes(4).toString('hex');
   const prefix = `bench-${runId}.`;
   const database = `bench_${runId}`;
@@ -51,10 +51,12 @@ export async function setUpInfra(options: { partitions: number; say: (line: stri
   const localKafka = kafkaBrokers === undefined;
   if (kafkaBrokers === undefined || baseMongoUrl === undefined) {
     dataDir = await mkdtemp(join(tmpdir(), 'herald-bench-'));
-    const [kafkaPort, kafkaControllerPort, mongoPort] = (await distinctFreePorts(3)) as [number, number, number];
-    options.say(`starting local Kafka + FerretDB in ${dataDir}`);
+    const brokers = options.brokers ?? 1;
+    const { kafkaPort, kafkaControllerPort } = await kafkaPortsFree(brokers);
+    const [mongoPort] = (await distinctFreePorts(1)) as [number];
+    options.say(`starting local Kafka (${brokers} broker${brokers === 1 ? '' : 's'}) + FerretDB in ${dataDir}`);
     try {
-      settings = { dataDir, kafkaPort, kafkaControllerPort, mongoPort, onOutput: (line) => process.stderr.write(`[infra] ${line}\n`) };
+      settings = { dataDir, kafkaPort, kafkaControllerPort, mongoPort, brokers, onOutput: (line) => process.stderr.write(`[infra] ${line}\n`) };
       infra = await startLocalInfra(settings);
     } catch (error) {
       await rm(dataDir, { recursive: true, force: true });

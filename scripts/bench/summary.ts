@@ -44,6 +44,11 @@ export interface BenchSummary {
   peak_process_rss_mb: Record<ProcessGroup, number | null>;
   cpu_us_per_push: Record<ProcessGroup, number | null>;
   small_send_latency_ms?: number | null;
+  /** `--transactional-during`: the 10-device send's latency to its last device (the largest of its sends). */
+  transactional_max_latency_ms?: number | null;
+  /** `--kill-broker-at`: the node id of the broker killed, and ms from the kill until every partition of the delivery and device-event topics it led had a live leader again (sends to them acknowledged again). */
+  broker_killed?: number | null;
+  leader_failover_ms?: number | null;
   faults: FaultPlan;
   /** What was injected, when (delivered %), and with what effect. */
   fault_log: string[];
@@ -77,6 +82,9 @@ export interface SummaryInput {
   /** CPU seconds per group while sending (first → last delivery). */
   sendingCpuS: Partial<Record<ProcessGroup, number>>;
   smallSendLatencyMs?: number | null;
+  transactionalDuring?: boolean;
+  brokerKilled?: number | null;
+  leaderFailoverMs?: number | null;
   faults: FaultPlan;
   faultLog: string[];
 }
@@ -86,7 +94,7 @@ export function duplicateBound(batchesInFlightOnKilled: number): number {
 }
 
 /** Why a run fails the judge (empty: it passes). Each line names the condition and the figures. */
-export function verdict(input: Pick<SummaryInput, 'status' | 'devices' | 'distinct' | 'duplicates' | 'batchesInFlightOnKilled' | 'deadLetters' | 'countsMatch' | 'smallSendLatencyMs' | 'faults'>): string[] {
+export function verdict(input: Pick<SummaryInput, 'status' | 'devices' | 'distinct' | 'duplicates' | 'batchesInFlightOnKilled' | 'deadLetters' | 'countsMatch' | 'smallSendLatencyMs' | 'leaderFailoverMs' | 'faults'>): string[] {
   const failures: string[] = [];
   if (input.status !== 'ok') failures.push(`run status ${input.status}`);
   if (input.distinct < input.devices) failures.push(`delivered ${input.distinct} of ${input.devices} targeted devices`);
@@ -96,6 +104,7 @@ export function verdict(input: Pick<SummaryInput, 'status' | 'devices' | 'distin
   else if (input.deadLetters > 0) failures.push(`dead_letters ${input.deadLetters} (expected 0)`);
   if (input.countsMatch !== true) failures.push(input.countsMatch === null ? 'counts could not be compared with the ledger' : 'counts differ from the ledger');
   if (input.faults.smallSendAt !== undefined && (input.smallSendLatencyMs === undefined || input.smallSendLatencyMs === null)) failures.push('small send was not delivered to all 10 devices');
+  if (input.faults.killBrokerAt !== undefined && (input.leaderFailoverMs === undefined || input.leaderFailoverMs === null)) failures.push('the killed broker\'s partitions got no new leader (or no broker was killed)');
   return failures;
 }
 
@@ -138,6 +147,8 @@ export function buildSummary(input: SummaryInput): BenchSummary {
       return seconds === undefined || input.distinct === 0 ? null : round((seconds * 1e6) / input.devices, 1);
     }),
     ...(input.faults.smallSendAt === undefined ? {} : { small_send_latency_ms: input.smallSendLatencyMs === undefined || input.smallSendLatencyMs === null ? null : round(input.smallSendLatencyMs) }),
+    ...(input.transactionalDuring === true ? { transactional_max_latency_ms: input.smallSendLatencyMs === undefined || input.smallSendLatencyMs === null ? null : round(input.smallSendLatencyMs) } : {}),
+    ...(input.faults.killBrokerAt === undefined ? {} : { broker_killed: input.brokerKilled ?? null, leader_failover_ms: input.leaderFailoverMs === undefined || input.leaderFailoverMs === null ? null : round(input.leaderFailoverMs) }),
     faults: input.faults,
     fault_log: input.faultLog,
   };

@@ -37,6 +37,16 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs([]).faults).toEqual({});
   });
 
+  it('reads a broker kill on a three-broker cluster, its restart and the transactional send it puts in the outage', () => {
+    const args = parseBenchArgs(['--brokers', '3', '--kill-broker-at', '30', '--restart-broker-after', '15', '--transactional-during']);
+    expect(args).toMatchObject({ brokers: 3, restartBrokerAfterS: 15, transactionalDuring: true, faults: { killBrokerAt: 30, smallSendAt: 30 } });
+    expect(parseBenchArgs(['--brokers', '3', '--kill-broker-at', '40'])).toMatchObject({ restartBrokerAfterS: 20, transactionalDuring: false });
+    expect(parseBenchArgs([])).toMatchObject({ brokers: 1 });
+    expect(() => parseBenchArgs(['--kill-broker-at', '30'])).toThrow(/--kill-broker-at needs --brokers 3/);
+    expect(() => parseBenchArgs(['--brokers', '3', '--restart-broker-after', '5'])).toThrow(/--restart-broker-after needs --kill-broker-at/);
+    expect(() => parseBenchArgs(['--brokers', '0'])).toThrow(/--brokers/);
+  });
+
   it('refuses a fault point outside 0..100 and zero instances', () => {
     expect(() => parseBenchArgs(['--restart-store-at', '100'])).toThrow(/--restart-store-at: invalid value '100'/);
     expect(() => parseBenchArgs(['--add-delivery-at', '0'])).toThrow(/--add-delivery-at/);
@@ -47,6 +57,13 @@ describe('parseBenchArgs', () => {
 describe('verdict', () => {
   it('passes a clean run', () => {
     expect(verdict(clean)).toEqual([]);
+  });
+
+  it('reports the killed broker, its failover and the transactional latency, and fails a kill whose partitions got no leader', () => {
+    const killed = { ...clean, faults: { killBrokerAt: 30, smallSendAt: 30 }, transactionalDuring: true, smallSendLatencyMs: 812.4, brokerKilled: 2, leaderFailoverMs: 9431.6 };
+    expect(buildSummary(killed)).toMatchObject({ passed: true, broker_killed: 2, leader_failover_ms: 9432, transactional_max_latency_ms: 812 });
+    expect(verdict({ ...killed, leaderFailoverMs: null })).toEqual(["the killed broker's partitions got no new leader (or no broker was killed)"]);
+    expect(buildSummary(clean)).not.toHaveProperty('broker_killed');
   });
 
   it('names every failed condition', () => {
