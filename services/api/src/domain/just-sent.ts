@@ -94,4 +94,40 @@ export class AcceptedHere {
     const doc = this.#docs.get(id);
     return doc?.project_id === projectId ? doc : undefined;
   }
+
+  /** What this instance remembers of a project (optionally in one status), newest first, as a listing sorts. */
+  list(projectId: string, status?: NotificationDocument['status']): NotificationDocument[] {
+    const docs: NotificationDocument[] = [];
+    for (const [, doc] of this.#docs.entries()) if (doc.project_id === projectId && (status === undefined || doc.status === status)) docs.push(doc);
+    return docs.sort((a, b) => (newerFirst(a, b) ? -1 : 1));
+  }
+}
+
+/** Whether `a` lists before `b`: newest first (`created_at`, then `_id`, both descending), as the listing's sort. */
+export function newerFirst(a: Pick<NotificationDocument, 'created_at' | '_id'>, b: Pick<NotificationDocument, 'created_at' | '_id'>): boolean {
+  return a.created_at === b.created_at ? a._id > b._id : a.created_at > b.created_at;
+}
+
+/**
+ * One page of a listing that shows what this instance accepted but the read
+ * model does not have yet (`unprojected`, newest first), as a read of each
+ * by id would (findJustSent): the store's documents and the unprojected
+ * ones merged newest first, positions `skip` to `skip + limit`. The caller
+ * reads the store from `windowStart` = max(0, skip - unprojected.length)
+ * up to `skip + limit` (`window`, newest first): every store document that
+ * can land on the page. An unprojected document older than the window's
+ * first document had at most `windowStart` store documents before it, so it
+ * falls before the page (pure).
+ */
+export function mergeUnprojected<T extends Pick<NotificationDocument, 'created_at' | '_id'>>(window: readonly T[], windowStart: number, unprojected: readonly T[], skip: number, limit: number): T[] {
+  const placed: Array<{ at: number; doc: T }> = [];
+  window.forEach((doc, index) => placed.push({ at: windowStart + index + unprojected.filter((other) => newerFirst(other, doc)).length, doc }));
+  unprojected.forEach((doc, index) => {
+    if (windowStart > 0 && (window.length === 0 || newerFirst(doc, window[0]!))) return;
+    placed.push({ at: windowStart + index + window.filter((other) => newerFirst(other, doc)).length, doc });
+  });
+  return placed
+    .filter(({ at }) => at >= skip && at < skip + limit)
+    .sort((a, b) => a.at - b.at)
+    .map(({ doc }) => doc);
 }

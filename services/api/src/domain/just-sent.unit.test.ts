@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, newId } from '@herald/events';
-import { AcceptedHere, findJustSent, JUST_SENT_MS, JUST_SENT_POLL_MS, JUST_SENT_WAIT_MS, justMinted, uuidV7Time } from './just-sent.ts';
+import { AcceptedHere, findJustSent, JUST_SENT_MS, JUST_SENT_POLL_MS, JUST_SENT_WAIT_MS, justMinted, mergeUnprojected, newerFirst, uuidV7Time } from './just-sent.ts';
 
 /** A clock that moves only when slept on. */
 function fakeTime(start: number) {
@@ -85,5 +85,44 @@ describe('AcceptedHere', () => {
     const events = [request('p1'), request('p1'), request('p1')];
     for (const event of events) here.accepted(event);
     expect(events.map((event) => here.find('p1', event.data.notification_id) !== undefined)).toEqual([false, true, true]);
+  });
+});
+
+describe('mergeUnprojected', () => {
+  type Row = { _id: string; created_at: string };
+  const row = (second: number, id: string): Row => ({ _id: id, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString() });
+  const newestFirst = (rows: Row[]) => [...rows].sort((a, b) => (newerFirst(a, b) ? -1 : 1));
+
+  it('pages the store and the unprojected documents as one newest-first list, reading only the window the page can reach', () => {
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    for (let run = 0; run < 500; run += 1) {
+      const rows = Array.from({ length: random(30) }, (_, i) => row(random(20), `id-${String(i).padStart(2, '0')}`));
+      const unprojected = newestFirst(rows.filter(() => random(3) === 0));
+      const store = newestFirst(rows.filter((r) => !unprojected.includes(r)));
+      const [skip, limit] = [random(25), 1 + random(10)];
+      const windowStart = Math.max(0, skip - unprojected.length);
+      const window = store.slice(windowStart, skip + limit);
+      const expected = newestFirst(rows).slice(skip, skip + limit);
+      expect({ run, page: mergeUnprojected(window, windowStart, unprojected, skip, limit) }).toEqual({ run, page: expected });
+    }
+  });
+});
+
+describe('AcceptedHere.list', () => {
+  it("lists a project's remembered notifications, in one status or all, newest first", () => {
+    const accepted = new AcceptedHere();
+    const request = (id: string, project: string, sendAt?: string) =>
+      createEvent('NotificationRequested', { notification_id: id, title: 't', body: 'b', targets: ['x'], ...(sendAt === undefined ? {} : { send_at: sendAt }) }, { project_id: project });
+    accepted.accepted(request('a', 'p1'));
+    accepted.accepted(request('b', 'p1', new Date(Date.now() + 3_600_000).toISOString()));
+    accepted.accepted(request('c', 'p2'));
+    expect(accepted.list('p1', 'scheduled').map((doc) => doc._id)).toEqual(['b']);
+    expect(accepted.list('p1', 'queued').map((doc) => doc._id)).toEqual(['a']);
+    expect(accepted.list('p1').map((doc) => doc._id)).toEqual(['b', 'a']);
+    expect(accepted.list('p3')).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createEvent, newId } from '@herald/events';
-import { countMatching, isTransientMongoError, type ReadModelRegistry } from '@herald/mongo';
+import { countMatching, isTransientMongoError, type Collection, type ReadModelRegistry } from '@herald/mongo';
 import {
   FINISHED_STATUSES,
   notificationCountOf,
@@ -24,7 +24,7 @@ import { laneProblems, pushOptionProblems, scheduleProblems } from '../schemas/p
 import type { Clock } from '@herald/runtime';
 import { targetProblems } from '../domain/target-problems.ts';
 import { audienceSize, type AudienceSize } from './audience-size.ts';
-import { AcceptedHere, findJustSent } from '../domain/just-sent.ts';
+import { AcceptedHere, findJustSent, mergeUnprojected } from '../domain/just-sent.ts';
 import { acceptedView, isPaced, notificationView, paceView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
 
 export interface ReceiptQuery {
@@ -176,18 +176,36 @@ export class NotificationService {
     return notificationView(answered);
   }
 
-  /** Newest first, optionally one status; paged like every listing. The count comes from the projector's counters (notification-counts.ts). */
+  /**
+   * Newest first, optionally one status; paged like every listing. The count
+   * comes from the projector's counters (notification-counts.ts). What this
+   * instance accepted and the read model does not have yet is listed as a
+   * read by id shows it (`#find`): a send answered `scheduled` a moment ago
+   * is listed under `scheduled` too.
+   */
   async list(projectId: string, query: { status?: NotificationStatus | undefined; page?: number | undefined; limit?: number | undefined }): Promise<{ data: NotificationView[]; pagination: Pagination }> {
     const notifications = await this.#readModels.collection<NotificationDocument>('notifications');
     const counters = await this.#readModels.countsCollection<CounterDocument>('notifications');
     const filter = { project_id: projectId, ...(query.status === undefined ? {} : { status: query.status }) };
     const request = pageRequest(query);
-    const [counts, docs] = await Promise.all([
+    const unprojected = await this.#unprojected(notifications, projectId, query.status);
+    const windowStart = Math.max(0, request.skip - unprojected.length);
+    const [counts, window] = await Promise.all([
       readCounts(counters, projectId, [NOTIFICATIONS_COUNT_KEY]),
-      notifications.find(filter).sort({ created_at: -1, _id: -1 }).skip(request.skip).limit(request.limit).toArray(),
+      notifications.find(filter).sort({ created_at: -1, _id: -1 }).skip(windowStart).limit(request.skip + request.limit - windowStart).toArray(),
     ]);
-    const count = notificationCountOf(counts.get(NOTIFICATIONS_COUNT_KEY), query.status);
+    const docs = unprojected.length === 0 ? window : mergeUnprojected(window, windowStart, unprojected, request.skip, request.limit);
+    const count = notificationCountOf(counts.get(NOTIFICATIONS_COUNT_KEY), query.status) + unprojected.length;
     return { data: docs.map((doc) => notificationView(doc)), pagination: pagination(request, count, docs.length) };
+  }
+
+  /** What this instance accepted (in `status`) that the read model has no document for yet, newest first. */
+  async #unprojected(notifications: Collection<NotificationDocument>, projectId: string, status: NotificationStatus | undefined): Promise<NotificationDocument[]> {
+    const remembered = this.#accepted.list(projectId, status);
+    if (remembered.length === 0) return [];
+    const projected = await notifications.find({ _id: { $in: remembered.map((doc) => doc._id) }, project_id: projectId }, { projection: { _id: 1 } }).toArray();
+    const inStore = new Set(projected.map((doc) => doc._id));
+    return remembered.filter((doc) => !inStore.has(doc._id));
   }
 
   /**
