@@ -2,15 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryDeadLetters, devicesPerPlatform, seedTopicAudience, startApiHarness, startPrivateInfra, waitFor, type ApiHarness, type PrivateInfra } from '@herald/testing';
 
 /**
- * The broker, then the store, killed and restarted mid-campaign (this file's
- * own Kafka and store, not the shared test infra): every device is delivered,
- * repeats stay within the batches in flight, nothing is dead-lettered, and
- * the counts equal what was reported.
+ * The broker, then (at half the campaign delivered) the store, killed and
+ * restarted mid-campaign (this file's own Kafka and store, not the shared
+ * test infra): every device is delivered, repeats stay within the batches in
+ * flight, nothing is dead-lettered, and the counts equal what was reported.
+ * While the store is down, API reads answer 503 with Retry-After, never 500;
+ * once it is back the read models catch up (the notification's counts, every
+ * device listed).
  */
 const DEVICES_PER_PLATFORM = 1_000;
 const BATCH = 500;
 const IN_FLIGHT_PER_PROVIDER = 1;
 const FAULTS = 2;
+/** How long the store stays down: longer than the API's request deadline (4.5 s), so reads made then must fail over to 503. */
+const STORE_DOWN_MS = 6_000;
 
 let infra: PrivateInfra;
 let harness: ApiHarness;
@@ -28,6 +33,33 @@ afterAll(async () => {
   await harness?.stop();
   await infra?.stop();
 }, 60_000);
+
+interface Read {
+  path: string;
+  status: number;
+  retryAfter: string | null;
+}
+
+/** API reads, one loop per path side by side, until stopped: each with its status and Retry-After. */
+function readsInLoop(paths: readonly string[]) {
+  const reads: Read[] = [];
+  let running = true;
+  const loops = paths.map(async (path) => {
+    while (running) {
+      const response = await fetch(`${harness.baseUrl}${path}`, { headers: { authorization: `Bearer ${project.api_key}` }, signal: AbortSignal.timeout(15_000) }).catch(() => undefined);
+      await response?.text();
+      reads.push({ path, status: response?.status ?? 0, retryAfter: response?.headers.get('retry-after') ?? null });
+    }
+  });
+  return {
+    reads,
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+      return reads;
+    },
+  };
+}
 
 /** The notification, or undefined while the API cannot answer (its store or broker is down). */
 async function notification(id: string) {
@@ -53,7 +85,14 @@ describe('broker and store restarts mid-campaign', () => {
     await infra.restartBroker();
     const afterBroker = delivered();
     await waitFor('more delivered after the broker restart', () => delivered() >= Math.min(total, afterBroker + total / 5), 120_000);
-    await infra.restartStore();
+    await waitFor('half the campaign delivered', () => delivered() >= total / 2, 120_000);
+    const paths = [`/api/v1/notifications/${id}`, '/api/v1/devices?limit=5', '/api/v1/topics'];
+    const reading = readsInLoop(paths);
+    await infra.restartStore(STORE_DOWN_MS);
+    const back = reading.reads.length;
+    // Reads answer again once the store is back: every path once more with 200.
+    await waitFor('every read answered 200 after the store restart', () => paths.every((path) => reading.reads.slice(back).some((read) => read.path === path && read.status === 200)), 60_000);
+    const reads = await reading.stop();
     apns.setLatency(0);
     fcm.setLatency(0);
 
@@ -69,6 +108,19 @@ describe('broker and store restarts mid-campaign', () => {
     expect(done.counts).toMatchObject({ targeted: total, sent: total, delivered: total, failed: 0 });
     const deadLetters = await deliveryDeadLetters(harness.env.kafka);
     expect(Object.values(deadLetters).every((count) => count === 0), `dead letters ${JSON.stringify(deadLetters)}`).toBe(true);
-    process.stdout.write(`infra restart test: ${total} devices, ${tokens.length} pushes, ${tokens.length - distinct.size} repeated\n`);
+    // Reads while the store was down: unavailable with a hint when to retry, never an error of Herald's own.
+    const unavailable = reads.filter((read) => read.status === 503);
+    expect(reads.filter((read) => read.status !== 200 && read.status !== 503)).toEqual([]);
+    expect(unavailable.length).toBeGreaterThan(0);
+    expect(unavailable.filter((read) => read.retryAfter === null || !/^\d+$/.test(read.retryAfter))).toEqual([]);
+    // The read models caught up: every device listed again.
+    const devices = await waitFor('every device listed after the store restart', async () => {
+      const response = await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key });
+      const count = (response.body?.pagination as { count: number } | undefined)?.count;
+      return count === total ? count : undefined;
+    }, 60_000);
+    expect(devices).toBe(total);
+    const statuses = reads.reduce<Record<string, number>>((count, read) => ({ ...count, [read.status]: (count[read.status] ?? 0) + 1 }), {});
+    process.stdout.write(`infra restart test: ${total} devices, ${tokens.length} pushes, ${tokens.length - distinct.size} repeated; reads during the store restart ${JSON.stringify(statuses)}\n`);
   }, 400_000);
 });
