@@ -82,6 +82,19 @@ export function deliveryBatchId(fanoutId: string, provider: string, partition: n
   return `${fanoutId}:${provider}:${partition}:${sequence}`;
 }
 
+/** Marks the fan-out part of a retry batch's id (its provider, partition and sequence stay readable). */
+const RETRY_MARK = '+retry';
+
+/**
+ * The id of the batch that carries a batch's still-retryable devices to the
+ * retry lane: deterministic (a re-sent hand-off reports once), and parsed
+ * like any batch id (same provider, partition and sequence).
+ */
+export function retryBatchId(batchId: string): string {
+  const colon = batchId.indexOf(':');
+  return colon < 0 ? `${batchId}${RETRY_MARK}` : `${batchId.slice(0, colon)}${RETRY_MARK}${batchId.slice(colon)}`;
+}
+
 export interface BatchIdParts {
   fanoutId: string;
   provider: 'apns' | 'fcm';

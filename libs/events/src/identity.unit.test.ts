@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { v5 as uuidV5 } from 'uuid';
-import { deviceIdFor, newId, topicIdFor } from './identity.ts';
+import { deliveryBatchId, deviceIdFor, newId, parseBatchId, retryBatchId, topicIdFor } from './identity.ts';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -43,5 +43,13 @@ describe('deviceIdFor and topicIdFor', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(deviceIdFor('p', 'ab\ud800')).toBe(deviceIdFor('p', 'ab\ud800'));
     expect(topicIdFor('p', 'a\ud800')).not.toBe(deviceIdFor('p', 'a\ud800'));
+  });
+});
+
+describe('retryBatchId', () => {
+  it('marks the fan-out part and keeps the provider, partition and sequence readable', () => {
+    const id = retryBatchId(deliveryBatchId('0199a1c2-0000-7000-8000-000000000000', 'apns', 3, 7));
+    expect(id).toBe('0199a1c2-0000-7000-8000-000000000000+retry:apns:3:7');
+    expect(parseBatchId(id)).toEqual({ fanoutId: '0199a1c2-0000-7000-8000-000000000000+retry', provider: 'apns', partition: 3, sequence: 7 });
   });
 });

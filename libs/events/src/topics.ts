@@ -8,6 +8,9 @@ export const TOPICS = {
   /** The express lane: batches of a notification whose whole audience fits in the fan-out's first step, so a small send never queues behind a campaign's batches. */
   deliveriesApnsExpress: 'herald.deliveries-express.apns',
   deliveriesFcmExpress: 'herald.deliveries-express.fcm',
+  /** The retry lane: devices still retryable after a batch's first send, so a batch in trouble never holds fresh batches of any project. */
+  deliveriesApnsRetry: 'herald.deliveries-retry.apns',
+  deliveriesFcmRetry: 'herald.deliveries-retry.fcm',
   /** Fan-out work, one partition per device-events partition: partition p is run by the delivery instance holding p's audience index. */
   fanoutTasks: 'herald.fanout-tasks',
   /** How notifications in flight must be treated (cancelled, …): every delivery instance follows all of it. */
@@ -33,6 +36,8 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: TOPICS.deliveriesFcm, kind: 'work' },
   { name: TOPICS.deliveriesApnsExpress, kind: 'work' },
   { name: TOPICS.deliveriesFcmExpress, kind: 'work' },
+  { name: TOPICS.deliveriesApnsRetry, kind: 'work' },
+  { name: TOPICS.deliveriesFcmRetry, kind: 'work' },
   // Co-partitioned with device-events: task partition p is run where device-events partition p is indexed.
   { name: TOPICS.fanoutTasks, kind: 'work', partitionsLike: TOPICS.deviceEvents },
   // Small, and read whole by every instance: one partition keeps it in order.
@@ -57,6 +62,9 @@ export const DELIVERY_CONSUMERS = {
   // Groups of their own: a small send is fetched at once, not after the campaign batches a sender holds.
   apnsExpress: { group: 'herald.apns-express', topics: [TOPICS.deliveriesApnsExpress] },
   fcmExpress: { group: 'herald.fcm-express', topics: [TOPICS.deliveriesFcmExpress] },
+  // Groups of their own: retrying batches wait (back-off, Retry-After, deadlines) among themselves, never before fresh ones.
+  apnsRetry: { group: 'herald.apns-retry', topics: [TOPICS.deliveriesApnsRetry] },
+  fcmRetry: { group: 'herald.fcm-retry', topics: [TOPICS.deliveriesFcmRetry] },
 } as const;
 
 /** Where a consumer group puts the records it could not handle, keyed as the original. */

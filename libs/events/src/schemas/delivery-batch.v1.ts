@@ -28,6 +28,15 @@ export const DeliveryBatchV1 = eventSchema(
         { description: 'A batch held by a frequency cap or quiet hours and released at `until` (reported `deferred` under this batch id first): its report settles that deferral' },
       ),
     ),
+    retry: Type.Optional(
+      Type.Object(
+        {
+          after: Type.String({ format: 'date-time', description: 'Not sent again before this instant (the back-off, or the provider\'s Retry-After)' }),
+          sends: Type.Integer({ minimum: 1, description: 'Sends already made to these devices' }),
+        },
+        { description: "A batch's devices still retryable after its first send, handed to the provider's retry lane (under the batch id `retryBatchId` gives): retried there, so they never hold fresh batches" },
+      ),
+    ),
     devices: Type.Array(
       Type.Object({ device_id: Type.String({ minLength: 1 }), token: Type.String({ minLength: 1 }) }),
       { maxItems: 500 },

@@ -29,6 +29,9 @@ const THROTTLED_REASONS = new Set(['TooManyRequests', 'QUOTA_EXCEEDED', 'RESOURC
 
 export const isThrottled = (result: DeviceResult): boolean => result.outcome === 'retryable' && result.reason !== undefined && THROTTLED_REASONS.has(result.reason);
 
+/** Reason a handed-off device carries when the send itself threw (no provider answer). */
+export const SEND_FAILED = 'SendFailed';
+
 /** Reason reported for devices still open when a batch used up its attempts. */
 export const ATTEMPTS_EXHAUSTED = 'AttemptsExhausted';
 
@@ -55,13 +58,21 @@ export async function sendWithRetry(
     onThrottled?(waitMs: number, reason: string): void;
     /** Waits for push-back end no later than this instant (the batch's `expires_at`, or a bound from now); past it they count as failed attempts. */
     throttleUntil?: number;
+    /**
+     * Send once, never wait: devices still retryable after the first send (or
+     * all of them, when it threw) come back `retryable`, for the retry lane to
+     * take over, so a batch in trouble never holds its partition.
+     */
+    handOff?: boolean;
+    /** Sends already made to these devices (a handed-off batch): attempts count on from there. */
+    sendsBefore?: number;
   },
 ): Promise<AttemptedResult[]> {
   const final = new Map<string, AttemptedResult>();
   let pending = [...devices];
   let failures = 0;
   let attemptStarted = clock.now();
-  for (let round = 1; pending.length > 0; round += 1) {
+  for (let round = 1 + (hooks.sendsBefore ?? 0); pending.length > 0; round += 1) {
     let retryAfter = 0;
     let thrown: unknown;
     let throttled: string | undefined;
@@ -83,6 +94,10 @@ export async function sendWithRetry(
     } catch (error) {
       if (hooks.isInfrastructure(error)) throw error;
       thrown = error;
+    }
+    if (hooks.handOff === true) {
+      if (thrown !== undefined) for (const device of pending) final.set(device.device_id, { device_id: device.device_id, outcome: 'retryable', reason: SEND_FAILED, attempts: round });
+      break;
     }
     const delay = Math.max(retryAfter, backoffDelay(round, policy, clock.random()));
     if (throttled !== undefined && hooks.throttleUntil !== undefined && clock.now() + delay <= hooks.throttleUntil) {

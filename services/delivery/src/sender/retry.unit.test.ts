@@ -122,4 +122,27 @@ describe('sendWithRetry', () => {
     expect(throttled).toEqual([]);
     expect(failures).toEqual([1, 2, 3]);
   });
+
+  it('hands off: sends once, never waits, and returns the devices still retryable', async () => {
+    const clock = fakeClock();
+    const calls: string[][] = [];
+    const results = await sendWithRetry(devices, async (list) => (calls.push(list.map((d) => d.device_id)), answer({ b: 'retryable' }, 3_000)(list)), policy, clock, { ...hooks, handOff: true });
+    expect(calls).toEqual([['a', 'b', 'c']]);
+    expect(clock.slept).toEqual([]);
+    expect(results.map((result) => [result.device_id, result.outcome, result.attempts])).toEqual([['a', 'delivered', 1], ['b', 'retryable', 1], ['c', 'delivered', 1]]);
+    expect(results[1]!.retryAfterMs).toBe(3_000);
+  });
+
+  it('hands off every device when the send throws', async () => {
+    const clock = fakeClock();
+    const results = await sendWithRetry(devices, () => Promise.reject(new Error('boom')), policy, clock, { ...hooks, handOff: true });
+    expect(clock.slept).toEqual([]);
+    expect(results.map((result) => [result.outcome, result.reason, result.attempts])).toEqual(Array.from({ length: 3 }, () => ['retryable', 'SendFailed', 1]));
+  });
+
+  it('counts sends on from those made before the hand-off', async () => {
+    const answers = [answer({ a: 'retryable' }), answer({})];
+    const results = await sendWithRetry(devices.slice(0, 2), async (list) => answers.shift()!(list), policy, fakeClock(), { ...hooks, sendsBefore: 1 });
+    expect(results.map((result) => [result.device_id, result.attempts])).toEqual([['a', 3], ['b', 2]]);
+  });
 });

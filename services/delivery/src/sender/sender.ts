@@ -6,11 +6,13 @@ import { backoffDelay } from '@herald/kafka';
 import { buildApnsRequest, buildFcmMessage, type PushMessage } from '@herald/push-payloads';
 import { createLimiter } from '../providers/concurrency.ts';
 import type { DeviceTarget } from '../providers/push-message.ts';
-import { sendWithRetry, type AttemptedResult, type Clock, type RetryPolicy } from './retry.ts';
+import { isThrottled, sendWithRetry, type AttemptedResult, type Clock, type RetryPolicy } from './retry.ts';
 import type { ProviderClients } from './provider-clients.ts';
 import { allFailed, batchReport, cancelledReport, expiredReport, isExpired } from './report.ts';
 import { SendPacer } from '../control/send-pace.ts';
 import type { LaneGate } from './lane-gate.ts';
+import { inBatchOrder, splitUnsendable } from './unsendable.ts';
+import { handOffBatch, retryWaitMs, splitOpen } from './hand-off.ts';
 
 export interface SenderDeps {
   provider: Provider;
@@ -35,8 +37,13 @@ export interface SenderDeps {
   /** Reports of the last this many batches are kept, to publish again (not send again) when a chunk's commit was lost. */
   recentReports?: number;
   observer?: SenderObserver;
-  /** Which work topics this sender consumes: express calls pre-empt campaign calls through `gate`. */
-  lane?: 'campaign' | 'express';
+  /**
+   * Which work topics this sender consumes: express calls pre-empt campaign
+   * calls through `gate`. The campaign and express lanes send a batch once
+   * and hand its still-retryable devices to the retry lane, which retries
+   * them in place (back-off, Retry-After, deadlines) among retrying batches only.
+   */
+  lane?: 'campaign' | 'express' | 'retry';
   /** Shared by both lanes of the provider in this process (lane-gate.ts). */
   gate?: LaneGate;
   /** A provider pushed back on the project until `until` (429 with Retry-After): published as ProjectThrottled. */
@@ -99,6 +106,8 @@ async function batchSender(deps: SenderDeps, batch: DeliveryBatchV1, context: Ha
       deps.onThrottled?.(batch.project_id, deps.clock.now() + waitMs, reason);
     },
     throttleUntil: Math.min(expiresAt, now + (deps.throttleMaxMs ?? THROTTLE_MAX_MS)),
+    handOff: deps.lane !== 'retry',
+    ...(batch.data.retry === undefined ? {} : { sendsBefore: batch.data.retry.sends }),
   };
   // Waits (back-off, Retry-After) heartbeat, so a long push-back does not cost the partition.
   const clock = { ...deps.clock, sleep: (ms: number) => sleepHeartbeating(deps, context, ms) };
@@ -108,13 +117,28 @@ async function batchSender(deps: SenderDeps, batch: DeliveryBatchV1, context: Ha
   if (deps.provider === 'apns') {
     const client = await untilAvailable(deps, context, () => deps.clients.apns(batch.project_id));
     if (client === undefined) return 'NoApnsCredentials';
-    const request = buildApnsRequest(message);
+    const request = builtPayload(deps, batch, () => buildApnsRequest(message));
+    if (request === undefined) return PAYLOAD_BUILD_FAILED;
     return (devices) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, request, urgent))), deps.policy, clock, hooks);
   }
   const client = await untilAvailable(deps, context, () => deps.clients.fcm(batch.project_id));
   if (client === undefined) return 'NoFcmCredentials';
-  const fcmMessage = buildFcmMessage(message);
+  const fcmMessage = builtPayload(deps, batch, () => buildFcmMessage(message));
+  if (fcmMessage === undefined) return PAYLOAD_BUILD_FAILED;
   return (devices) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, fcmMessage, urgent))), deps.policy, clock, hooks);
+}
+
+/** The reason every device of a batch gets when its provider payload cannot be built. */
+export const PAYLOAD_BUILD_FAILED = 'PayloadBuildFailed';
+
+/** A payload that cannot be built now never can (it is pure over the batch): the batch fails, final, without a send. */
+function builtPayload<T>(deps: SenderDeps, batch: DeliveryBatchV1, build: () => T): T | undefined {
+  try {
+    return build();
+  } catch (error) {
+    deps.logger.warn({ err: error, batch_id: batch.data.batch_id, project_id: batch.project_id }, 'provider payload could not be built: batch failed, not retried');
+    return undefined;
+  }
 }
 
 /** Sleeps `ms` in pieces of at most 5 s, heartbeating between them. */
@@ -153,6 +177,9 @@ export function senderHandler(deps: SenderDeps) {
   };
   const pacer = { notifications: new SendPacer(), projects: deps.projectPacer ?? new SendPacer() };
   const sendAndReport = async (batch: DeliveryBatchV1, context: HandlerContext): Promise<Outgoing[]> => {
+    // A handed-off batch waits out its back-off here, in the retry lane, where it holds only other retrying batches.
+    const retryAt = batch.data.retry === undefined ? 0 : Date.parse(batch.data.retry.after);
+    if (retryAt > deps.clock.now()) await sleepHeartbeating(deps, context, retryAt - deps.clock.now());
     await whilePaused(deps, batch, context);
     if (deps.isCancelled(batch.data.notification_id)) {
       deps.observer?.outcome(deps.provider, 'cancelled', batch.data.devices.length);
@@ -162,28 +189,45 @@ export function senderHandler(deps: SenderDeps) {
       deps.observer?.outcome(deps.provider, 'expired', batch.data.devices.length);
       return [{ event: expiredReport(batch) }];
     }
-    const send = await batchSender(deps, batch, context);
+    // A stored token its provider can never accept ends here, final: sent, it would fail as if the connection had.
+    const { sendable, unsendable } = splitUnsendable(deps.provider, batch.data.devices);
+    if (unsendable.length > 0) deps.logger.warn({ batch_id: batch.data.batch_id, project_id: batch.project_id, devices: unsendable.length }, 'malformed device tokens: reported invalid and deactivated, not sent');
+    const send = sendable.length === 0 ? undefined : await batchSender(deps, batch, context);
     let results: AttemptedResult[];
     if (typeof send === 'string') {
-      deps.logger.warn({ project_id: batch.project_id, notification_id: batch.data.notification_id, devices: batch.data.devices.length, reason: send }, 'project has no credentials for this provider: `herald providers` sets them');
-      results = allFailed(batch.data.devices, send);
+      if (send !== PAYLOAD_BUILD_FAILED) {
+        deps.logger.warn({ project_id: batch.project_id, notification_id: batch.data.notification_id, devices: batch.data.devices.length, reason: send }, 'project has no credentials for this provider: `herald providers` sets them');
+      }
+      results = inBatchOrder(batch.data.devices, allFailed(sendable, send), unsendable);
     } else {
-      results = await send(batch.data.devices);
+      results = inBatchOrder(batch.data.devices, send === undefined ? [] : await send(sendable), unsendable);
     }
-    const { reported, deactivated } = batchReport(batch, results);
-    if (deps.observer !== undefined) {
-      const byOutcome = new Map<string, number>();
-      for (const result of reported.data.results) byOutcome.set(result.outcome, (byOutcome.get(result.outcome) ?? 0) + 1);
-      for (const [outcome, count] of byOutcome) deps.observer.outcome(deps.provider, outcome, count);
+    // The retry lane's loop ends every device final; the other lanes' single send may leave some open.
+    const { settled, open } = splitOpen(results);
+    const outputs: Outgoing[] = [];
+    if (settled.length > 0) {
+      const { reported, deactivated } = batchReport(batch, settled);
+      observeOutcomes(deps, reported.data.results);
+      outputs.push(...[reported, ...deactivated].map((event) => ({ event })));
     }
-    return [reported, ...deactivated].map((event) => ({ event }));
+    if (open.length > 0) {
+      const now = deps.clock.now();
+      const waitMs = retryWaitMs(open, backoffDelay(1, deps.policy, deps.clock.random()));
+      deps.logger.info({ batch_id: batch.data.batch_id, project_id: batch.project_id, devices: open.length, reason: open[0]!.reason, wait_ms: waitMs }, 'devices still retryable: handed to the retry lane');
+      // Every open device pushed back (429): the project's budget slows now, not only once the retry lane sees it again.
+      if (open.every(isThrottled)) deps.onThrottled?.(batch.project_id, now + waitMs, open[0]!.reason!);
+      deps.observer?.outcome(deps.provider, 'retrying', open.length);
+      outputs.push(handOffBatch(batch, open, now, waitMs));
+    }
+    return outputs;
   };
   return async (records: readonly ConsumedEvent[], context: HandlerContext): Promise<Outgoing[]> => {
     const batches = records.flatMap(({ event }) => (event.type === 'DeliveryBatch' && event.data.provider === deps.provider ? [event] : []));
     // Settle every batch before failing: a retry of the chunk must not race a send still in flight.
     // A paced batch waits for its turn before it takes a send slot, so the slots stay free for other notifications.
     const paced = async (batch: DeliveryBatchV1) => {
-      if (sentRecently.get(batch.data.batch_id) === undefined) await atPace(deps, pacer, batch, context);
+      // A retry lane's batch was paced at its first send.
+      if (deps.lane !== 'retry' && sentRecently.get(batch.data.batch_id) === undefined) await atPace(deps, pacer, batch, context);
       return limiter.run(() => handleBatch(batch, context));
     };
     const settled = await Promise.allSettled(batches.map(paced));
@@ -191,6 +235,13 @@ export function senderHandler(deps: SenderDeps) {
     if (failed !== undefined) throw failed.reason;
     return settled.flatMap((item) => (item.status === 'fulfilled' ? item.value : []));
   };
+}
+
+function observeOutcomes(deps: SenderDeps, results: ReadonlyArray<{ outcome: string }>): void {
+  if (deps.observer === undefined) return;
+  const byOutcome = new Map<string, number>();
+  for (const result of results) byOutcome.set(result.outcome, (byOutcome.get(result.outcome) ?? 0) + 1);
+  for (const [outcome, count] of byOutcome) deps.observer.outcome(deps.provider, outcome, count);
 }
 
 /**

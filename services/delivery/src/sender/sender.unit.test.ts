@@ -155,3 +155,69 @@ describe('RecentReports', () => {
     expect(recent.get('c')).toEqual([]);
   });
 });
+
+/** An APNs client that answers d-2 500 (retryable) and d-3's malformed token never reaches. */
+function troubledClients() {
+  const sent: string[] = [];
+  const clients = {
+    apns: async () => ({
+      send: async (devices: readonly DeviceTarget[]) => {
+        sent.push(...devices.map((device) => device.device_id));
+        return devices.map((device) => (device.device_id === 'd-2' ? { device_id: device.device_id, outcome: 'retryable' as const, reason: 'InternalServerError' } : { device_id: device.device_id, outcome: 'delivered' as const }));
+      },
+    }),
+  } as unknown as ProviderClients;
+  return { clients, sent };
+}
+
+describe('senderHandler with devices in trouble', () => {
+  const troubled = (lane: 'express' | 'retry', retry?: { after: string; sends: number }): ConsumedEvent => {
+    const devices = [
+      { device_id: 'd-1', token: '01'.repeat(32) },
+      { device_id: 'd-2', token: '02'.repeat(32) },
+      { device_id: 'd-3', token: `${'03'.repeat(31)} 0` },
+    ];
+    const data = { batch_id: 'n-1:apns:0:0', notification_id: 'n-1', provider: 'apns' as const, sequence: 0, message: { title: 't', body: 'b' }, devices, ...(retry === undefined ? {} : { retry }) };
+    return { event: createEvent<'DeliveryBatch'>('DeliveryBatch', data, { project_id: 'p-1' }), topic: lane === 'retry' ? 'herald.deliveries-retry.apns' : 'herald.deliveries-express.apns', partition: 0, offset: 0 };
+  };
+  const deps = (clients: ProviderClients, lane: 'express' | 'retry', slept: number[]) => {
+    let now = Date.parse('2026-01-01T00:00:00.000Z');
+    return {
+      provider: 'apns' as const,
+      clients,
+      isCancelled: () => false,
+      lane,
+      policy: { deadlineMs: 1_000, minMs: 100, maxMs: 100, maxAttempts: 2 },
+      clock: { now: () => now, sleep: async (ms: number) => void (slept.push(ms), (now += ms)), random: () => 0 },
+      logger: createLogger({ name: 'test', level: 'silent' }),
+    };
+  };
+
+  it('sends once, never waits: reports the final devices (a malformed token invalid, unsent) and hands the retryable one to the retry lane', async () => {
+    const { clients, sent } = troubledClients();
+    const slept: number[] = [];
+    const out = await senderHandler(deps(clients, 'express', slept))([troubled('express')], { heartbeat: async () => undefined });
+    expect(sent).toEqual(['d-1', 'd-2']);
+    expect(slept).toEqual([]);
+    expect(out.map(({ event, topic }) => [event.type, topic])).toEqual([
+      ['DeliveryReported', undefined],
+      ['DeviceDeactivated', undefined],
+      ['DeliveryBatch', 'herald.deliveries-retry.apns'],
+    ]);
+    const [reported, deactivated, handedOff] = out.map(({ event }) => event);
+    expect(reported).toMatchObject({ data: { batch_id: 'n-1:apns:0:0', results: [{ device_id: 'd-1', outcome: 'delivered' }, { device_id: 'd-3', outcome: 'invalid', reason: 'MalformedToken' }] } });
+    expect(deactivated).toMatchObject({ data: { device_id: 'd-3', reason: 'MalformedToken', provider: 'apns' } });
+    expect(handedOff).toMatchObject({ data: { batch_id: 'n-1+retry:apns:0:0', devices: [{ device_id: 'd-2' }], retry: { sends: 1 } } });
+  });
+
+  it('in the retry lane, waits for the batch’s time, retries in place and reports every device final', async () => {
+    const { clients, sent } = troubledClients();
+    const slept: number[] = [];
+    const batch = troubled('retry', { after: '2026-01-01T00:00:01.000Z', sends: 1 });
+    const out = await senderHandler(deps(clients, 'retry', slept))([batch], { heartbeat: async () => undefined });
+    expect(slept[0]).toBe(1_000);
+    expect(sent.filter((id) => id === 'd-2').length).toBeGreaterThan(1);
+    expect(out.map(({ event }) => event.type)).toEqual(['DeliveryReported', 'DeviceDeactivated']);
+    expect(out[0]!.event).toMatchObject({ data: { results: [{ device_id: 'd-1', outcome: 'delivered', attempts: 2 }, { device_id: 'd-2', outcome: 'failed', reason: 'AttemptsExhausted', attempts: 2 }, { device_id: 'd-3', outcome: 'invalid' }] } });
+  });
+});

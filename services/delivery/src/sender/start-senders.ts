@@ -35,10 +35,12 @@ export const EXPRESS_CHUNK_BYTES = 512 * 1024;
 
 /**
  * The apns and fcm roles: for each provider this process sends for, a
- * campaign lane and an express lane (small sends), each a consumer group
- * with its own send slots; both lanes share the provider's connections, and
- * express calls go first (lane-gate.ts). The consumers go to
- * `runtime.consumers`.
+ * campaign lane, an express lane (small sends) and a retry lane, each a
+ * consumer group with its own send slots; the lanes share the provider's
+ * connections, and express calls go first (lane-gate.ts). The campaign and
+ * express lanes send each batch once and hand the devices still retryable
+ * to the retry lane, so no batch's retries hold a partition's fetch. The
+ * consumers go to `runtime.consumers`.
  */
 export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime, clients: ProviderClients): Promise<void> {
   const { kafka } = runtime;
@@ -54,8 +56,14 @@ export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime,
     // Both lanes of the provider share its connections: express calls go first (lane-gate.ts).
     const gate = new LaneGate();
     const onThrottled = throttlePublisher(deps.producer, provider, logger);
-    // The campaign lane and the express lane (small sends), each with its own group and send slots.
-    for (const [laneName, lane] of [['campaign', DELIVERY_CONSUMERS[provider]], ['express', DELIVERY_CONSUMERS[`${provider}Express`]]] as const) {
+    // The campaign lane, the express lane (small sends) and the retry lane (devices still retryable after their
+    // batch's first send), each with its own group and send slots: a batch in trouble waits in the retry lane only.
+    const lanes = [
+      ['campaign', DELIVERY_CONSUMERS[provider]],
+      ['express', DELIVERY_CONSUMERS[`${provider}Express`]],
+      ['retry', DELIVERY_CONSUMERS[`${provider}Retry`]],
+    ] as const;
+    for (const [laneName, lane] of lanes) {
       const [topic] = lane.topics;
       const batchesAtOnce = laneName === 'express' ? EXPRESS_CHUNK_BATCHES : (deps.concurrency ?? 8);
       const held = new Set<number>();
