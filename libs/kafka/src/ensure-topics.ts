@@ -95,9 +95,19 @@ export async function describeDurability(kafka: HeraldKafka, topics: readonly st
   }
 }
 
-/** Brokers the cluster has now (a broker that is down is not counted). */
+/**
+ * Brokers the cluster has: those it reports, or its brokers' own
+ * `default.replication.factor` when that is more. Metadata lists only brokers
+ * that are up and caught up, so a cluster that is starting (or has one down)
+ * can show fewer; a cluster configured for three copies has three brokers,
+ * and its topics must not be created with fewer copies for that moment.
+ */
 async function brokerCount(admin: Admin): Promise<number> {
-  return (await admin.describeCluster()).brokers.length;
+  const { brokers } = await admin.describeCluster();
+  if (brokers.length >= 3 || brokers[0] === undefined) return brokers.length;
+  const { resources } = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.BROKER, name: String(brokers[0].nodeId), configNames: ['default.replication.factor'] }] });
+  const configured = Number(resources[0]?.configEntries.find((entry) => entry.configName === 'default.replication.factor')?.configValue ?? 1);
+  return Math.max(brokers.length, Number.isInteger(configured) ? configured : 1);
 }
 
 async function createMissingTopics(kafka: HeraldKafka, plan: TopicPlan): Promise<Durability> {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigResourceTypes } from 'kafkajs';
-import { TOPICS } from '@herald/events';
+import { TOPIC_SPECS, TOPICS } from '@herald/events';
 import { ConfigError } from '@herald/errors';
-import { createTestEnv, startOwnInfra, waitFor, type OwnInfra, type TestEnv } from '@herald/testing';
+import { createTestEnv, restartInfra, startOwnInfra, stopBroker, waitFor, type OwnInfra, type TestEnv } from '@herald/testing';
 import { describeDurability, ensureTopics } from './ensure-topics.ts';
 
 /**
@@ -37,6 +37,8 @@ describe('topic durability on a three-broker cluster', () => {
   beforeAll(async () => {
     infra = await startOwnInfra(undefined, { brokers: 3 });
     env = await createTestEnv('durability-three', infra);
+    // At once, as a bench or a first deployment does: the metadata may not list every broker yet.
+    await ensureTopics(env.kafka, { partitions: 3 });
   }, 180_000);
   afterAll(async () => {
     await env?.close();
@@ -63,8 +65,7 @@ describe('topic durability on a three-broker cluster', () => {
     }
   });
 
-  it('creates the topics 3/2 by default and refuses a start once one is weakened, naming it', async () => {
-    await ensureTopics(env.kafka, { partitions: 3 });
+  it('creates the topics 3/2 by default (even right after the cluster started) and refuses a start once one is weakened, naming it', async () => {
     // A broker answers "does not host this topic-partition" until it has learnt of the new topics.
     const all = await waitFor('the new topics described', () => describeDurability(env.kafka, [TOPICS.deviceEvents, TOPICS.deliveriesApns, TOPICS.notificationEvents].map((name) => env.kafka.topic(name))));
     expect(all.map((topic) => [topic.replicationFactor, topic.minInsyncReplicas])).toEqual([[3, 2], [3, 2], [3, 2]]);
@@ -83,4 +84,26 @@ describe('topic durability on a three-broker cluster', () => {
     // Configured lower, the same cluster is accepted.
     await ensureTopics(env.kafka, { partitions: 3, durability: { replicationFactor: 3, minInsyncReplicas: 1 } });
   });
+
+  it('with a broker down, still creates topics with the copies the cluster is configured for', async () => {
+    await stopBroker(infra, 3);
+    const admin = env.kafka.client.admin();
+    await admin.connect();
+    try {
+      // Listed until its session expires.
+      await waitFor('the cluster to list two brokers', async () => (await admin.describeCluster()).brokers.length === 2, 30_000);
+    } finally {
+      await admin.disconnect();
+    }
+    const fresh = await createTestEnv('durability-down', infra);
+    try {
+      // Not 1/1 for the two it lists: the third copy waits on the broker that is down (Kafka places it there) and catches up when it returns.
+      await ensureTopics(fresh.kafka, { partitions: 3, specs: TOPIC_SPECS.filter((spec) => spec.name === TOPICS.deviceEvents) });
+      const created = await waitFor('the new topic described', () => describeDurability(fresh.kafka, [fresh.kafka.topic(TOPICS.deviceEvents)]));
+      expect(created.map((topic) => [topic.replicationFactor, topic.minInsyncReplicas])).toEqual([[3, 2]]);
+    } finally {
+      await fresh.close();
+      await restartInfra(infra);
+    }
+  }, 120_000);
 });
