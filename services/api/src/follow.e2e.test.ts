@@ -33,7 +33,7 @@ interface Page<T> {
   pagination: { count: number; page: number; pages: number; from: number; to: number; last: number };
 }
 
-const IOS_OK = ['ios-ok-1', 'ios-ok-2', 'ios-ok-3'].map(apnsToken);
+const IOS_OK = [apnsToken('ios-ok-1'), apnsToken('ios-ok-2'), apnsToken('ios-ok-3')];
 const IOS_GONE = apnsToken('ios-gone-1');
 const IOS_WRONG = apnsToken('ios-wrongtopic-1');
 const ANDROID_OK = ['android-ok-1', 'android-ok-2'];
@@ -109,7 +109,7 @@ describe('following a notification', () => {
     expect(byToken(IOS_GONE)).toMatchObject({ provider: 'apns', outcome: 'invalid', reason: 'Unregistered', delivered_at: null });
     expect(byToken(IOS_WRONG)).toMatchObject({ provider: 'apns', outcome: 'failed', reason: 'DeviceTokenNotForTopic' });
     expect(byToken('android-ok-1')).toMatchObject({ provider: 'fcm', outcome: 'delivered', reason: null, attempts: 1, opened_at: null });
-    expect(Date.parse(byToken('ios-ok-1').delivered_at!)).toBeGreaterThanOrEqual(Date.parse(data.created_at));
+    expect(Date.parse(byToken(apnsToken('ios-ok-1')).delivered_at!)).toBeGreaterThanOrEqual(Date.parse(data.created_at));
     for (const outcome of ['delivered', 'failed', 'invalid'] as const) {
       const filtered = await allReceipts(id, `&outcome=${outcome}`);
       expect(filtered.map((row) => row.outcome)).toEqual(Array.from({ length: data.counts[outcome] }, () => outcome));
@@ -130,9 +130,9 @@ describe('following a notification', () => {
   });
 
   it('lists notifications newest first, by status, paged', async () => {
-    const first = await send({ title: 'One', body: 'x', targets: ['ios-ok-1'] });
+    const first = await send({ title: 'One', body: 'x', targets: [apnsToken('ios-ok-1')] });
     await finished(first);
-    const second = await send({ title: 'Two', body: 'x', targets: ['ios-ok-2'] });
+    const second = await send({ title: 'Two', body: 'x', targets: [apnsToken('ios-ok-2')] });
     await finished(second);
     const listed = await get<Page<NotificationBody>>('/api/v1/notifications?limit=2');
     expect(listed.status).toBe(200);
@@ -152,10 +152,10 @@ describe('following a notification', () => {
   });
 
   it("lists a device's receipts, newest first", async () => {
-    const device = deviceIdFor(project.id, 'ios-ok-3');
-    const one = await send({ title: 'A', body: 'x', targets: ['ios-ok-3'] });
+    const device = deviceIdFor(project.id, apnsToken('ios-ok-3'));
+    const one = await send({ title: 'A', body: 'x', targets: [apnsToken('ios-ok-3')] });
     await finished(one);
-    const two = await send({ title: 'B', body: 'x', targets: ['ios-ok-3'] });
+    const two = await send({ title: 'B', body: 'x', targets: [apnsToken('ios-ok-3')] });
     await finished(two);
     // Each send's reports may sit on another partition of the ledger's topic: the newest in the ledger says nothing of the one before it.
     await waitForReceiptsCaughtUp(harness.env.kafka);
@@ -177,7 +177,7 @@ describe('following a notification', () => {
     expect((await harness.request('GET', '/api/v1/notifications')).status).toBe(401);
     // Another project's notification is not found, not shown.
     const other = await harness.createProject('follow-stranger');
-    const id = await send({ title: 'Mine', body: 'x', targets: ['ios-ok-1'] });
+    const id = await send({ title: 'Mine', body: 'x', targets: [apnsToken('ios-ok-1')] });
     const foreign = await harness.request('GET', `/api/v1/notifications/${id}/receipts`, { key: other.api_key });
     expect(foreign.status).toBe(404);
   });
