@@ -39,11 +39,21 @@ export function createSmallSend(options: { baseUrl: string; apiKey: string; from
       const done = new Promise<number | null>((resolve) => (finish = resolve));
       t0 = performance.now();
       const headers = { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' };
-      const response = await fetch(`${options.baseUrl}/api/v1/notifications`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ notification: { title: 'Small', body: 'A small send during the campaign', targets: [SMALL_TOPIC] } }),
-      });
+      const post = () =>
+        fetch(`${options.baseUrl}/api/v1/notifications`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ notification: { title: 'Small', body: 'A small send during the campaign', targets: [SMALL_TOPIC] } }),
+        });
+      // As a client does: a 503 (Kafka electing new leaders after a broker failure) is tried again after its
+      // Retry-After; the latency counts from the first try.
+      let response = await post();
+      while (response.status === 503 && performance.now() - t0 < options.timeoutMs) {
+        await response.text();
+        const retryAfterS = Number(response.headers.get('retry-after') ?? '1');
+        await new Promise((resolve) => setTimeout(resolve, 1000 * (Number.isFinite(retryAfterS) && retryAfterS > 0 ? retryAfterS : 1)));
+        response = await post();
+      }
       if (response.status !== 201) throw new Error(`small send: POST answered ${response.status}: ${await response.text()}`);
       const { data } = (await response.json()) as { data: { id: string } };
       const timer = setTimeout(() => finish?.(null), options.timeoutMs);
