@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './free-port.ts';
+import { freePort, kafkaPortsFree } from './free-port.ts';
 import { INFRA_SCRIPT } from './local-infra.ts';
 
 /**
@@ -66,4 +66,52 @@ describe('herald-infra start', () => {
     expect(ok.stdout).toContain(`KAFKA_BROKERS=127.0.0.1:${env.KAFKA_PORT}`);
     expect(ok.stdout).toContain(`MONGO_URL=mongodb://127.0.0.1:${env.FERRETDB_PORT}/`);
   });
+});
+
+describe('herald-infra start --brokers 3', () => {
+  let clusterDir: string;
+  let clusterEnv: NodeJS.ProcessEnv;
+  const runCluster = (command: string, ...args: string[]) =>
+    promisify(execFile)(INFRA_SCRIPT, [command, ...args], { env: clusterEnv, timeout: 120_000 }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? -1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
+    );
+
+  beforeAll(async () => {
+    clusterDir = await mkdtemp(join(tmpdir(), 'herald-infra-cluster-'));
+    const { kafkaPort, kafkaControllerPort } = await kafkaPortsFree(3);
+    clusterEnv = { ...process.env, HERALD_DATA_DIR: clusterDir, HERALD_STORE: 'sqlite', KAFKA_PORT: String(kafkaPort), KAFKA_CONTROLLER_PORT: String(kafkaControllerPort), FERRETDB_PORT: String(await freePort()) };
+  });
+  afterAll(async () => {
+    await runCluster('stop');
+    await rm(clusterDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('starts three brokers of one cluster, each in its own directory; status and stop cover them all; the count stays with the data dir', async () => {
+    const port = Number(clusterEnv.KAFKA_PORT);
+    const started = await runCluster('start', '--brokers', '3');
+    expect(started.code).toBe(0);
+    expect(started.stdout).toContain(`KAFKA_BROKERS=127.0.0.1:${port},127.0.0.1:${port + 2},127.0.0.1:${port + 4}`);
+    const ids = await Promise.all(['kafka', 'kafka-2', 'kafka-3'].map((dir) => readFile(join(clusterDir, dir, 'data', 'meta.properties'), 'utf8')));
+    expect(new Set(ids.map((text) => /cluster\.id=(\S+)/.exec(text)?.[1])).size).toBe(1);
+    expect(ids.map((text) => /node\.id=(\d)/.exec(text)?.[1])).toEqual(['1', '2', '3']);
+
+    // status needs no flag: the count is recorded with the ports.
+    const status = await runCluster('status');
+    expect(status.code).toBe(0);
+    for (const [n, offset] of [[1, 0], [2, 2], [3, 4]] as const) expect(status.stdout).toMatch(new RegExp(`kafka-${n}:\\s+running \\(pid \\d+\\) on 127\\.0\\.0\\.1:${port + offset}`));
+    const other = await runCluster('start', '--brokers', '1');
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain("this data dir's Kafka runs 3 broker(s) (asked for 1)");
+
+    const stopped = await runCluster('stop');
+    expect(stopped.code).toBe(0);
+    const after = await runCluster('status');
+    expect(after.code).toBe(3);
+    expect(after.stdout).toMatch(/kafka-1:\s+stopped[\s\S]*kafka-2:\s+stopped[\s\S]*kafka-3:\s+stopped/);
+    // Formatted for three: a single broker on this data dir is refused.
+    const single = await runCluster('start', '--brokers', '1');
+    expect(single.code).toBe(1);
+    expect(single.stderr).toContain('formatted for 3 broker(s), asked for 1');
+  }, 180_000);
 });
