@@ -3,6 +3,9 @@ import { connect } from 'node:net';
 import { withLogAdmin } from '@herald/kafka';
 import { startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
 
+/** A project's device `one` is an iOS device (its token hex), `two` an Android one. */
+const tokenOf = (projectId: string, name: 'one' | 'two') => (name === 'one' ? apnsToken(`${projectId}-one`) : `${projectId}-two`);
+
 /**
  * GET /api/v1/events over the real stack: a stream resumed with
  * Last-Event-ID after a disconnect misses nothing and repeats nothing
@@ -79,8 +82,8 @@ beforeAll(async () => {
   projectB = await harness.createProject('stream-b');
   for (const project of [projectA, projectB]) {
     await harness.fakes!.configure(project.id);
-    for (const token of ['one', 'two']) {
-      expect((await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: token === 'one' ? apnsToken(`${project.id}-${token}`) : `${project.id}-${token}`, platform: token === 'one' ? 'ios' : 'android' } })).status).toBe(201);
+    for (const token of ['one', 'two'] as const) {
+      expect((await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, token: tokenOf(project.id, token), platform: token === 'one' ? 'ios' : 'android' } })).status).toBe(201);
     }
   }
   await waitFor('devices projected', async () => ((await harness.request('GET', '/api/v1/devices', { key: projectA.api_key })).body?.data as unknown[]).length === 2);
@@ -96,21 +99,21 @@ describe('GET /api/v1/events', () => {
     const first = openStream(projectA.api_key);
     await Promise.all([witness.opened, first.opened]);
 
-    const n1 = await send(projectA, [`${projectA.id}-one`, `${projectA.id}-two`]);
+    const n1 = await send(projectA, [tokenOf(projectA.id, 'one'), tokenOf(projectA.id, 'two')]);
     await waitFor('the first notification reported on the stream', () => first.events.filter((item) => item.type === 'DeliveryReported').length === 2, 60_000);
     first.close();
     const lastId = first.events.at(-1)!.sseId;
 
     // While it is away: more of its project's events, and another project's.
-    const n2 = await send(projectA, [`${projectA.id}-one`, `${projectA.id}-two`]);
-    const other = await send(projectB, [`${projectB.id}-one`]);
+    const n2 = await send(projectA, [tokenOf(projectA.id, 'one'), tokenOf(projectA.id, 'two')]);
+    const other = await send(projectB, [tokenOf(projectB.id, 'one')]);
     await waitFor('the witness saw the second notification reported', () => witness.events.filter((item) => item.type === 'DeliveryReported' && item.event.data.notification_id === n2).length === 2, 60_000);
 
     const resumed = openStream(projectA.api_key, lastId);
     await resumed.opened;
     await waitFor('the resumed stream caught up with the witness', () => first.events.length + resumed.events.length >= witness.events.length, 60_000);
     // A moment for anything extra to show up (a repeat would arrive with the catch-up, not later).
-    const n3 = await send(projectA, [`${projectA.id}-one`]);
+    const n3 = await send(projectA, [tokenOf(projectA.id, 'one')]);
     await waitFor('both streams saw the third notification reported', () => reportedFor(resumed, n3) && reportedFor(witness, n3), 60_000);
     resumed.close();
     witness.close();
@@ -161,7 +164,7 @@ describe('GET /api/v1/events', () => {
   it("accepts a resume id only from the stream of the project that was given it, unaltered", async () => {
     const stream = openStream(projectA.api_key);
     await stream.opened;
-    const n = await send(projectA, [`${projectA.id}-one`]);
+    const n = await send(projectA, [tokenOf(projectA.id, 'one')]);
     await waitFor('an event on the stream', () => reportedFor(stream, n), 60_000);
     stream.close();
     const id = stream.events.at(-1)!.sseId;

@@ -84,9 +84,10 @@ describe('audiences from the index', () => {
 
   it('delivers 2,000 one-device sends in flight together once each, with counts equal to the ledger', async () => {
     const COUNT = 2_000;
-    const tokens = Array.from({ length: COUNT }, (_, n) => `single-${n}`);
+    // Even devices are iOS ones, whose tokens are hex.
+    const tokens = Array.from({ length: COUNT }, (_, n) => (n % 2 === 0 ? apnsToken(`single-${n}`) : `single-${n}`));
     const context = { project_id: project.id };
-    const events: HeraldEvent[] = tokens.map((token) => createEvent('DeviceRegistered', { device_id: deviceIdFor(project.id, token), token, platform: n(token) % 2 === 0 ? 'ios' : 'android' }, context));
+    const events: HeraldEvent[] = tokens.map((token, n) => createEvent('DeviceRegistered', { device_id: deviceIdFor(project.id, token), token, platform: n % 2 === 0 ? 'ios' : 'android' }, context));
     for (let i = 0; i < events.length; i += 1000) await harness.env.producer.publish(events.slice(i, i + 1000));
     const ids: string[] = [];
     let next = 0;
@@ -120,7 +121,3 @@ describe('audiences from the index', () => {
   }, 400_000);
 });
 
-/** The number in a token like `single-17`. */
-function n(token: string): number {
-  return Number(token.slice(token.lastIndexOf('-') + 1));
-}
