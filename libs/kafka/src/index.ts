@@ -5,6 +5,8 @@ export * from './event-producer.ts';
 export * from './dead-letter.ts';
 export * from './run-consumer.ts';
 export * from './offsets.ts';
+export * from './group-lag.ts';
+export { allAtEnd, atEnd, behind } from './caught-up.ts';
 export * from './process-chunk.ts';
 export * from './kafka-errors.ts';
 export * from './log-admin.ts';

@@ -4,7 +4,11 @@ export interface PartitionEnd {
   partition: number;
   /** First offset still stored. */
   low: number;
-  /** Next offset to be written (the high watermark). */
+  /**
+   * Next offset to be written (the high watermark). Whether a reader has
+   * reached it is decided by caught-up.ts, never by comparing a record's
+   * offset with it (transaction markers take offsets too).
+   */
   high: number;
 }
 
@@ -15,15 +19,14 @@ export function highsByPartition(ends: readonly PartitionEnd[]): number[] {
   return highs;
 }
 
-/** Records per partition between a committed offset and the end; -1 (nothing committed) counts from `low`. */
+/** Offsets per partition between a committed offset and the end (markers included: an upper bound of the records); -1 (nothing committed) counts from `low`. */
 export function partitionLag(end: PartitionEnd, committed: number): number {
-  const from = committed < 0 ? end.low : Math.max(committed, end.low);
-  return Math.max(0, end.high - from);
+  return Math.max(0, end.high - lagFrom(end, committed));
 }
 
-/** Whether every partition has been consumed up to its end, given the last offset done per partition. */
-export function reachedEnds(ends: readonly PartitionEnd[], lastDone: ReadonlyMap<number, number>): boolean {
-  return ends.every((end) => end.high <= end.low || (lastDone.get(end.partition) ?? -1) >= end.high - 1);
+/** Where a group's unread part of a partition starts: its committed offset, or the partition's first stored offset when nothing is committed. */
+export function lagFrom(end: PartitionEnd, committed: number): number {
+  return committed < 0 ? end.low : Math.max(committed, end.low);
 }
 
 /** End offsets of a topic (logical name). */
@@ -33,54 +36,6 @@ export async function topicEnds(kafka: HeraldKafka, logicalTopic: string): Promi
   try {
     const offsets = await admin.fetchTopicOffsets(kafka.topic(logicalTopic));
     return offsets.map((item) => ({ partition: item.partition, low: Number(item.low), high: Number(item.high) }));
-  } finally {
-    await admin.disconnect();
-  }
-}
-
-export interface GroupLag {
-  group: string;
-  topic: string;
-  lag: number;
-  partitions: number;
-}
-
-/**
- * Lag per (group, topic), logical names. `known` lists groups with the topics
- * they consume, so a group that has committed nothing yet still shows its
- * full lag; other groups whose names start with `groupPrefix` are added with
- * whatever topics they have committed offsets for.
- */
-export async function consumerGroupLag(
-  kafka: HeraldKafka,
-  known: ReadonlyArray<{ group: string; topics: readonly string[] }>,
-  groupPrefix: string,
-): Promise<GroupLag[]> {
-  const admin = kafka.client.admin();
-  await admin.connect();
-  try {
-    const { groups } = await admin.listGroups();
-    const knownNames = new Set(known.map((item) => kafka.group(item.group)));
-    const others = groups
-      .map((group) => group.groupId)
-      .filter((id) => id.startsWith(kafka.group(groupPrefix)) && !knownNames.has(id))
-      .sort();
-    const rows: GroupLag[] = [];
-    const addRows = async (groupId: string, topics: readonly string[] | undefined) => {
-      const committed = await admin.fetchOffsets(topics === undefined ? { groupId } : { groupId, topics: [...topics] });
-      for (const { topic, partitions } of committed) {
-        const ends = await admin.fetchTopicOffsets(topic);
-        let lag = 0;
-        for (const end of ends) {
-          const done = partitions.find((partition) => partition.partition === end.partition);
-          lag += partitionLag({ partition: end.partition, low: Number(end.low), high: Number(end.high) }, Number(done?.offset ?? -1));
-        }
-        rows.push({ group: groupId.slice(kafka.prefix.length), topic: topic.slice(kafka.prefix.length), lag, partitions: ends.length });
-      }
-    };
-    for (const item of known) await addRows(kafka.group(item.group), item.topics.map((topic) => kafka.topic(topic)));
-    for (const groupId of others) await addRows(groupId, undefined);
-    return rows;
   } finally {
     await admin.disconnect();
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { partitionLag, reachedEnds } from './offsets.ts';
+import { partitionLag } from './offsets.ts';
 
 describe('partitionLag', () => {
   it('counts from the committed offset, or from the start when nothing is committed', () => {
@@ -7,17 +7,5 @@ describe('partitionLag', () => {
     expect(partitionLag({ partition: 0, low: 0, high: 10 }, -1)).toBe(10);
     expect(partitionLag({ partition: 0, low: 5, high: 10 }, 2)).toBe(5);
     expect(partitionLag({ partition: 0, low: 0, high: 10 }, 10)).toBe(0);
-  });
-});
-
-describe('reachedEnds', () => {
-  const ends = [
-    { partition: 0, low: 0, high: 3 },
-    { partition: 1, low: 0, high: 0 },
-  ];
-  it('is true once the last offset of every non-empty partition is done', () => {
-    expect(reachedEnds(ends, new Map([[0, 2]]))).toBe(true);
-    expect(reachedEnds(ends, new Map([[0, 1]]))).toBe(false);
-    expect(reachedEnds(ends, new Map())).toBe(false);
   });
 });

@@ -60,6 +60,33 @@ export async function runPositionedConsumer(spec: PositionedConsumerSpec): Promi
     maxWaitTimeInMs: IDLE_FETCH_WAIT_MS,
     ...(spec.assigner === undefined ? {} : { partitionAssigners: [spec.assigner] }),
   });
+  // Lag shows in the group's committed offsets; committed by hand, at most once a second per partition (the
+  // position that counts is the caller's checkpoint), the last position of a burst when its second is up, so a
+  // quiet group's lag reads 0. Not auto-commit: kafkajs' seek with auto-commit on commits at once and can crash
+  // on a partition whose committed offsets it has not loaded yet.
+  const committedAt = new Map<string, number>();
+  const trailing = new Map<string, { next: number; timer: NodeJS.Timeout }>();
+  const commitNow = (topic: string, partition: number, next: number) => {
+    committedAt.set(`${topic}:${partition}`, Date.now());
+    void consumer.commitOffsets([{ topic, partition, offset: String(next) }]).catch(() => undefined);
+  };
+  const showProgress = (topic: string, partition: number, next: number) => {
+    const key = `${topic}:${partition}`;
+    const wait = 1_000 - (Date.now() - (committedAt.get(key) ?? 0));
+    if (wait <= 0) return commitNow(topic, partition, next);
+    const pending = trailing.get(key);
+    if (pending !== undefined) {
+      pending.next = Math.max(pending.next, next);
+      return;
+    }
+    const timer = setTimeout(() => {
+      const latest = trailing.get(key);
+      trailing.delete(key);
+      if (latest !== undefined) commitNow(topic, partition, latest.next);
+    }, wait);
+    timer.unref();
+    trailing.set(key, { next, timer });
+  };
   /** Next offset to hand on, per `topic:partition` (physical), set at every assignment. */
   const expected = new Map<string, number>();
   let joined!: () => void;
@@ -74,6 +101,10 @@ export async function runPositionedConsumer(spec: PositionedConsumerSpec): Promi
         const next = spec.position(name, partition);
         expected.set(`${topic}:${partition}`, next);
         consumer.seek({ topic, partition, offset: String(next) });
+        // A checkpoint ahead of the group's commit (nothing new to read after a restart) shows as caught up:
+        // committed a second after the join has settled, not from inside it.
+        committedAt.set(`${topic}:${partition}`, Date.now());
+        showProgress(topic, partition, next);
       }
     }
     spec.onAssigned?.(logical);
@@ -89,22 +120,15 @@ export async function runPositionedConsumer(spec: PositionedConsumerSpec): Promi
     if (current === undefined || next <= current) return;
     expected.set(key, next);
     const logical = logicalTopic.get(payload.topic) ?? payload.topic;
-    void spec.apply(logical, payload.partition, [], next).catch((error: unknown) => logger.warn({ err: error, topic: logical, partition: payload.partition }, 'could not move the checkpoint past transaction markers'));
+    void spec
+      .apply(logical, payload.partition, [], next)
+      .then(() => showProgress(payload.topic, payload.partition, next))
+      .catch((error: unknown) => logger.warn({ err: error, topic: logical, partition: payload.partition }, 'could not move the checkpoint past transaction markers'));
   });
   const restarts = crashRestarts(consumer, logger);
 
   await consumer.connect();
   await pRetry(() => consumer.subscribe({ topics: [...logicalTopic.keys()], fromBeginning: true }), KAFKA_SETUP_RETRY);
-  // Lag shows in the group's committed offsets; committed by hand, at most once a second per partition (the
-  // position that counts is the caller's checkpoint). Not auto-commit: kafkajs' seek with auto-commit on
-  // commits at once and can crash on a partition whose committed offsets it has not loaded yet.
-  const committedAt = new Map<string, number>();
-  const showProgress = (topic: string, partition: number, next: number) => {
-    const key = `${topic}:${partition}`;
-    if (Date.now() - (committedAt.get(key) ?? 0) < 1_000) return;
-    committedAt.set(key, Date.now());
-    void consumer.commitOffsets([{ topic, partition, offset: String(next) }]).catch(() => undefined);
-  };
   await restarts.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
@@ -160,6 +184,8 @@ export async function runPositionedConsumer(spec: PositionedConsumerSpec): Promi
   return {
     ready,
     stop: async () => {
+      for (const { timer } of trailing.values()) clearTimeout(timer);
+      trailing.clear();
       await restarts.stop();
       await consumer.disconnect();
     },

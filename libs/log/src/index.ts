@@ -1,1 +1,2 @@
 export * from './create-logger.ts';
+export * from './announce-wait.ts';

@@ -79,10 +79,20 @@ export function createMetrics(service: string, sources: MetricsSources = {}) {
 export type Metrics = ReturnType<typeof createMetrics>;
 
 /** `/metrics` for processes without an HTTP API of their own (projector, delivery). */
-export async function startMetricsServer(registry: Registry, host: string, port: number): Promise<{ port: number; close(): Promise<void> }> {
+/**
+ * Serves `/metrics`, and `/readyz`: 503 until `ready()` says the process can
+ * do its work (a delivery process: it can deliver), then 200. Without
+ * `ready`, `/readyz` answers 200 once the server listens.
+ */
+export async function startMetricsServer(registry: Registry, host: string, port: number, ready: () => boolean = () => true): Promise<{ port: number; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
+    if (request.url === '/readyz') {
+      const isReady = ready();
+      response.writeHead(isReady ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(isReady ? { status: 'ready' } : { errors: ['not ready yet: still starting (its log says what it waits for)'] }));
+      return;
+    }
     if (request.url !== '/metrics') {
-      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: ['only /metrics is served here'] }));
+      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: ['only /metrics and /readyz are served here'] }));
       return;
     }
     registry.metrics().then(

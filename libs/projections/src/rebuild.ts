@@ -1,5 +1,5 @@
 import { countsCollectionName, ReadModelRegistry, readModelVersion, type ReadModelName, type ReadModelVersion } from '@herald/mongo';
-import { reachedEnds, topicEnds, type PartitionEnd } from '@herald/kafka';
+import { allAtEnd, topicEnds, type PartitionEnd } from '@herald/kafka';
 import { PROJECTIONS } from './catalog.ts';
 import { runProjection, type ProjectionDeps } from './run-projection.ts';
 
@@ -37,16 +37,17 @@ export async function planRebuild(deps: ProjectionDeps, model: ReadModelName): P
  */
 export async function rebuildReadModel(deps: ProjectionDeps, plan: RebuildPlan, onProgress: (done: number) => void): Promise<void> {
   for (const name of [plan.to.collection, countsCollectionName(plan.to.collection)]) await deps.db.collection(name).drop().catch(() => false);
-  const lastDone = new Map<string, Map<number, number>>(plan.topics.map((topic) => [topic, new Map()]));
+  /** Next offset per partition: a chunk's last offset counts the transaction markers after its last record. */
+  const positions = new Map<string, Map<number, number>>(plan.topics.map((topic) => [topic, new Map()]));
   let done = 0;
   let finished!: () => void;
   const caughtUp = new Promise<void>((resolve) => (finished = resolve));
   const check = () => {
-    if (plan.topics.every((topic) => reachedEnds(plan.ends.get(topic) ?? [], lastDone.get(topic)!))) finished();
+    if (plan.topics.every((topic) => allAtEnd(plan.ends.get(topic) ?? [], (partition) => positions.get(topic)!.get(partition)))) finished();
   };
   const consumer = await runProjection(deps, PROJECTIONS[plan.model], plan.to, {
     onChunkDone: ({ topic, partition, lastOffset, count }) => {
-      lastDone.get(topic)?.set(partition, lastOffset);
+      positions.get(topic)?.set(partition, lastOffset + 1);
       done += count;
       onProgress(done);
       check();

@@ -1,5 +1,5 @@
 import { loadConfig, redactConfig, runProcess } from '@herald/config';
-import { createLogger } from '@herald/log';
+import { announceWait, createLogger } from '@herald/log';
 import { startMetricsServer } from '@herald/metrics';
 import { connectBackbone, fileClock, useLeanAsyncResourceBind } from '@herald/runtime';
 import { CredentialStore, parseSecretKey } from '@herald/admin';
@@ -24,6 +24,9 @@ await runProcess('delivery', async () => {
 
   const backbone = await connectBackbone('delivery', config, logger);
   const { metrics, kafka, mongo, producer } = backbone;
+  // Listening from the start: /metrics while it catches up, /readyz 503 until it can deliver.
+  let ready = false;
+  const metricsServer = await startMetricsServer(metrics.registry, config.METRICS_HOST, config.METRICS_PORT, () => ready);
   const credentials = secretKey === undefined ? { get: async () => ({}) } : new CredentialStore(mongo.db, secretKey);
   const pipelineRoles = roles.filter((role) => role !== 'webhooks');
   const delivery = pipelineRoles.length === 0 ? undefined : await startDelivery({
@@ -68,9 +71,8 @@ await runProcess('delivery', async () => {
         outbound: { allowLoopback: config.WEBHOOKS_LOCAL === 'on', timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxResponseBytes: config.WEBHOOK_MAX_RESPONSE_BYTES },
         refreshMs: config.WEBHOOK_REFRESH_MS,
       });
-  const metricsServer = await startMetricsServer(metrics.registry, config.METRICS_HOST, config.METRICS_PORT);
-  await delivery?.ready;
-  await webhooks?.ready;
+  await announceWait(logger, 'every delivery consumer group joined', Promise.all([delivery?.ready, webhooks?.ready]));
+  ready = true;
   logger.info({ roles, metrics_port: metricsServer.port }, 'delivery consuming');
 
   return async () => {

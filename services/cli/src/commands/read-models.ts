@@ -62,7 +62,7 @@ export function readModelCommands(program: Command, withContext: Runner): void {
 
   program
     .command('lag')
-    .description("each Herald consumer group's lag per topic")
+    .description("each Herald consumer group's lag per topic: records not committed past (transaction markers do not count; 0 means caught up)")
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) =>
       withContext(async ({ mongo, out, kafka }) => {
@@ -75,7 +75,8 @@ export function readModelCommands(program: Command, withContext: Runner): void {
         if (options.json === true) return out(JSON.stringify(rows));
         const width = Math.max(5, ...rows.map((row) => row.group.length));
         out(`${'group'.padEnd(width)}  ${'topic'.padEnd(28)}  lag`);
-        for (const row of rows) out(`${row.group.padEnd(width)}  ${row.topic.padEnd(28)}  ${row.lag}`);
+        // A gap too long to read is its span, markers included: an upper bound.
+        for (const row of rows) out(`${row.group.padEnd(width)}  ${row.topic.padEnd(28)}  ${row.exact ? '' : '<= '}${row.lag}`);
       }),
     );
 }

@@ -1,6 +1,6 @@
 import { TOPICS } from '@herald/events';
-import { openLogReader, withLogAdmin, type HeraldKafka, type LogReader, type PartitionEnd } from '@herald/kafka';
-import type { Logger } from '@herald/log';
+import { behind, openLogReader, withLogAdmin, type HeraldKafka, type LogReader, type PartitionEnd } from '@herald/kafka';
+import { announceWait, type Logger } from '@herald/log';
 import type { AudienceIndex } from './audience-index.ts';
 import type { DeliveryControls } from '../control/delivery-controls.ts';
 import { ProgressWaiters } from './progress-waiters.ts';
@@ -26,6 +26,17 @@ export async function followLog(deps: { kafka: HeraldKafka; index: AudienceIndex
   const controlWaiters = new ProgressWaiters((partition) => controlNext.get(partition) ?? 0);
   const [topicEnds, controlEnds] = await withLogAdmin(kafka, async (admin) => [await admin.ends(kafka.topic(TOPICS.topicEvents)), await admin.ends(kafka.topic(TOPICS.deliveryControl))]);
   const from = { [TOPICS.topicEvents]: Object.fromEntries(topicEnds.map((end) => [end.partition, index.topicNext(end.partition)])) };
+  /** Moves a partition's position on, never back: records and transaction markers both move it (caught-up.ts). */
+  const moveTopics = (partition: number, next: number) => {
+    if (next <= index.topicNext(partition)) return;
+    index.applyTopics(partition, [], next);
+    topicWaiters.moved(partition);
+  };
+  const moveControls = (partition: number, next: number) => {
+    if (next <= (controlNext.get(partition) ?? 0)) return;
+    controlNext.set(partition, next);
+    controlWaiters.moved(partition);
+  };
   const reader: LogReader = await openLogReader({
     kafka,
     topics: [TOPICS.topicEvents, TOPICS.deliveryControl],
@@ -39,18 +50,28 @@ export async function followLog(deps: { kafka: HeraldKafka; index: AudienceIndex
       }
       if (event?.type === 'DeliveryControl') controls.apply(event);
       else if (event?.type === 'ProjectThrottled') controls.throttle(event);
-      controlNext.set(partition, offset + 1);
-      controlWaiters.moved(partition);
+      moveControls(partition, offset + 1);
     },
+    // A fetch's last offset counts the transaction markers after its last record (and batches of markers alone).
+    onProgress: (topic, partition, next) => (topic === TOPICS.topicEvents ? moveTopics(partition, next) : moveControls(partition, next)),
   });
+  for (const end of controlEnds) controlNext.set(end.partition, reader.start[TOPICS.deliveryControl]?.[end.partition] ?? end.low);
   const waitForTopics = async (ends: readonly PartitionEnd[]) => {
-    await Promise.all(ends.map((end) => topicWaiters.wait(end.partition, end.high)));
+    await Promise.all(ends.map((end) => topicWaiters.waitForEnd(end)));
   };
-  const ready = (async () => {
-    await reader.ready;
-    await waitForTopics(topicEnds);
-    await Promise.all(controlEnds.filter((end) => end.high > end.low).map((end) => controlWaiters.wait(end.partition, end.high)));
-    deps.logger.info({ topic_partitions: topicEnds.length }, 'topic table and delivery controls caught up');
-  })();
+  const ready = announceWait(
+    deps.logger,
+    'topic-events and delivery-control read to where they ended at start-up',
+    (async () => {
+      await reader.ready;
+      await waitForTopics(topicEnds);
+      await Promise.all(controlEnds.map((end) => controlWaiters.waitForEnd(end)));
+      deps.logger.info({ topic_partitions: topicEnds.length }, 'topic table and delivery controls caught up');
+    })(),
+    () => ({
+      topic_events_behind: behind(topicEnds, (partition) => index.topicNext(partition)),
+      delivery_control_behind: behind(controlEnds, (partition) => controlNext.get(partition)),
+    }),
+  );
   return { ready, waitForTopics, close: () => reader.close() };
 }

@@ -1,3 +1,5 @@
+import { atEnd, type PartitionEnd } from '@herald/kafka';
+
 /**
  * Promises that resolve once a partition's applied position reaches an
  * offset: fan-out tasks wait on the index this way (never by sleeping).
@@ -18,6 +20,11 @@ export class ProgressWaiters {
       list.push({ offset, resolve });
       this.#waiting.set(partition, list);
     });
+  }
+
+  /** Resolves once the partition is at `end` by the one rule (caught-up.ts): its position, past markers, has reached it. */
+  waitForEnd(end: PartitionEnd): Promise<void> {
+    return atEnd(this.#position(end.partition), end) ? Promise.resolve() : this.wait(end.partition, end.high);
   }
 
   /** Call after the partition moved on. */
