@@ -24,7 +24,7 @@ const ports: Record<string, number> = {};
 
 beforeAll(async () => {
   stateDir = await mkdtemp(join(tmpdir(), 'herald-start-'));
-  for (const name of ['KAFKA_PORT', 'KAFKA_CONTROLLER_PORT', 'FERRETDB_PORT', 'PG_PORT', 'PORT', 'API_METRICS_PORT', 'PROJECTOR_METRICS_PORT', 'DELIVERY_METRICS_PORT']) {
+  for (const name of ['KAFKA_PORT', 'KAFKA_CONTROLLER_PORT', 'FERRETDB_PORT', 'PG_PORT', 'PORT', 'API_METRICS_PORT', 'PROJECTOR_METRICS_PORT', 'DELIVERY_METRICS_PORT', 'WEBHOOKS_METRICS_PORT']) {
     ports[name] = await freePort();
   }
   const env: Record<string, string | undefined> = { ...process.env, HERALD_STATE_DIR: stateDir, LOG_LEVEL: 'info' };
@@ -52,7 +52,7 @@ async function services(): Promise<Record<string, number>> {
   const found: Record<string, number> = {};
   for (const pid of children) {
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    const name = /services\/(api|projector|delivery)\/src\//.exec(cmdline)?.[1];
+    const name = /services\/(api|projector|delivery|webhooks)\/src\//.exec(cmdline)?.[1];
     if (name !== undefined) found[name] = pid;
   }
   return found;
@@ -98,19 +98,25 @@ async function modesUnder(dir: string): Promise<Array<{ path: string; mode: numb
 }
 
 describe('npm start', () => {
+  it('starts for the first time without a stack trace (Kafka conditions that pass by themselves are one plain line)', () => {
+    expect(output).not.toMatch(/^\[[\w ]+\]\s+at /m);
+    expect(output).not.toContain('KafkaJSProtocolError');
+  });
+
   it('runs on the ports and in the state directory it is given, beside another stack', async () => {
-    for (const name of ['KAFKA_PORT', 'FERRETDB_PORT', 'PORT', 'API_METRICS_PORT', 'PROJECTOR_METRICS_PORT', 'DELIVERY_METRICS_PORT']) expect(await portOpen(ports[name]!), name).toBe(true);
+    for (const name of ['KAFKA_PORT', 'FERRETDB_PORT', 'PORT', 'API_METRICS_PORT', 'PROJECTOR_METRICS_PORT', 'DELIVERY_METRICS_PORT', 'WEBHOOKS_METRICS_PORT']) expect(await portOpen(ports[name]!), name).toBe(true);
     expect((await fetch(`http://127.0.0.1:${ports.PORT!}/readyz`)).status).toBe(200);
-    for (const name of ['API_METRICS_PORT', 'PROJECTOR_METRICS_PORT', 'DELIVERY_METRICS_PORT']) expect((await fetch(`http://127.0.0.1:${ports[name]!}/metrics`)).status, name).toBe(200);
+    for (const name of ['API_METRICS_PORT', 'PROJECTOR_METRICS_PORT', 'DELIVERY_METRICS_PORT', 'WEBHOOKS_METRICS_PORT']) expect((await fetch(`http://127.0.0.1:${ports[name]!}/metrics`)).status, name).toBe(200);
     expect(JSON.parse(await readFile(join(stateDir, 'demo.json'), 'utf8'))).toMatchObject({ id: expect.any(String), api_key: expect.stringMatching(/^hrld_/) });
   });
 
-  it('gives HERALD_SECRET_KEY only to delivery, never to the API', async () => {
+  it('gives HERALD_SECRET_KEY only to delivery, never to the API nor webhooks', async () => {
     const running = await services();
-    expect(Object.keys(running).sort()).toEqual(['api', 'delivery', 'projector']);
+    expect(Object.keys(running).sort()).toEqual(['api', 'delivery', 'projector', 'webhooks']);
     const hasKey = async (pid: number) => (await environOf(pid)).some((entry) => entry.startsWith('HERALD_SECRET_KEY='));
     expect(await hasKey(running.api!)).toBe(false);
     expect(await hasKey(running.projector!)).toBe(false);
+    expect(await hasKey(running.webhooks!)).toBe(false);
     expect(await hasKey(running.delivery!)).toBe(true);
   });
 

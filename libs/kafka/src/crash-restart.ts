@@ -1,7 +1,6 @@
 import type { Consumer, ConsumerRunConfig } from 'kafkajs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@herald/log';
-import { backoffDelay, type BackoffPolicy } from './process-chunk.ts';
+import { backoffDelay, systemClock, type BackoffPolicy } from '@herald/retry';
 
 /** Back-off before running a consumer again after a crash kafkajs does not restart (the first after about a second). */
 const CRASH_BACKOFF: BackoffPolicy = { minMs: 1_000, maxMs: 30_000 };
@@ -28,9 +27,10 @@ export function crashRestarts(consumer: Consumer, logger: Logger): CrashRestarts
   let stopping = false;
   let crashes = 0;
   let restarting: Promise<void> = Promise.resolve();
+  // Not retry(): the wait comes before each run, and its count spans crashes (progressed() resets it), not one loop's attempts.
   const runAgain = async () => {
     for (;;) {
-      await sleep(backoffDelay(crashes, CRASH_BACKOFF, Math.random()));
+      await systemClock.sleep(backoffDelay(crashes, CRASH_BACKOFF, systemClock.random()));
       if (stopping || config === undefined) return;
       try {
         await consumer.connect();
@@ -44,8 +44,13 @@ export function crashRestarts(consumer: Consumer, logger: Logger): CrashRestarts
     }
   };
   consumer.on(consumer.events.CRASH, ({ payload }) => {
-    logger.error({ err: payload.error, restart: payload.restart }, 'consumer crashed');
-    if (payload.restart || stopping) return;
+    // A condition Kafka recovers from by itself (kafkajs restarts the consumer): one plain line, no stack.
+    if (payload.restart) {
+      logger.warn({ reason: payload.error.message }, 'consumer restarting after a passing Kafka error');
+      return;
+    }
+    logger.error({ err: payload.error }, 'consumer crashed');
+    if (stopping) return;
     crashes += 1;
     restarting = restarting.then(runAgain);
   });

@@ -16,6 +16,11 @@ describe('kafkajsLogLevel', () => {
     expect(kafkajsLogLevel({ namespace: 'Producer', level: 'error', message })).toBe('debug');
   });
 
+  it('moves a consumer crash the cluster recovers from, and the restart line, to debug (one plain line is logged instead)', () => {
+    expect(kafkajsLogLevel({ namespace: 'Consumer', level: 'error', message: 'Crash: KafkaJSProtocolError: The coordinator is loading and hence can\'t process requests' })).toBe('debug');
+    expect(kafkajsLogLevel({ namespace: 'Consumer', level: 'error', message: 'Restarting the consumer in 300ms' })).toBe('debug');
+  });
+
   it('keeps real problems at their level', () => {
     expect(kafkajsLogLevel({ namespace: 'Connection', level: 'error', message: 'Connection error: connect ECONNREFUSED 127.0.0.1:9092' })).toBe('error');
     expect(kafkajsLogLevel({ namespace: 'Consumer', level: 'error', message: 'Crash: KafkaJSNumberOfRetriesExceeded' })).toBe('error');
