@@ -1,5 +1,5 @@
 import { TOPICS, type TopicName } from '@herald/events';
-import { withLogAdmin, type HeraldKafka } from '@herald/kafka';
+import { atEnd, withLogAdmin, type HeraldKafka } from '@herald/kafka';
 import { readModelVersion, type ReadModelName } from '@herald/mongo';
 import { waitFor } from './wait-for.ts';
 
@@ -12,7 +12,8 @@ export async function waitForGroupCaughtUp(kafka: HeraldKafka, logicalGroup: str
       `group ${logicalGroup} to reach the end of ${logicalTopic}`,
       async () => {
         const committed = await admin.committed(kafka.group(logicalGroup), topic);
-        return ends.every((end) => end.high === end.low || (committed.get(end.partition) ?? -1) >= end.high);
+        // A commit is a position: past the transaction markers it has passed (libs/kafka caught-up.ts).
+        return ends.every((end) => atEnd(committed.get(end.partition) ?? -1, end));
       },
       timeoutMs,
     );
