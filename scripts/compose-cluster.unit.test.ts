@@ -61,7 +61,7 @@ describe('docker-compose.yml, profile cluster', () => {
   });
 
   it("gives Herald's services every broker and the same topic settings, waiting for all three brokers", () => {
-    for (const name of ['api-cluster', 'projector-cluster', 'delivery-cluster']) {
+    for (const name of ['api-cluster', 'projector-cluster', 'delivery-cluster', 'webhooks-cluster']) {
       const service = services[name]!;
       expect(service.profiles).toEqual(['cluster']);
       expect(env(service)).toMatchObject({ KAFKA_BROKERS: 'kafka-1:9092,kafka-2:9092,kafka-3:9092', KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' });
@@ -70,7 +70,7 @@ describe('docker-compose.yml, profile cluster', () => {
   });
 
   it('leaves the default stack on its one broker', () => {
-    for (const name of ['kafka', 'mongo', 'api', 'projector', 'delivery']) expect(services[name]!.profiles).toBeUndefined();
+    for (const name of ['kafka', 'mongo', 'api', 'projector', 'delivery', 'webhooks']) expect(services[name]!.profiles).toBeUndefined();
     expect(env(services.api!).KAFKA_BROKERS).toBe('kafka:9092');
   });
 });

@@ -1,6 +1,6 @@
 // `npm start`: Herald in one terminal. Starts local Kafka + FerretDB when
 // KAFKA_BROKERS / MONGO_URL are unset (HERALD_KAFKA_BROKERS_LOCAL=3: a
-// three-broker Kafka cluster; and fake APNs/FCM when their endpoints are unset), then the API, the projector and delivery with prefixed,
+// three-broker Kafka cluster; and fake APNs/FCM when their endpoints are unset), then the API, the projector, delivery and webhooks with prefixed,
 // readable logs; creates a demo project on first run. Ctrl-C stops
 // everything it started.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -39,6 +39,7 @@ const SERVICES = [
   { name: 'api', entry: 'services/api/src/server.ts', ready: 'Server listening at' },
   { name: 'projector', entry: 'services/projector/src/main.ts', ready: 'projector consuming' },
   { name: 'delivery', entry: 'services/delivery/src/main.ts', ready: 'delivery consuming' },
+  { name: 'webhooks', entry: 'services/webhooks/src/main.ts', ready: 'webhooks running' },
 ] as const;
 
 let infra: LocalInfra | undefined;

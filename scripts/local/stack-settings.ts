@@ -1,7 +1,7 @@
 import { chmod, lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-export type ServiceName = 'api' | 'projector' | 'delivery';
+export type ServiceName = 'api' | 'projector' | 'delivery' | 'webhooks';
 
 export interface StackSettings {
   /** Local state: Kafka and store data, the demo key, HERALD_SECRET_KEY, the fake providers' keys. */
@@ -12,14 +12,14 @@ export interface StackSettings {
   metricsPorts: Record<ServiceName, number>;
 }
 
-const DEFAULTS = { KAFKA_PORT: 9092, KAFKA_CONTROLLER_PORT: 9093, FERRETDB_PORT: 27017, PG_PORT: 5432, API_METRICS_PORT: 9100, PROJECTOR_METRICS_PORT: 9101, DELIVERY_METRICS_PORT: 9102 } as const;
+const DEFAULTS = { KAFKA_PORT: 9092, KAFKA_CONTROLLER_PORT: 9093, FERRETDB_PORT: 27017, PG_PORT: 5432, API_METRICS_PORT: 9100, PROJECTOR_METRICS_PORT: 9101, DELIVERY_METRICS_PORT: 9102, WEBHOOKS_METRICS_PORT: 9103 } as const;
 
 /**
  * What `npm start` takes from its environment (pure), so two stacks can run
  * on one machine: the state directory (HERALD_STATE_DIR), the local
  * infrastructure's ports (KAFKA_PORT, KAFKA_CONTROLLER_PORT, FERRETDB_PORT,
- * PG_PORT), how many Kafka brokers it runs (HERALD_KAFKA_BROKERS_LOCAL, 1-9) and each service's metrics port (API_/PROJECTOR_/DELIVERY_METRICS_PORT;
- * one METRICS_PORT cannot serve three processes). Returns the problems when a
+ * PG_PORT), how many Kafka brokers it runs (HERALD_KAFKA_BROKERS_LOCAL, 1-9) and each service's metrics port (API_/PROJECTOR_/DELIVERY_/WEBHOOKS_METRICS_PORT;
+ * one METRICS_PORT cannot serve four processes). Returns the problems when a
  * value is not a port.
  */
 export function stackSettings(env: Readonly<Record<string, string | undefined>>, defaultStateDir: string): StackSettings | { problems: string[] } {
@@ -36,13 +36,13 @@ export function stackSettings(env: Readonly<Record<string, string | undefined>>,
     stateDir: env.HERALD_STATE_DIR === undefined || env.HERALD_STATE_DIR === '' ? defaultStateDir : env.HERALD_STATE_DIR,
     infraPorts: { kafkaPort: port('KAFKA_PORT'), kafkaControllerPort: port('KAFKA_CONTROLLER_PORT'), mongoPort: port('FERRETDB_PORT'), pgPort: port('PG_PORT') },
     kafkaBrokers: brokers === undefined || brokers === '' ? 1 : Number(brokers),
-    metricsPorts: { api: port('API_METRICS_PORT'), projector: port('PROJECTOR_METRICS_PORT'), delivery: port('DELIVERY_METRICS_PORT') },
+    metricsPorts: { api: port('API_METRICS_PORT'), projector: port('PROJECTOR_METRICS_PORT'), delivery: port('DELIVERY_METRICS_PORT'), webhooks: port('WEBHOOKS_METRICS_PORT') },
   };
   return problems.length > 0 ? { problems } : settings;
 }
 
 /** Only the processes that decrypt provider credentials (delivery's senders) get HERALD_SECRET_KEY: never the internet-facing API. */
-const NEEDS_SECRET_KEY: Record<ServiceName, boolean> = { api: false, projector: false, delivery: true };
+const NEEDS_SECRET_KEY: Record<ServiceName, boolean> = { api: false, projector: false, delivery: true, webhooks: false };
 
 /** One service's environment: the shared one, its own metrics port, and the secret key only where it is needed (pure). */
 export function serviceEnv(shared: Readonly<Record<string, string | undefined>>, service: ServiceName, settings: StackSettings): Record<string, string | undefined> {

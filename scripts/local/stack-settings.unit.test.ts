@@ -10,13 +10,13 @@ describe('npm start settings', () => {
       stateDir: '/repo/.herald',
       infraPorts: { kafkaPort: 9092, kafkaControllerPort: 9093, mongoPort: 27017, pgPort: 5432 },
       kafkaBrokers: 1,
-      metricsPorts: { api: 9100, projector: 9101, delivery: 9102 },
+      metricsPorts: { api: 9100, projector: 9101, delivery: 9102, webhooks: 9103 },
     });
-    const env = { HERALD_STATE_DIR: '/tmp/b', KAFKA_PORT: '19092', KAFKA_CONTROLLER_PORT: '19093', FERRETDB_PORT: '37017', API_METRICS_PORT: '19100', PROJECTOR_METRICS_PORT: '19101', DELIVERY_METRICS_PORT: '19102' };
+    const env = { HERALD_STATE_DIR: '/tmp/b', KAFKA_PORT: '19092', KAFKA_CONTROLLER_PORT: '19093', FERRETDB_PORT: '37017', API_METRICS_PORT: '19100', PROJECTOR_METRICS_PORT: '19101', DELIVERY_METRICS_PORT: '19102', WEBHOOKS_METRICS_PORT: '19103' };
     expect(stackSettings(env, '/repo/.herald')).toMatchObject({
       stateDir: '/tmp/b',
       infraPorts: { kafkaPort: 19092, kafkaControllerPort: 19093, mongoPort: 37017 },
-      metricsPorts: { api: 19100, projector: 19101, delivery: 19102 },
+      metricsPorts: { api: 19100, projector: 19101, delivery: 19102, webhooks: 19103 },
     });
     expect(stackSettings({ HERALD_KAFKA_BROKERS_LOCAL: '3' }, '/r')).toMatchObject({ kafkaBrokers: 3 });
     expect(stackSettings({ HERALD_KAFKA_BROKERS_LOCAL: 'three' }, '/r')).toEqual({ problems: ['HERALD_KAFKA_BROKERS_LOCAL must be a number of brokers from 1 to 9, not three'] });
@@ -31,6 +31,7 @@ describe('npm start settings', () => {
     expect(serviceEnv(shared, 'api', settings)).toEqual({ MONGO_URL: 'm', METRICS_PORT: '9100' });
     expect(serviceEnv(shared, 'projector', settings)).toEqual({ MONGO_URL: 'm', METRICS_PORT: '9101' });
     expect(serviceEnv(shared, 'delivery', settings)).toEqual({ MONGO_URL: 'm', METRICS_PORT: '9102', HERALD_SECRET_KEY: 'k' });
+    expect(serviceEnv(shared, 'webhooks', settings)).toEqual({ MONGO_URL: 'm', METRICS_PORT: '9103' });
   });
 
   it('makes a tree readable by its owner only', async () => {

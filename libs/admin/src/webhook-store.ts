@@ -29,7 +29,7 @@ export interface WebhookStatus {
 
 /**
  * A webhook registration: admin data like API keys (written by the API,
- * read by delivery's webhooks role), not events in the log, because it holds
+ * read by the webhooks service), not events in the log, because it holds
  * its signing secrets (a log kept forever must not) and its position, which
  * the dispatcher moves after every delivery. The secrets are stored as is:
  * signing needs them raw, and sealing them with HERALD_SECRET_KEY would make

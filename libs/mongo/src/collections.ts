@@ -14,7 +14,7 @@ export const ADMIN_COLLECTIONS = {
   deliveryRequests: 'delivery_requests',
   /** Which version of each read model readers use (see read-models.ts). */
   readModelVersions: 'read_model_versions',
-  /** Webhook registrations with their secrets, positions and delivery status (API writes, delivery's webhooks role reads; docs/webhooks.md). */
+  /** Webhook registrations with their secrets, positions and delivery status (API writes, the webhooks service reads; docs/webhooks.md). */
   webhooks: 'webhooks',
   /** Webhook deliveries given up after WEBHOOK_DEAD_LETTER_AFTER_MS (docs/webhooks.md). */
   webhookDeadLetters: 'webhook_dead_letters',

@@ -37,7 +37,7 @@ describe('nodeFlagsFor', () => {
 
   it('is what docker-compose.yml runs each service with', () => {
     const services = composeServices();
-    expect([...services.keys()].sort()).toEqual(['services/api/src/server.ts', 'services/delivery/src/main.ts', 'services/projector/src/main.ts']);
+    expect([...services.keys()].sort()).toEqual(['services/api/src/server.ts', 'services/delivery/src/main.ts', 'services/projector/src/main.ts', 'services/webhooks/src/main.ts']);
     for (const [entry, { command }] of services) expect(command, entry).toEqual(['node', ...nodeFlagsFor(entry), entry]);
     for (const entry of Object.keys(SERVICE_NODE_FLAGS)) expect(services.has(entry), entry).toBe(true);
   });

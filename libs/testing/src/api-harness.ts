@@ -43,7 +43,7 @@ export interface ApiHarness {
   fakes?: { apns: FakeApns; fcm: FakeFcm; configure(projectId: string): Promise<void> };
   /** `/metrics` of each service process. */
   metricsUrls: Record<string, string>;
-  /** Stops every service process with `signal`, then starts the API, the projector and (with `delivery: true`) delivery again. */
+  /** Stops every service process with `signal`, then starts the API, the projector and (with `delivery: true`, `webhooks: true`) delivery and webhooks again. */
   restartAll(signal: NodeJS.Signals): Promise<void>;
   /** Restarts the projector process (for crash tests): `signal` ends the running one first. */
   restartProjector(signal: NodeJS.Signals): Promise<void>;
@@ -63,6 +63,9 @@ export interface HarnessOptions {
   /** Also run the delivery process (all roles) against fake APNs and FCM. */
   delivery?: boolean;
   deliveryEnv?: Record<string, string>;
+  /** Also run the webhooks process (services/webhooks), which posts the project's events to its webhooks. */
+  webhooks?: boolean;
+  webhooksEnv?: Record<string, string>;
   apnsRules?: readonly ApnsRule[];
   fcmRules?: readonly FcmRule[];
   /** A Kafka and store of the test's own (fault tests restart them); default: the shared test infra. */
@@ -70,6 +73,7 @@ export interface HarnessOptions {
 }
 
 const DELIVERY_READY = 'delivery consuming';
+const WEBHOOKS_READY = 'webhooks running';
 
 interface DeliveryFixture {
   env: Record<string, string>;
@@ -107,6 +111,7 @@ interface HarnessPorts {
   apiMetrics: number;
   projectorMetrics: number;
   deliveryMetrics: number;
+  webhooksMetrics: number;
 }
 
 /**
@@ -142,15 +147,30 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
       env: { ...serviceEnv, ...fixture?.env, METRICS_PORT: String(ports.deliveryMetrics), DELIVERY_INDEX_DIR: indexDir },
       readyLine: DELIVERY_READY,
     },
+    webhooks: {
+      entry: 'services/webhooks/src/main.ts',
+      env: { ...serviceEnv, METRICS_PORT: String(ports.webhooksMetrics), ...options.webhooksEnv },
+      readyLine: WEBHOOKS_READY,
+    },
   });
+  /** The processes a start runs, by name: API and projector always, delivery and webhooks when asked. */
+  const chosen = (specs: ReturnType<typeof specsOn>) => ({
+    api: specs.api,
+    projector: specs.projector,
+    ...(fixture === undefined ? {} : { delivery: specs.delivery }),
+    ...(options.webhooks === true ? { webhooks: specs.webhooks } : {}),
+  });
+  const startChosen = async (specs: ReturnType<typeof specsOn>): Promise<Record<string, ServiceProcess>> => {
+    const named = Object.entries(chosen(specs));
+    const started = await startServiceProcesses(named.map(([, spec]) => spec));
+    return Object.fromEntries(named.map(([processName], index) => [processName, started[index]!]));
+  };
   let ports: HarnessPorts;
   let processes: Record<string, ServiceProcess>;
   try {
     ({ ports, processes } = await retryOnPortClash(async () => {
-      const picked = { api: await freePort(), apiMetrics: await freePort(), projectorMetrics: await freePort(), deliveryMetrics: await freePort() };
-      const specs = specsOn(picked);
-      const started = await startServiceProcesses([specs.api, specs.projector, ...(fixture === undefined ? [] : [specs.delivery])]);
-      return { ports: picked, processes: { api: started[0]!, projector: started[1]!, ...(started[2] === undefined ? {} : { delivery: started[2] }) } };
+      const picked = { api: await freePort(), apiMetrics: await freePort(), projectorMetrics: await freePort(), deliveryMetrics: await freePort(), webhooksMetrics: await freePort() };
+      return { ports: picked, processes: await startChosen(specsOn(picked)) };
     }));
   } catch (error) {
     await fixture?.close();
@@ -158,12 +178,13 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
     await rm(stateDir, { recursive: true, force: true });
     throw error;
   }
-  const { api: apiSpec, projector: projectorSpec, delivery: deliverySpec } = specsOn(ports);
+  const { projector: projectorSpec, delivery: deliverySpec } = specsOn(ports);
   const baseUrl = `http://127.0.0.1:${ports.api}`;
   const metricsUrls: Record<string, string> = {
     api: `http://127.0.0.1:${ports.apiMetrics}/metrics`,
     projector: `http://127.0.0.1:${ports.projectorMetrics}/metrics`,
     ...(fixture === undefined ? {} : { delivery: `http://127.0.0.1:${ports.deliveryMetrics}/metrics` }),
+    ...(options.webhooks === true ? { webhooks: `http://127.0.0.1:${ports.webhooksMetrics}/metrics` } : {}),
   };
 
   const herald = async (...args: string[]) => {
@@ -195,9 +216,7 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
     },
     restartAll: async (signal: NodeJS.Signals) => {
       await Promise.all(Object.values(processes).map((running) => running.stop(signal)));
-      const specs = [apiSpec, projectorSpec, ...(fixture === undefined ? [] : [deliverySpec])];
-      const [api, projector, delivery] = await startServiceProcesses(specs);
-      processes = { api: api!, projector: projector!, ...(delivery === undefined ? {} : { delivery }) };
+      processes = await startChosen(specsOn(ports));
     },
     restartProjector: async (signal: NodeJS.Signals) => {
       await processes.projector?.stop(signal);

@@ -72,7 +72,7 @@ const expectAccessible = async (screen: string) => expect(await seriousViolation
 
 beforeAll(async () => {
   await buildConsole({ quiet: true });
-  harness = await startApiHarness('console', { delivery: true, apiEnv: { CONSOLE_DIR: DIST_DIR, HERALD_ADMIN_TOKEN: ADMIN_TOKEN }, apnsRules: [{ prefix: apnsTokenPrefix('ios-bad-'), status: 400, reason: 'BadDeviceToken' }] });
+  harness = await startApiHarness('console', { delivery: true, webhooks: true, apiEnv: { CONSOLE_DIR: DIST_DIR, HERALD_ADMIN_TOKEN: ADMIN_TOKEN }, apnsRules: [{ prefix: apnsTokenPrefix('ios-bad-'), status: 400, reason: 'BadDeviceToken' }] });
   project = await harness.createProject('console');
   await harness.fakes!.configure(project.id);
   await createTopics(harness, project.api_key, ['news', 'sport', HOSTILE]);

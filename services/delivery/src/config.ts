@@ -1,17 +1,12 @@
 import Type from 'typebox';
 import { CommonConfig, metricsSettings } from '@herald/config';
+import { ConfigError } from '@herald/errors';
 
 export const DeliveryConfig = Type.Object({
   ...CommonConfig.properties,
   ...metricsSettings(9102),
-  DELIVERY_ROLES: Type.String({ default: 'fanout,apns,fcm,webhooks', pattern: '^(fanout|apns|fcm|webhooks)(,(fanout|apns|fcm|webhooks))*$', description: 'which delivery roles this process runs' }),
-  WEBHOOKS_LOCAL: Type.Enum(['on', 'off'], { default: 'off', description: 'local mode (npm start sets it): webhooks may call http:// and loopback addresses (never private or link-local ones)' }),
-  WEBHOOK_DEAD_LETTER_AFTER_MS: Type.Integer({ minimum: 0, default: 3_600_000, description: 'a webhook delivery failing this long (from its first failure) is dead-lettered and the endpoint goes on' }),
-  WEBHOOK_RETRY_MIN_MS: Type.Integer({ minimum: 10, default: 500, description: 'first wait before a failed webhook request is retried (doubling, with jitter)' }),
-  WEBHOOK_RETRY_MAX_MS: Type.Integer({ minimum: 10, default: 60_000, description: 'longest wait between two attempts of a webhook request' }),
-  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000, description: 'a webhook request (lookup, connect, answer) unanswered this long fails' }),
-  WEBHOOK_MAX_RESPONSE_BYTES: Type.Integer({ minimum: 0, default: 65_536, description: 'response bytes read from a webhook endpoint at most' }),
-  WEBHOOK_REFRESH_MS: Type.Integer({ minimum: 100, default: 2_000, description: 'how often the webhooks role reads registrations again (new, changed, deleted, replayed) and measures lag' }),
+  // Any word here: rolesOf names the roles, and the service that took over a former one.
+  DELIVERY_ROLES: Type.String({ default: 'fanout,apns,fcm', pattern: '^[a-z]+(,[a-z]+)*$', description: 'which delivery roles this process runs: fanout, apns, fcm' }),
   APNS_ENDPOINT: Type.Optional(Type.String({ pattern: '^https://', description: "overrides Apple's APNs host (staging, fakes)" })),
   FCM_ENDPOINT: Type.Optional(Type.String({ pattern: '^https://', description: 'overrides every Google endpoint firebase-admin calls' })),
   HERALD_SECRET_KEY: Type.Optional(Type.String({ minLength: 1, description: 'decrypts provider credentials; required by the apns and fcm roles' })),
@@ -31,8 +26,20 @@ export const DeliveryConfig = Type.Object({
   KAFKA_PARTITIONS: Type.Integer({ minimum: 1, default: 6, description: 'partitions for topics Herald creates' }),
 });
 
-export type Role = 'fanout' | 'apns' | 'fcm' | 'webhooks';
+export const ROLES = ['fanout', 'apns', 'fcm'] as const;
+export type Role = (typeof ROLES)[number];
 
+/** Roles that left delivery for a service of their own: what to run instead. */
+const MOVED_ROLES: Readonly<Record<string, string>> = {
+  webhooks: 'DELIVERY_ROLES: webhooks is no longer a delivery role: webhooks are sent by their own service, services/webhooks (node services/webhooks/src/main.ts); leave it out here',
+};
+
+/** The roles DELIVERY_ROLES names (pure); a ConfigError names each word that is not one. */
 export function rolesOf(value: string): Role[] {
-  return [...new Set(value.split(','))] as Role[];
+  const words = [...new Set(value.split(','))];
+  const problems = words
+    .filter((word) => !(ROLES as readonly string[]).includes(word))
+    .map((word) => MOVED_ROLES[word] ?? `DELIVERY_ROLES: ${word} is not a delivery role (${ROLES.join(', ')})`);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return words as Role[];
 }

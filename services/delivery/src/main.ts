@@ -6,7 +6,6 @@ import { CredentialStore, parseSecretKey } from '@herald/admin';
 import { ConfigError } from '@herald/errors';
 import { DeliveryConfig, rolesOf } from './config.ts';
 import { startDelivery } from './start-delivery.ts';
-import { runWebhooks } from './webhooks/run-webhooks.ts';
 
 // Node's HTTP/2 client binds an AsyncResource per request; Node's bind gets every request promoted (see the function).
 useLeanAsyncResourceBind();
@@ -28,13 +27,12 @@ await runProcess('delivery', async () => {
   let ready = false;
   const metricsServer = await startMetricsServer(metrics.registry, config.METRICS_HOST, config.METRICS_PORT, () => ready);
   const credentials = secretKey === undefined ? { get: async () => ({}) } : new CredentialStore(mongo.db, secretKey);
-  const pipelineRoles = roles.filter((role) => role !== 'webhooks');
-  const delivery = pipelineRoles.length === 0 ? undefined : await startDelivery({
+  const delivery = await startDelivery({
     kafka,
     producer,
     db: mongo.db,
     logger,
-    roles: pipelineRoles,
+    roles,
     credentials,
     indexDir: config.DELIVERY_INDEX_DIR,
     apnsEndpoint: config.APNS_ENDPOINT,
@@ -60,25 +58,13 @@ await runProcess('delivery', async () => {
       outcome: (provider, outcome, count) => metrics.deliveries.inc({ provider, outcome }, count),
     },
   });
-  const webhooks = !roles.includes('webhooks')
-    ? undefined
-    : await runWebhooks({
-        kafka,
-        db: mongo.db,
-        logger,
-        metrics,
-        policy: { minMs: config.WEBHOOK_RETRY_MIN_MS, maxMs: config.WEBHOOK_RETRY_MAX_MS, deadLetterAfterMs: config.WEBHOOK_DEAD_LETTER_AFTER_MS },
-        outbound: { allowLoopback: config.WEBHOOKS_LOCAL === 'on', timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxResponseBytes: config.WEBHOOK_MAX_RESPONSE_BYTES },
-        refreshMs: config.WEBHOOK_REFRESH_MS,
-      });
-  await announceWait(logger, 'every delivery consumer group joined', Promise.all([delivery?.ready, webhooks?.ready]));
+  await announceWait(logger, 'every delivery consumer group joined', delivery.ready);
   ready = true;
   logger.info({ roles, metrics_port: metricsServer.port }, 'delivery consuming');
 
   return async () => {
     logger.info('stopping delivery');
-    await webhooks?.stop();
-    await delivery?.stop();
+    await delivery.stop();
     await metricsServer.close();
     await backbone.close();
   };

@@ -69,7 +69,8 @@ beforeAll(async () => {
     delivery: true,
     fcmRules: [{ prefix: 'throttled-', errorCode: 'QUOTA_EXCEEDED', retryAfterSeconds: 1, times: 1 }],
     apiEnv: { WEBHOOKS_LOCAL: 'on' },
-    deliveryEnv: { WEBHOOKS_LOCAL: 'on', WEBHOOK_REFRESH_MS: '500' },
+    webhooks: true,
+    webhooksEnv: { WEBHOOKS_LOCAL: 'on', WEBHOOK_REFRESH_MS: '500' },
   });
   project = await harness.createProject('restart-resumes');
   await harness.fakes!.configure(project.id);

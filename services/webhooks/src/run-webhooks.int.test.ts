@@ -11,7 +11,7 @@ import { runWebhooks, type RunningWebhooks } from './run-webhooks.ts';
 import { verifySignature } from './signature.ts';
 
 /**
- * The webhooks role in this process against the real Kafka and store, the
+ * The webhooks service's loop in this process against the real Kafka and store, the
  * receivers on loopback: batching by count, a project's events only, an
  * endpoint that never answers 2xx dead-lettered after the configured time
  * while the webhook goes on, a restart resuming from the stored position
@@ -91,7 +91,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-describe('the webhooks role', () => {
+describe('the webhooks service', () => {
   it('batches by count, keeps to its project, dead-letters a dead endpoint and goes on, resumes after a restart, stops when deleted', async () => {
     const metrics = createMetrics('delivery');
     let role = await start(metrics);

@@ -34,8 +34,8 @@ const systemClock: WebhookClock = {
 };
 
 /**
- * Delivery's `webhooks` role: every `refreshMs` it reads the registrations,
- * takes a lease on each (so two delivery instances never run one webhook),
+ * The webhooks service: every `refreshMs` it reads the registrations,
+ * takes a lease on each (so two webhooks processes never run one webhook),
  * runs one log reader per webhook it holds (runEndpoint), restarts one whose
  * generation moved (a replay: the new position is resolved here, from a time
  * or a position), stops those deleted, and measures lag. With no webhooks it
@@ -46,7 +46,7 @@ export async function runWebhooks(deps: WebhooksDeps): Promise<RunningWebhooks> 
   const store = new WebhookStore(deps.db);
   const clock = deps.clock ?? systemClock;
   const owner = randomUUID();
-  const logger = deps.logger.child({ role: 'webhooks' });
+  const logger = deps.logger.child({ component: 'webhooks' });
   const outbound: OutboundOptions = { resolver: systemResolver, connector: systemConnector, ...deps.outbound };
   const running = new Map<string, RunningEndpoint>();
   const latest = new Map<string, WebhookDocument>();

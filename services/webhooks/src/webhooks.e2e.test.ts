@@ -68,7 +68,8 @@ beforeAll(async () => {
   harness = await startApiHarness('webhooks', {
     delivery: true,
     apiEnv: { WEBHOOKS_LOCAL: 'on' },
-    deliveryEnv: { WEBHOOKS_LOCAL: 'on', WEBHOOK_REFRESH_MS: '250', WEBHOOK_RETRY_MIN_MS: '200', WEBHOOK_RETRY_MAX_MS: '2000' },
+    webhooks: true,
+    webhooksEnv: { WEBHOOKS_LOCAL: 'on', WEBHOOK_REFRESH_MS: '250', WEBHOOK_RETRY_MIN_MS: '200', WEBHOOK_RETRY_MAX_MS: '2000' },
   });
 }, 180_000);
 
@@ -143,7 +144,7 @@ describe('webhooks', () => {
     expect(status.status.last_failure?.error).toBe('answered 503');
     const metric = (name: string) => new RegExp(`${name}\\{[^}]*webhook_id="${webhookId}"[^}]*\\} ([0-9.e+]+)`);
     const metrics = await waitFor('the lag metric at 0', async () => {
-      const text = await (await fetch(harness.metricsUrls.delivery!)).text();
+      const text = await (await fetch(harness.metricsUrls.webhooks!)).text();
       return metric('herald_webhook_lag').exec(text)?.[1] === '0' ? text : undefined;
     }, 30_000);
     expect(Number(metric('herald_webhook_failed_attempts_total').exec(metrics)?.[1])).toBe(status.status.failed_attempts);

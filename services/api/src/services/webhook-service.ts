@@ -24,7 +24,7 @@ export interface WebhookPatch extends Partial<WebhookInput> {
 
 const NO_BATCH: Batch = { max_events: 1, max_wait_ms: 0 };
 
-/** Webhook registrations of a project (admin data: see WebhookStore); the dispatcher is delivery's webhooks role. */
+/** Webhook registrations of a project (admin data: see WebhookStore); the dispatcher is the webhooks service (services/webhooks). */
 export class WebhookService {
   readonly #store: WebhookStore;
   readonly #settings: WebhookSettings;

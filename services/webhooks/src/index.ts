@@ -1,0 +1,1 @@
+export { runWebhooks, type RunningWebhooks, type WebhooksDeps } from './run-webhooks.ts';
