@@ -11,10 +11,10 @@ import { memberKey, ORDINALS_PER_QUERY, prepareIndex, prepareRows, type IndexSta
 export type IndexedTopic = TopicDocument;
 
 /**
- * The index's layout, kept in its meta: an index in another is rebuilt from
- * the log (open-instance.ts). `sqlite-v1`: the tables
+ * The index's layout, kept in its meta: its owner rebuilds an index in another
+ * from the log (delivery's `openInstance`). `sqlite-v1`: the tables
  * below, rows and ids in `row-codec.ts`'s short forms, lookup keys by
- * `memberKey`. Before it the index lived in LMDB (open-instance.ts reads an
+ * `memberKey`. Before it the index lived in LMDB (`openInstance` reads an
  * LMDB index's instance id once and deletes it).
  */
 export const INDEX_FORMAT = 'sqlite-v1';
@@ -48,7 +48,7 @@ export class AudienceIndex {
    * Forgotten when a transaction fails, so a rolled-back device's ordinal is
    * given again and every instance numbers a partition's devices alike.
    * Counting in memory is sound because this object is the directory's only
-   * writer (`openInstance` gives each directory to one process, which opens
+   * writer (its owner gives each directory to one process, delivery's `openInstance`, which opens
    * it once).
    */
   readonly #nextOrdinal = new Map<number, number>();

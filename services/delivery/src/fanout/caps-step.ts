@@ -2,7 +2,7 @@ import { createEvent, TOPICS, type DeliveryBatchV1, type DeliveryReportedV1, typ
 import type { Outgoing } from '@herald/kafka';
 import { cutBatches, providerFor, type CutLimits, type PlannedBatch } from './batcher.ts';
 import type { TaskProgress } from './task-step.ts';
-import type { AudienceRow, Page } from '../index/read-page.ts';
+import type { AudienceRow, Page } from '@herald/audience-index';
 import { capKey, gateDevices, type CapEntry, type GateDecision } from '../control/caps.ts';
 import type { CapState } from '../control/cap-store.ts';
 import { dueKey, type Schedule, type ScheduleStore } from '../schedule/schedule-store.ts';

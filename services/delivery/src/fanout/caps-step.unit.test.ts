@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEvent, deliveryBatchId, type FanoutTaskV1 } from '@herald/events';
 import { gatePage, heldBatches, keepsCaps, type CapsDeps } from './caps-step.ts';
 import { planStep, type TaskProgress } from './task-step.ts';
-import type { Page } from '../index/read-page.ts';
+import type { Page } from '@herald/audience-index';
 import type { CapEntry } from '../control/caps.ts';
 import type { Schedule } from '../schedule/schedule-store.ts';
 

@@ -6,7 +6,7 @@ import { decideTask, headStartWait, paceAfter, planPace, planStep, progressOf, t
 import type { Steering } from '../control/delivery-controls.ts';
 import { budgeted, workLane } from '../control/budget.ts';
 import type { ProjectBudgets } from '../control/project-budgets.ts';
-import { estimateAudience, readPage, type IndexReader } from '../index/read-page.ts';
+import { estimateAudience, readPage, type IndexReader } from '@herald/audience-index';
 import { gatePage, heldBatches, keepsCaps, type CapsDeps } from './caps-step.ts';
 
 export const WORK_TOPIC = {

@@ -1,6 +1,6 @@
 import type { FanoutTaskV1 } from '@herald/events';
 import { cutBatches, providerFor, type CutLimits, type PerProvider, type PlannedBatch } from './batcher.ts';
-import type { Page } from '../index/read-page.ts';
+import type { Page } from '@herald/audience-index';
 import type { Steering } from '../control/delivery-controls.ts';
 import { decidePace, nextAtOf, pacedStepDevices, partitionRate, slotOf } from '../control/pace.ts';
 

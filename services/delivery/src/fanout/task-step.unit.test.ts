@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FanoutTaskV1 } from '@herald/events';
 import { decideTask, FIRST_STEP_HEAD_START_MS, headStartWait, paceAfter, planPace, planStep, type TaskProgress } from './task-step.ts';
-import type { Page } from '../index/read-page.ts';
+import type { Page } from '@herald/audience-index';
 
 const start: TaskProgress = { step: 0, sequence: { apns: 0, fcm: 0 }, targeted: { apns: 0, fcm: 0 } };
 const page = (count: number, exhausted: boolean, from = 0): Page => ({

@@ -8,8 +8,7 @@ import { ensureTopics, partitionForKey, withLogAdmin, type RunningConsumer } fro
 import { ReadModelRegistry } from '@herald/mongo';
 import { devicesProjection, runProjection, type DeviceDocument } from '@herald/projections';
 import { createTestEnv, waitFor, waitForGroupCaughtUp, type TestEnv } from '@herald/testing';
-import { AudienceIndex } from './audience-index.ts';
-import { estimateAudience, readPage } from './read-page.ts';
+import { AudienceIndex, estimateAudience, readPage } from '@herald/audience-index';
 import { runAudienceIndex, type RunningIndex } from './run-index.ts';
 
 /**

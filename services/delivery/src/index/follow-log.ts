@@ -1,7 +1,7 @@
 import { TOPICS } from '@herald/events';
 import { behind, openLogReader, withLogAdmin, type HeraldKafka, type LogReader, type PartitionEnd } from '@herald/kafka';
 import { announceWait, type Logger } from '@herald/log';
-import type { AudienceIndex } from './audience-index.ts';
+import type { AudienceIndex } from '@herald/audience-index';
 import type { DeliveryControls } from '../control/delivery-controls.ts';
 import { ProgressWaiters } from './progress-waiters.ts';
 

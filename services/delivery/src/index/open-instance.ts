@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { open as openLmdb } from 'lmdb';
 import { ConfigError } from '@herald/errors';
-import { AudienceIndex, INDEX_FORMAT } from './audience-index.ts';
+import { AudienceIndex, INDEX_FORMAT } from '@herald/audience-index';
 
 export interface DeliveryInstance {
   /** Stable across restarts with the same directory: names this instance in the fan-out group and its transactional producers. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AudienceIndex } from './audience-index.ts';
+import { AudienceIndex } from '@herald/audience-index';
 import { indexFitsLog, openInstance } from './open-instance.ts';
 
 describe('indexFitsLog', () => {

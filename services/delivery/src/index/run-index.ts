@@ -1,7 +1,7 @@
 import { DELIVERY_CONSUMERS, TOPICS } from '@herald/events';
 import { coPartitionAssigner, runPositionedConsumer, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
 import type { Logger } from '@herald/log';
-import type { AudienceIndex } from './audience-index.ts';
+import type { AudienceIndex } from '@herald/audience-index';
 import { ProgressWaiters } from './progress-waiters.ts';
 
 /** The roles of the co-partitioned fan-out group: one member applies device-events to the index, the other runs the tasks that read it. */
