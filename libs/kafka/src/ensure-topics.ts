@@ -1,5 +1,5 @@
 import type { HeraldKafka } from './create-kafka.ts';
-import pRetry from 'p-retry';
+import { retry, systemClock } from '@herald/retry';
 import type { Admin } from 'kafkajs';
 import { ConfigResourceTypes } from './kafkajs.ts';
 import { ConfigError } from '@herald/errors';
@@ -38,22 +38,20 @@ export function isRetriableKafkaError(error: unknown): boolean {
 /** How long the broker may take to create topics: a loaded single node needs more than kafkajs' 5 s default. */
 const CREATE_TIMEOUT_MS = 30_000;
 
-/**
- * Retries for setting up topics and subscriptions at start: about 30 s in
- * all, since a starved single-node broker can take that long to host a
- * topic it has just created.
- */
-export const KAFKA_SETUP_RETRY = {
-  retries: 17,
-  minTimeout: 100,
-  maxTimeout: 2_000,
-  randomize: true,
-  shouldRetry: ({ error }: { error: unknown }) => isRetriableKafkaError(error),
-};
+/** How long setting up topics and subscriptions at start keeps retrying: a starved single-node broker can take that long to host a topic it has just created. */
+export const KAFKA_SETUP_RETRY_MS = 30_000;
+
+/** Waits between setup retries: 50 ms to 100 ms first, doubling to at most 2 s. */
+const KAFKA_SETUP_BACKOFF = { minMs: 100, maxMs: 2_000 };
+
+/** Runs a setup call (topic creation, metadata, subscribe), retrying retriable Kafka failures for KAFKA_SETUP_RETRY_MS. */
+export function retryKafkaSetup<T>(work: () => Promise<T>): Promise<T> {
+  return retry(work, { classify: isRetriableKafkaError, backoff: KAFKA_SETUP_BACKOFF, deadline: systemClock.now() + KAFKA_SETUP_RETRY_MS });
+}
 
 async function retryingCreation<T>(create: () => Promise<T>): Promise<T> {
   try {
-    return await pRetry(create, KAFKA_SETUP_RETRY);
+    return await retryKafkaSetup(create);
   } catch (error) {
     // kafkajs' aggregate says only "Topic creation errors": name each topic's.
     const { errors } = error as { errors?: unknown };
@@ -70,7 +68,7 @@ async function retryingCreation<T>(create: () => Promise<T>): Promise<T> {
 export async function ensureTopics(kafka: HeraldKafka, plan: TopicPlan): Promise<void> {
   const durability = await retryingCreation(() => createMissingTopics(kafka, plan));
   const names = (plan.specs ?? TOPIC_SPECS).map((spec) => kafka.topic(spec.name));
-  const problems = weakerTopics(durability, await pRetry(() => describeDurability(kafka, names), KAFKA_SETUP_RETRY));
+  const problems = weakerTopics(durability, await retryKafkaSetup(() => describeDurability(kafka, names)));
   if (problems.length > 0) throw weakTopicsError(problems);
 }
 

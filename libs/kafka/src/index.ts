@@ -8,6 +8,8 @@ export * from './offsets.ts';
 export * from './group-lag.ts';
 export { allAtEnd, atEnd, behind } from './caught-up.ts';
 export * from './process-chunk.ts';
+// The senders take their back-off from here; it is @herald/retry's one formula.
+export { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '@herald/retry';
 export * from './kafka-errors.ts';
 export * from './log-admin.ts';
 export * from './log-reader.ts';

@@ -1,6 +1,5 @@
-import pRetry from 'p-retry';
 import type { HeraldKafka } from './create-kafka.ts';
-import { KAFKA_SETUP_RETRY } from './ensure-topics.ts';
+import { retryKafkaSetup } from './ensure-topics.ts';
 import type { PartitionEnd } from './offsets.ts';
 
 /**
@@ -44,11 +43,11 @@ export async function openLogAdmin(kafka: HeraldKafka): Promise<LogAdmin> {
     },
     async ends(topic) {
       // A topic created a moment ago may have no leader yet ("not the leader for that topic-partition").
-      const offsets = await pRetry(() => admin.fetchTopicOffsets(topic), KAFKA_SETUP_RETRY);
+      const offsets = await retryKafkaSetup(() => admin.fetchTopicOffsets(topic));
       return offsets.map((item) => ({ partition: item.partition, low: Number(item.low), high: Number(item.high) }));
     },
     async offsetsAt(topic, timestampMs) {
-      const offsets = await pRetry(() => admin.fetchTopicOffsetsByTimestamp(topic, timestampMs), KAFKA_SETUP_RETRY);
+      const offsets = await retryKafkaSetup(() => admin.fetchTopicOffsetsByTimestamp(topic, timestampMs));
       return new Map(offsets.map((item) => [item.partition, Number(item.offset)]));
     },
     async committed(group, topic) {

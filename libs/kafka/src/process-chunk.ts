@@ -1,5 +1,6 @@
 import { isRebalance, isRetriable } from '@herald/errors';
 import type { HeraldEvent } from '@herald/events';
+import { DEFAULT_BACKOFF, retry, RetryStopped, type BackoffPolicy, type Clock } from '@herald/retry';
 import type { SourceRecord } from './dead-letter.ts';
 
 /** A decoded event with its Kafka position, which projections use as their idempotency guard. */
@@ -28,28 +29,15 @@ export interface ChunkStages {
   classify(error: unknown): unknown;
   /** False once the chunk must be given up (consumer stopping, partition revoked). */
   active(): boolean;
-  sleep(ms: number): Promise<void>;
-  random(): number;
+  /** Waits between retries of infrastructure failures. */
+  clock: Clock;
   onRetry?(error: unknown, attempt: number): void;
 }
-
-export interface BackoffPolicy {
-  minMs: number;
-  maxMs: number;
-}
-
-export const DEFAULT_BACKOFF: BackoffPolicy = { minMs: 100, maxMs: 5_000 };
 
 export type ChunkOutcome =
   | { kind: 'done'; handled: number; deadLettered: number }
   /** Nothing of the chunk may be committed: its offsets stay for whoever owns the partition next. */
   | { kind: 'abandoned'; reason: 'rebalance' | 'stopped'; error?: unknown };
-
-/** Full jitter, capped exponential: retries from many consumers spread out instead of stampeding. */
-export function backoffDelay(attempt: number, policy: BackoffPolicy, random: number): number {
-  const ceiling = Math.min(policy.maxMs, policy.minMs * 2 ** Math.min(attempt - 1, 30));
-  return Math.round(policy.minMs / 2 + (ceiling - policy.minMs / 2) * random);
-}
 
 class Abandon extends Error {
   readonly reason: 'rebalance' | 'stopped';
@@ -69,17 +57,21 @@ class Abandon extends Error {
  * failure is thrown for the caller to judge.
  */
 async function untilDone<T>(stages: ChunkStages, policy: BackoffPolicy, work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    if (!stages.active()) throw new Abandon('stopped');
-    try {
-      return await work();
-    } catch (raw) {
-      const error = stages.classify(raw);
-      if (isRebalance(error)) throw new Abandon('rebalance', error);
-      if (!isRetriable(error)) throw error;
-      stages.onRetry?.(error, attempt);
-      await stages.sleep(backoffDelay(attempt, policy, stages.random()));
-    }
+  try {
+    return await retry(work, {
+      backoff: policy,
+      clock: stages.clock,
+      active: () => stages.active(),
+      classify: (raw) => {
+        const error = stages.classify(raw);
+        if (isRebalance(error)) return { retry: false, error: new Abandon('rebalance', error) };
+        return { retry: isRetriable(error), error };
+      },
+      ...(stages.onRetry === undefined ? {} : { onRetry: (error: unknown, attempt: number) => stages.onRetry?.(error, attempt) }),
+    });
+  } catch (error) {
+    if (error instanceof RetryStopped) throw new Abandon('stopped');
+    throw error;
   }
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError, InfrastructureError, RebalanceError } from '@herald/errors';
 import { createEvent, decodeEvent, deviceIdFor, encodeEvent } from '@herald/events';
 import type { SourceRecord } from './dead-letter.ts';
-import { backoffDelay, chunkEnd, processChunk, type ChunkStages, type ConsumedEvent, type Letter } from './process-chunk.ts';
+import { chunkEnd, processChunk, type ChunkStages, type ConsumedEvent, type Letter } from './process-chunk.ts';
 
 /** An in-memory partition: records as the broker would hand them over. */
 function source(tokens: readonly string[]): SourceRecord[] {
@@ -26,8 +26,7 @@ function stages(handle: (records: ConsumedEvent[]) => Promise<void>, overrides: 
     deadLetter: async (batch) => void letters.push(...batch),
     classify: (error) => error,
     active: () => true,
-    sleep: async (ms) => void sleeps.push(ms),
-    random: () => 0.5,
+    clock: { now: () => 0, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 },
     ...overrides,
   };
   return { built, letters, sleeps };
@@ -103,16 +102,6 @@ describe('processChunk', () => {
     );
     expect(await processChunk(source(['a']), built)).toEqual({ kind: 'abandoned', reason: 'stopped' });
     expect(letters).toHaveLength(0);
-  });
-});
-
-describe('backoffDelay', () => {
-  it('grows exponentially to the cap, jittered', () => {
-    const policy = { minMs: 100, maxMs: 5_000 };
-    expect(backoffDelay(1, policy, 0)).toBe(50);
-    expect(backoffDelay(1, policy, 1)).toBe(100);
-    expect(backoffDelay(10, policy, 1)).toBe(5_000);
-    expect(backoffDelay(1_000, policy, 1)).toBe(5_000);
   });
 });
 

@@ -1,15 +1,14 @@
 import { fetchSettings, type BulkFetch } from './fetch-settings.ts';
 import type { Consumer, ConsumerRunConfig, KafkaMessage, PartitionAssigner, TopicMessages } from 'kafkajs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { HeraldKafka } from './create-kafka.ts';
-import pRetry from 'p-retry';
+import { systemClock, type BackoffPolicy } from '@herald/retry';
 import { decodeEvent, deadLetterTopic } from '@herald/events';
 import { isRebalance } from '@herald/errors';
 import type { Logger } from '@herald/log';
 import { deadLetterFor, redrivenForAnotherGroup, type SourceRecord } from './dead-letter.ts';
 import { classifyKafkaError } from './kafka-errors.ts';
-import { chunkEnd, processChunk, type BackoffPolicy, type ConsumedEvent, type Letter } from './process-chunk.ts';
-import { ensurePlainTopics, KAFKA_SETUP_RETRY } from './ensure-topics.ts';
+import { chunkEnd, processChunk, type ConsumedEvent, type Letter } from './process-chunk.ts';
+import { ensurePlainTopics, retryKafkaSetup } from './ensure-topics.ts';
 import type { EventProducer } from './event-producer.ts';
 import type { GroupTransactions, Outgoing } from './transactional-producer.ts';
 import { PendingPositions } from './interval-commits.ts';
@@ -162,7 +161,7 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
   // A topic another process created a moment ago may have no leader yet on a
   // busy broker ("does not host this topic-partition"): kafkajs marks that
   // retriable but does not retry a subscribe itself.
-  await pRetry(() => consumer.subscribe({ topics: [...logicalTopic.keys()], fromBeginning: spec.fromBeginning ?? true }), KAFKA_SETUP_RETRY);
+  await retryKafkaSetup(() => consumer.subscribe({ topics: [...logicalTopic.keys()], fromBeginning: spec.fromBeginning ?? true }));
   const flush = async () => {
     const heldFrom = spec.heldFrom;
     const positions = pending?.take(heldFrom === undefined ? undefined : (topic, partition) => heldFrom(logicalTopic.get(topic) ?? topic, partition)) ?? [];
@@ -226,8 +225,7 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
               deadLetter: (letters) => deadLetter(letters, topic),
               classify: classifyKafkaError,
               active,
-              sleep: (ms) => sleep(ms).then(() => undefined),
-              random: Math.random,
+              clock: systemClock,
               onRetry: (error, attempt) => logger.warn({ err: error, attempt, topic, partition }, 'chunk failed for a retriable reason; retrying'),
             },
             spec.backoff,

@@ -1,14 +1,13 @@
 import { IDLE_FETCH_WAIT_MS } from './offsets.ts';
 import type { Consumer, KafkaMessage, PartitionAssigner } from 'kafkajs';
-import { setTimeout as sleep } from 'node:timers/promises';
-import pRetry from 'p-retry';
+import { systemClock } from '@herald/retry';
 import { decodeEvent, deadLetterTopic } from '@herald/events';
 import type { Logger } from '@herald/log';
 import type { HeraldKafka } from './create-kafka.ts';
 import { deadLetterFor, redrivenForAnotherGroup, type SourceRecord } from './dead-letter.ts';
 import { classifyKafkaError } from './kafka-errors.ts';
 import { processChunk, type ConsumedEvent, type Letter } from './process-chunk.ts';
-import { ensurePlainTopics, KAFKA_SETUP_RETRY } from './ensure-topics.ts';
+import { ensurePlainTopics, retryKafkaSetup } from './ensure-topics.ts';
 import { crashRestarts } from './crash-restart.ts';
 import type { EventProducer } from './event-producer.ts';
 import type { RunningConsumer } from './run-consumer.ts';
@@ -128,7 +127,7 @@ export async function runPositionedConsumer(spec: PositionedConsumerSpec): Promi
   const restarts = crashRestarts(consumer, logger);
 
   await consumer.connect();
-  await pRetry(() => consumer.subscribe({ topics: [...logicalTopic.keys()], fromBeginning: true }), KAFKA_SETUP_RETRY);
+  await retryKafkaSetup(() => consumer.subscribe({ topics: [...logicalTopic.keys()], fromBeginning: true }));
   await restarts.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
@@ -165,8 +164,7 @@ export async function runPositionedConsumer(spec: PositionedConsumerSpec): Promi
           },
           classify: classifyKafkaError,
           active: () => payload.isRunning() && !payload.isStale(),
-          sleep: (ms) => sleep(ms).then(() => undefined),
-          random: Math.random,
+          clock: systemClock,
           onRetry: (error, attempt) => logger.warn({ err: error, attempt, topic: logical, partition }, 'applying a chunk failed for a retriable reason; retrying'),
         });
         if (outcome.kind === 'abandoned') return;

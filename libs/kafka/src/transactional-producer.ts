@@ -1,11 +1,10 @@
 import type { Producer, TopicMessages } from 'kafkajs';
 import { encodeEvent, latestEntry, type HeraldEvent } from '@herald/events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { InfrastructureError, isAppError, type AppError } from '@herald/errors';
 import type { HeraldKafka } from './create-kafka.ts';
 import { classifyKafkaError } from './kafka-errors.ts';
 import { observeProduced, splitByBytes } from './event-producer.ts';
-import { backoffDelay, DEFAULT_BACKOFF } from './process-chunk.ts';
+import { DEFAULT_BACKOFF, retry } from '@herald/retry';
 import { withLogAdmin } from './log-admin.ts';
 import { producerConfig } from './producer-config.ts';
 
@@ -171,21 +170,21 @@ export class TransactionalProducer {
    */
   async #transactWithRetries(batch: readonly Pending[]): Promise<void> {
     let open = batch;
-    for (let attempt = 1; ; attempt += 1) {
+    const attempt = async () => {
       try {
         if (this.#inDoubt) open = await this.#withoutCommitted(open);
         await this.#transact(open);
-        for (const item of open) item.resolve();
-        return;
       } catch (cause) {
+        // The next attempt starts on a fresh producer.
         await this.disconnect();
-        const error = transactionError(cause);
-        if (!error.retriable || attempt >= TRANSACTION_ATTEMPTS) {
-          for (const item of open) item.reject(error);
-          return;
-        }
-        await sleep(backoffDelay(attempt, DEFAULT_BACKOFF, Math.random()));
+        throw transactionError(cause);
       }
+    };
+    try {
+      await retry(attempt, { attempts: TRANSACTION_ATTEMPTS, backoff: DEFAULT_BACKOFF, classify: (error) => isAppError(error) && error.retriable });
+      for (const item of open) item.resolve();
+    } catch (error) {
+      for (const item of open) item.reject(error);
     }
   }
 

@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isRebalance, isRetriable } from '@herald/errors';
+import { DEFAULT_BACKOFF, retry, RetryStopped } from '@herald/retry';
 import { classifyKafkaError } from './kafka-errors.ts';
-import { backoffDelay, DEFAULT_BACKOFF } from './process-chunk.ts';
 
 /**
  * Retries a transaction commit (the chunk's work is done and must not be
@@ -9,16 +8,19 @@ import { backoffDelay, DEFAULT_BACKOFF } from './process-chunk.ts';
  * still this member's. False: the partition moved, nothing was committed.
  */
 export async function untilCommitted(commit: () => Promise<void>, active: () => boolean, onRetry: (error: unknown, attempt: number) => void): Promise<boolean> {
-  for (let attempt = 1; active(); attempt += 1) {
-    try {
-      await commit();
-      return true;
-    } catch (raw) {
-      const error = classifyKafkaError(raw);
-      if (isRebalance(error) || !isRetriable(error)) throw error;
-      onRetry(error, attempt);
-      await sleep(backoffDelay(attempt, DEFAULT_BACKOFF, Math.random()));
-    }
+  try {
+    await retry(commit, {
+      backoff: DEFAULT_BACKOFF,
+      active,
+      classify: (raw) => {
+        const error = classifyKafkaError(raw);
+        return { retry: !isRebalance(error) && isRetriable(error), error };
+      },
+      onRetry: (error, attempt) => onRetry(error, attempt),
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof RetryStopped) return false;
+    throw error;
   }
-  return false;
 }

@@ -1,11 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-
-/** Time as Herald's schedule logic sees it. */
-export interface Clock {
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
+import { systemClock, type Clock } from '@herald/retry';
 
 /**
  * A clock tests can move (HERALD_CLOCK_FILE): the file holds milliseconds to
@@ -33,6 +27,7 @@ export function fileClock(file: string | undefined): Clock {
     offset = Number.isFinite(parsed) ? parsed : 0;
   };
   return {
+    ...systemClock,
     now() {
       refresh();
       return Date.now() + offset;

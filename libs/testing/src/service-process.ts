@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeFlagsFor, serviceEnvFor } from '@herald/runtime';
+import { nodeFlagsFor, retry, serviceEnvFor } from '@herald/runtime';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -76,14 +76,7 @@ export async function startServiceProcessRetrying(
   readyLine: string,
   options: { attempts?: number; timeoutMs?: number } = {},
 ): Promise<ServiceProcess> {
-  const attempts = options.attempts ?? 3;
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await startServiceProcess(entry, env, readyLine, options.timeoutMs ?? 45_000);
-    } catch (error) {
-      if (attempt >= attempts) throw error;
-    }
-  }
+  return retry(() => startServiceProcess(entry, env, readyLine, options.timeoutMs ?? 45_000), { attempts: options.attempts ?? 3 });
 }
 
 /**
@@ -94,13 +87,7 @@ export async function startServiceProcessRetrying(
  * ephemeral range is wide) something can bind the port in between.
  */
 export async function retryOnPortClash<T>(start: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await start();
-    } catch (error) {
-      if (attempt >= attempts || !String(error).includes('EADDRINUSE')) throw error;
-    }
-  }
+  return retry(start, { attempts, classify: (error) => String(error).includes('EADDRINUSE') });
 }
 
 /** Starts several service processes at once; if any fails to start, stops the others before failing. */

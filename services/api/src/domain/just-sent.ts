@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { TOPICS, type NotificationRequestedV1 } from '@herald/events';
 import { evolveNotification, type NotificationDocument } from '@herald/projections';
+import type { Clock } from '@herald/runtime';
 
 /**
  * Read models trail the log: a notification accepted a moment ago may not
@@ -45,7 +46,7 @@ export function justMinted(id: string, now: number): boolean {
 export async function findJustSent<T>(
   id: string,
   lookup: () => Promise<T | null>,
-  time: { now: () => number; sleep: (ms: number) => Promise<void> },
+  time: Pick<Clock, 'now' | 'sleep'>,
   remembered: () => T | undefined = () => undefined,
 ): Promise<T | null> {
   const found = await lookup();

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createEvent, newId } from '@herald/events';
 import { countMatching, isTransientMongoError, type Collection, type ReadModelRegistry } from '@herald/mongo';
 import {
@@ -21,7 +20,7 @@ import { audienceEstimateOf, ledgerDevice, planReceiptPage, tallyOf, type Outcom
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { receiptView, type ReceiptView } from '../domain/receipts.ts';
 import { laneProblems, pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts';
-import type { Clock } from '@herald/runtime';
+import { systemClock, type Clock } from '@herald/runtime';
 import { targetProblems } from '../domain/target-problems.ts';
 import { audienceSize, type AudienceSize } from './audience-size.ts';
 import { AcceptedHere, findJustSent, mergeUnprojected } from '../domain/just-sent.ts';
@@ -36,8 +35,6 @@ export interface ReceiptQuery {
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const FOREVER = Number.POSITIVE_INFINITY;
 
-/** Ids are minted on the system clock (uuid v7), whatever clock the service decides schedules by. */
-const JUST_SENT_TIME = { now: () => Date.now(), sleep: (ms: number) => sleep(ms).then(() => undefined) };
 
 export class NotificationService {
   readonly #producer: EventProducer;
@@ -274,7 +271,8 @@ export class NotificationService {
    */
   async #find(projectId: string, id: string): Promise<NotificationDocument> {
     const notifications = await this.#readModels.collection<NotificationDocument>('notifications');
-    const doc = await findJustSent(id, () => notifications.findOne({ _id: id, project_id: projectId }), JUST_SENT_TIME, () => this.#accepted.find(projectId, id));
+    // Ids are minted on the system clock (uuid v7), whatever clock the service decides schedules by.
+    const doc = await findJustSent(id, () => notifications.findOne({ _id: id, project_id: projectId }), systemClock, () => this.#accepted.find(projectId, id));
     if (doc === null) throw new NotFoundError(`notification ${id} does not exist in project ${projectId}`);
     return doc;
   }

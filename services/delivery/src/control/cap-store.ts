@@ -1,4 +1,5 @@
 import { ADMIN_COLLECTIONS, wrapMongoError, type Collection, type Db } from '@herald/mongo';
+import { retry } from '@herald/runtime';
 import type { CapEntry } from './caps.ts';
 
 /** One device's or user's cap state in one project: `_id` = `<project>|d:<device id>` or `<project>|u:<external_id>`. */
@@ -44,14 +45,7 @@ export class CapStore implements CapState {
     }));
     // A user's devices on two partitions are gated by concurrent steps: both may insert the user's first document, and one
     // then fails on the duplicate key. Written again, it updates the document the other inserted (the per-user bound in docs).
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await this.#guard(() => this.#caps.bulkWrite(operations, { ordered: false }));
-        return;
-      } catch (error) {
-        if (attempt >= 3 || !isDuplicateKey(error)) throw error;
-      }
-    }
+    await retry(() => this.#guard(() => this.#caps.bulkWrite(operations, { ordered: false })), { attempts: 3, classify: isDuplicateKey });
   }
 
   async #guard<T>(operation: () => Promise<T>): Promise<T> {

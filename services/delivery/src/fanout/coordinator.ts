@@ -28,7 +28,8 @@ export interface CoordinatorDeps {
   /** A deferred batch's record, once its schedule fired (services/delivery/src/schedule/releases.ts). */
   releases?: { batchOf(scheduleId: string): Promise<Outgoing | undefined> };
   /** Schedule decisions (is send_at still ahead?); tests move it. */
-  clock: Clock;
+  /** Only its time: schedules decide by it. */
+  clock: Pick<Clock, 'now'>;
   maxAgeMs: number;
   logger: Logger;
 }

@@ -1,0 +1,3 @@
+export * from './clock.ts';
+export * from './backoff.ts';
+export * from './retry.ts';
