@@ -1,3 +1,5 @@
+import { backoffDelay } from '@herald/runtime';
+
 /** How a failing endpoint is retried: exponential back-off with full jitter, then a dead letter. */
 export interface RetryPolicy {
   /** First wait. */
@@ -11,13 +13,12 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { minMs: 500, maxMs: 60_000, deadLetterAfterMs: 3_600_000 };
 
 /**
- * The wait before attempt `attempt + 1` (attempt counts from 1): min·2^(attempt-1)
- * capped at max, then "full jitter" (a random share of it, at least min) so many
- * endpoints failing together do not retry in step. `random` in [0, 1).
+ * The wait before attempt `attempt + 1` (attempt counts from 1): Herald's one
+ * back-off, a ceiling of min·2^(attempt-1) capped at max and a random point
+ * between min and it, so many endpoints failing together do not retry in step.
  */
 export function backoffMs(attempt: number, policy: Pick<RetryPolicy, 'minMs' | 'maxMs'>, random: number): number {
-  const ceiling = Math.min(policy.maxMs, policy.minMs * 2 ** Math.max(0, Math.min(attempt - 1, 30)));
-  return Math.max(policy.minMs, Math.floor(ceiling * random));
+  return backoffDelay(attempt, { minMs: policy.minMs, maxMs: policy.maxMs, floorMs: policy.minMs }, random);
 }
 
 export type RetryDecision = { kind: 'retry'; waitMs: number } | { kind: 'dead-letter' };

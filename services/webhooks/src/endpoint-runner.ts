@@ -2,18 +2,15 @@ import { openLogReader, type HeraldKafka, type LogPosition, type LogReader, type
 import { signingSecrets, storedOffsets, type WebhookDocument, type WebhookStatus, type WebhookStore } from '@herald/admin';
 import type { HeraldEvent } from '@herald/events';
 import type { Logger } from '@herald/log';
+import type { Clock } from '@herald/runtime';
 import { retryDecision, type RetryPolicy } from './backoff.ts';
 import { flushDelay, WEBHOOK_BATCH_MAX_BYTES } from './batching.ts';
 import { signatureHeader, WEBHOOK_HEADERS } from './signature.ts';
 import { WEBHOOK_TOPICS, webhookRequest, webhookWants } from './select-events.ts';
 import { withoutAddresses, type PostResult } from './outbound.ts';
 
-export interface WebhookClock {
-  now(): number;
-  random(): number;
-  /** Resolves after `ms`, or at once when `signal` aborts. */
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
-}
+/** Herald's one clock shape: its sleep resolves at once when its signal aborts. */
+export type WebhookClock = Clock;
 
 export interface WebhookObserver {
   delivered(webhookId: string, events: number): void;

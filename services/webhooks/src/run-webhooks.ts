@@ -5,6 +5,7 @@ import { positionOf, storedOffsets, WebhookStore, type WebhookDocument } from '@
 import type { Db } from '@herald/mongo';
 import type { Logger } from '@herald/log';
 import type { Metrics } from '@herald/metrics';
+import { systemClock } from '@herald/runtime';
 import type { RetryPolicy } from './backoff.ts';
 import { runEndpoint, type RunningEndpoint, type WebhookClock } from './endpoint-runner.ts';
 import { postWebhook, systemConnector, systemResolver, type Connector, type OutboundOptions, type Resolver } from './outbound.ts';
@@ -26,12 +27,6 @@ export interface RunningWebhooks {
   ready: Promise<void>;
   stop(): Promise<void>;
 }
-
-const systemClock: WebhookClock = {
-  now: () => Date.now(),
-  random: Math.random,
-  sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
-};
 
 /**
  * The webhooks service: every `refreshMs` it reads the registrations,
