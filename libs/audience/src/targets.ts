@@ -1,13 +1,14 @@
 import { deviceIdFor, topicIdFor, type ResolvedAudience, type Target } from '@herald/events';
+import { plainTargetKind } from './plain-target.ts';
 
 /**
- * What the targets of a send name once topic names are known. The one rule
- * for a plain string (docs/guides/targets.md): it names the device with that id,
- * the device holding that token and the topic with that name or id,
- * together. Nothing a stranger registers changes that: a device matches a
- * string only by its own id or token, and topics are created by the project
- * (device-created topics, where a project allows them, can never take a
- * device's id or token as name). Typed targets name one kind exactly.
+ * What the targets of a send name once topic names are known. A plain
+ * string names one kind, chosen by its form (plain-target.ts,
+ * docs/guides/targets.md): an id's form the device or topic with that id, a
+ * token's form the device holding that token, anything else the topic of
+ * that name. Topic names of an id's or a token's form are refused, so a
+ * topic and a device can never both answer one string, whichever came
+ * first. Typed targets name one kind exactly.
  */
 export type { ResolvedAudience } from '@herald/events';
 
@@ -18,8 +19,9 @@ export type TopicLookup = (projectId: string, idOrName: string) => string | unde
 export function topicCandidates(targets: readonly Target[]): string[] {
   const names = new Set<string>();
   for (const target of targets) {
-    if (typeof target === 'string') names.add(target);
-    else if ('topic' in target) names.add(target.topic);
+    if (typeof target !== 'string') {
+      if ('topic' in target) names.add(target.topic);
+    } else if (plainTargetKind(target) !== 'token') names.add(target);
   }
   return [...names];
 }
@@ -37,9 +39,15 @@ export function resolveAudience(projectId: string, targets: readonly Target[], t
   };
   for (const target of targets) {
     if (typeof target === 'string') {
-      deviceIds.add(target);
-      tokens.add(target);
-      addTopic(target);
+      const kind = plainTargetKind(target);
+      if (kind === 'token') tokens.add(target);
+      else if (kind === 'topic') addTopic(target);
+      else {
+        deviceIds.add(target);
+        // By id only: a topic named like an id (made before names of that form were refused) is not this one.
+        const topicId = topicOf(projectId, target);
+        if (topicId === target) topicIds.add(topicId);
+      }
     } else if ('topic' in target) addTopic(target.topic);
     else if ('device_id' in target) deviceIds.add(target.device_id);
     else if ('token' in target) tokens.add(target.token);

@@ -5,10 +5,12 @@ import { createTopics, startApiHarness, waitFor, waitForProjectionCaughtUp, type
 /**
  * Topics are the project's (issue 17, item 1): a device cannot create a
  * topic that shadows a device target, so a send naming a device reaches
- * only that device whatever strangers register; the project creates, reads
- * and deletes topics with its key, may let devices create topics (never with
- * a device's id or token as name), reclaims device-created topics nobody
- * subscribes to, and strangers cannot use up its own topic quota.
+ * only that device whatever strangers register, in whichever order (issue
+ * 44: a plain target string names one kind, by its form, and no topic takes
+ * a name of an id's or a token's form); the project creates, reads and
+ * deletes topics with its key, may let devices create topics, reclaims
+ * device-created topics nobody subscribes to, and strangers cannot use up
+ * its own topic quota.
  */
 let harness: ApiHarness;
 
@@ -27,13 +29,15 @@ const topicsOf = async (project: Project, query = '') => (await harness.request(
 const deviceCount = async (project: Project) => ((await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key })).body?.pagination as { count: number }).count;
 const allowDeviceTopics = async (project: Project) => expect(JSON.parse(await harness.herald('projects', 'device-topics', project.id, 'on', '--json'))).toEqual({ project_id: project.id, device_topics: true });
 
-/** Sends to `targets` and resolves with the tokens the fake APNs received it for, once the notification is sent. */
+/** Sends to `targets` and resolves with the tokens the fake APNs and FCM received it for, once the notification is sent. */
 async function reached(project: Project, targets: unknown[]): Promise<string[]> {
   const sent = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: 'Your login code', body: '123456', targets } } });
   expect(sent.status).toBe(201);
   const id = (sent.body!.data as { id: string }).id;
   await waitFor(`notification ${id} sent`, async () => ((await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body?.data as { status: string }).status === 'sent', 60_000);
-  return harness.fakes!.apns.deliveries.filter((delivery) => (delivery.payload as { notification_id: string }).notification_id === id).map((delivery) => delivery.token).sort();
+  const apns = harness.fakes!.apns.deliveries.filter((delivery) => (delivery.payload as { notification_id: string }).notification_id === id).map((delivery) => delivery.token);
+  const fcm = harness.fakes!.fcm.deliveries.filter((delivery) => (delivery.message.data as { notification_id?: string } | undefined)?.notification_id === id).map((delivery) => delivery.token);
+  return [...apns, ...fcm].sort();
 }
 
 describe('a send naming a device reaches only that device', () => {
@@ -54,49 +58,66 @@ describe('a send naming a device reaches only that device', () => {
     expect(await reached(project, [victimId])).toEqual([victimToken]);
   }, 120_000);
 
-  it('where devices may create topics, none can take the id or token of a device (active or not) nor a topic id; no token can be a topic', async () => {
-    const project = await harness.createProject('device-topics');
+  it('a topic and a device never answer one target string: topic first, then a device whose token is its name', async () => {
+    const project = await harness.createProject('topic-first');
     await harness.fakes!.configure(project.id);
     await allowDeviceTopics(project);
-    const projectTopic = 'announcements';
-    await createTopics(harness, project.api_key, [projectTopic]);
-    expect((await register(project, { token: apnsToken('victim-a') })).status).toBe(201);
-    const refreshed = await register(project, { token: apnsToken('victim-b-first') });
-    expect(refreshed.status).toBe(201);
-    const refreshedId = (refreshed.body!.data as { id: string }).id;
-    // Listed, not only counted (the count's counters are written before the documents): the refresh and the DELETE below read them.
-    await waitFor('two devices projected', async () => ((await harness.request('GET', '/api/v1/devices', { key: project.api_key })).body?.data as unknown[]).length === 2);
-    expect((await register(project, { token: apnsToken('victim-b-now'), device_id: refreshedId, previous_token: apnsToken('victim-b-first') })).status).toBe(201);
-    // An inactive device's token is taken all the same.
-    const inactiveId = deviceIdFor(project.id, apnsToken('victim-a'));
-    expect((await harness.request('DELETE', `/api/v1/devices/${inactiveId}`, { key: project.api_key })).status).toBe(204);
-    await waitFor('the refresh and the deletion projected', async () => {
-      const devices = (await harness.request('GET', '/api/v1/devices', { key: project.api_key })).body!.data as Array<{ token: string; status: string }>;
-      return devices.some((device) => device.token === apnsToken('victim-b-now')) && devices.some((device) => device.status === 'inactive');
-    });
+    // A stranger makes a topic under a word, then a device registers that word as its (FCM) token: both are allowed, and the string means the topic.
+    expect((await register(project, { token: apnsToken('stranger-1'), topics: ['crowd-x'] })).status).toBe(201);
+    await waitFor('the device-created topic', async () => (await topicsOf(project, '?name=crowd-x')).data[0]);
+    expect((await register(project, { token: 'crowd-x', platform: 'android' })).status).toBe(201);
+    await waitFor('both devices projected', async () => (await deviceCount(project)) === 2);
+    expect(await reached(project, ['crowd-x'])).toEqual([apnsToken('stranger-1')]);
+    expect(await reached(project, [{ token: 'crowd-x' }])).toEqual(['crowd-x']);
 
-    const projectTopicId = topicIdFor(project.id, projectTopic);
-    for (const name of [apnsToken('victim-a'), inactiveId, apnsToken('victim-b-now'), refreshedId, projectTopicId]) {
-      const attempt = await register(project, { token: apnsToken('attacker-phone'), topics: ['fine', name] });
-      expect(attempt, name).toEqual({ status: 400, body: { errors: [`topics ${JSON.stringify(name)} cannot be created by a device: a device-created topic never takes the id or token of a device, nor the id of a topic`] } });
+    // A stranger cannot make a topic of a future device's token or id: such names are refused whatever exists.
+    const victimToken = apnsToken('victim-later');
+    const victimFcm = 'fVictim01:APA91bH_later-token';
+    const victimId = deviceIdFor(project.id, victimToken);
+    for (const name of [victimToken, victimFcm, victimId, topicIdFor(project.id, 'crowd-x')]) {
+      const attempt = await register(project, { token: apnsToken('stranger-2'), topics: ['fine', name] });
+      expect(attempt.status, name).toBe(422);
+      expect(attempt.body, name).toEqual({ errors: [expect.stringMatching(new RegExp(`^topics ${JSON.stringify(name)} cannot name a topic: it has the form of (a device token|an id)`))] });
     }
-    // A new name is created, as a device-created topic; subscribing to the project's own topic is allowed.
-    expect((await register(project, { token: apnsToken('fan'), topics: ['fans-of-x', projectTopic] })).status).toBe(201);
-    const created = await waitFor('the device-created topic', async () => (await topicsOf(project, '?name=fans-of-x')).data[0]);
-    expect(created).toMatchObject({ id: topicIdFor(project.id, 'fans-of-x'), name: 'fans-of-x', origin: 'device' });
-    expect((await topicsOf(project, `?name=${projectTopic}`)).data[0]).toMatchObject({ origin: 'project' });
+    expect((await register(project, { token: victimToken })).status).toBe(201);
+    expect((await register(project, { token: victimFcm, platform: 'android' })).status).toBe(201);
+    await waitFor('the victims projected', async () => (await deviceCount(project)) === 4);
+    expect(await reached(project, [victimToken])).toEqual([victimToken]);
+    expect(await reached(project, [victimId])).toEqual([victimToken]);
+    expect(await reached(project, [victimFcm])).toEqual([victimFcm]);
+  }, 180_000);
 
-    // The other way round: no device registers a token that is a topic's name or id (nor whose device id is one).
-    const refused = { status: 400, body: { errors: ['token cannot be registered: it (or the device id it makes) is the name or id of a topic in this project'] } };
-    // FCM tokens, whose alphabet holds topic names and ids (an APNs token is hex and refused for that first).
-    expect(await register(project, { token: 'fans-of-x', platform: 'android' })).toEqual(refused);
-    expect(await register(project, { token: projectTopicId, platform: 'android' })).toEqual(refused);
-    expect(await register(project, { token: projectTopic, platform: 'android' })).toEqual(refused);
+  it('a topic and a device never answer one target string: device first, then a topic of its name', async () => {
+    const project = await harness.createProject('device-first');
+    await harness.fakes!.configure(project.id);
+    await allowDeviceTopics(project);
+    const victimToken = apnsToken('victim-first');
+    const victimFcm = 'fVictim02:APA91bH_first-token';
+    const victimId = deviceIdFor(project.id, victimToken);
+    expect((await register(project, { token: victimToken })).status).toBe(201);
+    expect((await register(project, { token: victimFcm, platform: 'android' })).status).toBe(201);
+    // A device whose FCM token is a word, and a stranger whose token is the victim's device id.
+    expect((await register(project, { token: 'weekly', platform: 'android' })).status).toBe(201);
+    expect((await register(project, { token: victimId, platform: 'android' })).status).toBe(201);
+    await waitFor('four devices projected', async () => (await deviceCount(project)) === 4);
 
-    // Sends to the victims' tokens and ids reach them alone (the deleted one: nobody).
-    expect(await reached(project, [apnsToken('victim-b-now')])).toEqual([apnsToken('victim-b-now')]);
-    expect(await reached(project, [refreshedId])).toEqual([apnsToken('victim-b-now')]);
-    expect(await reached(project, ['fans-of-x'])).toEqual([apnsToken('fan')]);
+    // Neither the project nor a device makes a topic of a token's or an id's name.
+    for (const name of [victimToken, victimFcm, victimId]) {
+      const byProject = await harness.request('POST', '/api/v1/topics', { key: project.api_key, body: { name } });
+      expect(byProject.status, name).toBe(422);
+      expect(byProject.body, name).toEqual({ errors: [expect.stringMatching(new RegExp(`^name ${JSON.stringify(name)} cannot name a topic: it has the form of (a device token|an id)`))] });
+      expect((await register(project, { token: apnsToken('stranger-3'), topics: [name] })).status, name).toBe(422);
+    }
+    // A word may name a topic after a device took it as token: the string then means the topic.
+    expect((await harness.request('POST', '/api/v1/topics', { key: project.api_key, body: { name: 'weekly' } })).status).toBe(201);
+    expect((await register(project, { token: apnsToken('subscriber'), topics: ['weekly'] })).status).toBe(201);
+    await waitFor('five devices projected', async () => (await deviceCount(project)) === 5);
+    expect(await reached(project, ['weekly'])).toEqual([apnsToken('subscriber')]);
+    expect(await reached(project, [{ token: 'weekly' }])).toEqual(['weekly']);
+    expect(await reached(project, [victimToken])).toEqual([victimToken]);
+    expect(await reached(project, [victimFcm])).toEqual([victimFcm]);
+    expect(await reached(project, [victimId])).toEqual([victimToken]);
+    expect(await reached(project, [{ token: victimId }])).toEqual([victimId]);
   }, 180_000);
 });
 

@@ -75,7 +75,7 @@ function soloSends(clients = SOLO_CLIENTS) {
       next += 1;
       const startedAt = Date.now();
       const status = await harness
-        .request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: 'Solo', body: 'During the outage', targets: [token] } } })
+        .request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: 'Solo', body: 'During the outage', targets: [{ token }] } } })
         .then((response) => response.status, () => 0);
       sends.push({ token, startedAt, status, answeredAt: Date.now() });
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -75,7 +75,7 @@ describe('delivery', () => {
   it.each([
     ['a topic name', ['news'], ['android-news', apnsToken('ios-news-1'), apnsToken('ios-news-2')]],
     ['a metadata filter', [{ metadata: { plan: 'pro' } }], ['android-pro', apnsToken('ios-news-2')]],
-    ['a token', ['android-free'], ['android-free']],
+    ['a token', [{ token: 'android-free' }], ['android-free']],
     ['overlapping targets, once each', ['news', { metadata: { plan: 'pro' } }, apnsToken('ios-news-1')], ['android-news', 'android-pro', apnsToken('ios-news-1'), apnsToken('ios-news-2')]],
   ])('reaches exactly the devices %s targets, once each', async (_label, targets, expected) => {
     const id = await send(targets);

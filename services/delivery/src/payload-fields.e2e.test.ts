@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 const send = async (notification: Record<string, unknown>) => {
-  const response = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { targets: [apnsToken('ios-fields'), 'android-fields'], ...notification } } });
+  const response = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { targets: [apnsToken('ios-fields'), { token: 'android-fields' }], ...notification } } });
   expect(response.status).toBe(201);
   return (response.body!.data as { id: string }).id;
 };

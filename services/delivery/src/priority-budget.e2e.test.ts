@@ -97,8 +97,8 @@ describe('priority lanes and project budgets', () => {
     const campaign = await send(budgeted, { priority_lane: 'campaign' });
     await waitFor('a tenth of the budgeted campaign delivered', () => pushesOf(campaign).length >= TOTAL / 10, 60_000);
     const few = [7, 8, 9].map((n) => seedToken('ios', n)).concat([7, 8].map((n) => seedToken('android', n)));
-    const urgent = await send(budgeted, { targets: few, priority_lane: 'transactional' });
-    const small = await send(budgeted, { targets: [17, 18, 19].map((n) => seedToken('ios', n)).concat([17, 18].map((n) => seedToken('android', n))) });
+    const urgent = await send(budgeted, { targets: few.map((token) => ({ token })), priority_lane: 'transactional' });
+    const small = await send(budgeted, { targets: [...[17, 18, 19].map((n) => seedToken('ios', n)), ...[17, 18].map((n) => ({ token: seedToken('android', n) }))] });
     const elsewhere = await send(other, { priority_lane: 'campaign' });
 
     const urgentDone = await finished(budgeted, urgent, few.length);

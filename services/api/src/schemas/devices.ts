@@ -122,13 +122,14 @@ export const registerDeviceSchema = {
     'A token refresh names the existing `device_id` with a new token and proves it is that device: `previous_token` ' +
     "equal to the device's current token, or the project's bearer key; without proof it is refused with 403 and nothing changes. " +
     "A token that was a device's first one while the device now holds another is refused with 409 (moving it back needs a refresh's proof). " +
-    'A token that is the name or id of a topic is refused with 400, and so is a device over DEVICE_MAX_BYTES or a new device past the project\'s device quota. ' +
+    'A device over DEVICE_MAX_BYTES or a new device past the project\'s device quota is refused with 400; ' +
+    'a new device-created topic whose name has an id\'s or a device token\'s form with 422 (a plain target string of that form names a device, never a topic). ' +
     'The answer is the caller\'s own device only (the caller holds its token).',
   tags: ['devices'],
   // The bearer key is optional here: it only serves as proof for a token refresh.
   security: [{}, ...BEARER],
   body: RegisterDeviceBody,
-  response: { 201: Type.Object({ data: Device }), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503) },
+  response: { 201: Type.Object({ data: Device }), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 503) },
 } as const;
 
 export const ListDevicesQuery = Type.Object(

@@ -43,11 +43,13 @@ export const createTopicSchema = {
   description:
     'The topic id is derived from (project, name): creating an existing topic returns it again (a device-created one becomes the project\'s). ' +
     'Devices subscribe by naming it when they register. Devices create topics only where the project allows it (herald projects device-topics). ' +
-    `A project creates at most ${DEVICE_LIMITS.topicsPerProject} topics; device-created ones are counted apart (at most ${DEVICE_LIMITS.deviceTopicsPerProject}).`,
+    `A project creates at most ${DEVICE_LIMITS.topicsPerProject} topics; device-created ones are counted apart (at most ${DEVICE_LIMITS.deviceTopicsPerProject}). ` +
+    'A name of an id\'s form (a UUID) or a device token\'s form (APNs: 64 to 200 hex digits; FCM: letters, digits, "-", "_" with a ":") is refused with 422: ' +
+    'a plain target string of that form always names a device, never a topic.',
   tags: ['topics'],
   security: BEARER,
   body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
-  response: { 201: Type.Object({ data: Topic }), ...errorResponses(400, 401, 413, 415, 503) },
+  response: { 201: Type.Object({ data: Topic }), ...errorResponses(400, 401, 413, 415, 422, 503) },
 } as const;
 
 export const deleteTopicSchema = {

@@ -12,7 +12,7 @@ import { mayClaimExternalId, provenIdentifiers } from '../domain/identity-verifi
 import { mayRepointDevice } from '../domain/token-refresh.ts';
 import { isDeleted } from '../domain/device-quota-rule.ts';
 import type { DeviceQuota } from './device-quota.ts';
-import { assertTokenIsNoTopic, topicsToCreate } from './registration-guards.ts';
+import { topicsToCreate } from './registration-guards.ts';
 
 export interface RegisterRequest {
   correlationId?: string | undefined;
@@ -42,7 +42,7 @@ export interface RegisterDeps {
  * project exists; a token moves to a device only with proof (a refresh's
  * `previous_token` or the bearer key), the device's first token included;
  * the token has its provider's form (device-token.ts);
- * a user link needs proof; topics and the token obey the topic rules
+ * a user link needs proof; new topics obey the topic rules
  * (registration-guards); the device stays within the byte bound and the
  * project within its device quota (anonymous devices within their share of
  * it). Answers the device as the read model will show it.
@@ -61,9 +61,6 @@ export async function registerDevice(
   if (input.timezone !== undefined && !isTimeZone(input.timezone)) throw new ValidationError([`timezone ${input.timezone} is not an IANA time zone name (e.g. Europe/Paris)`]);
   if (typeof input.external_id === 'string') await checkExternalIdClaim(deps.admin, input, existing, request.bearerProjectId);
 
-  const deviceId = existing?._id ?? deviceIdFor(input.project_id, input.token);
-  const newToken = existing?.token !== input.token;
-  if (newToken) await assertTokenIsNoTopic(deps.topics, input.project_id, input.token, deviceId);
   const createTopics = input.topics === undefined ? [] : await topicsToCreate(deps, input.project_id, project.device_topics === true, [...new Set(input.topics)]);
 
   const anonymous = request.bearerProjectId !== input.project_id;

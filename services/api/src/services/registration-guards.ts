@@ -1,19 +1,19 @@
 import { topicIdFor } from '@herald/events';
-import { ValidationError } from '@herald/errors';
+import { topicNameProblem } from '@herald/audience';
+import { UnprocessableError, ValidationError } from '@herald/errors';
 import type { Collection } from '@herald/mongo';
-import { LIVE_TOPIC, type DeviceDocument, type TopicDocument } from '@herald/projections';
+import { LIVE_TOPIC, type TopicDocument } from '@herald/projections';
 import { assertRoomForTopics } from './topic-quota.ts';
 
 /**
- * What a device-facing registration may do with topics and tokens, so that no
- * anonymous registration changes what a project's send to a device reaches
- * (docs/reference/device-endpoints.md): topics are the project's unless it lets
- * devices create them, a device-created topic never takes the name of a
- * device (id or token, active or not) or a topic's id, and no token (nor the
- * device id it makes) is a topic's name or id.
+ * What a device-facing registration may do with topics: they are the
+ * project's unless it lets devices create them, and no topic (the project's
+ * or a device's) takes a name of an id's or a token's form, which a plain
+ * target string never names as a topic (libs/audience plain-target.ts). That
+ * is decided by the name alone, so it holds whichever of a topic and a
+ * device came first; a token is never checked against topics.
  */
 export interface RegistrationGuards {
-  devices: Collection<DeviceDocument>;
   topics: Collection<TopicDocument>;
 }
 
@@ -31,9 +31,9 @@ async function missingTopics(topics: Collection<TopicDocument>, projectId: strin
 
 /**
  * The topics this registration must create: none when all it names exist.
- * Refused (400, naming `topics`) when a named topic does not exist and the
- * project does not let devices create topics, when a new name is a device's
- * id or token or a topic's id, or past the device-created topic quota.
+ * Refused when a named topic does not exist and the project does not let
+ * devices create topics (400), when a new name has an id's or a token's form
+ * (422), or past the device-created topic quota; each naming `topics`.
  */
 export async function topicsToCreate(guards: RegistrationGuards, projectId: string, deviceTopics: boolean, names: readonly string[]): Promise<string[]> {
   const missing = await missingTopics(guards.topics, projectId, names);
@@ -44,22 +44,8 @@ export async function topicsToCreate(guards: RegistrationGuards, projectId: stri
         'unless the project lets devices create them (herald projects device-topics <project-id> on)',
     ]);
   }
-  const device = await guards.devices.findOne(
-    { project_id: projectId, $or: [{ _id: { $in: missing } }, { token: { $in: missing } }] },
-    { projection: { _id: 1, token: 1 } },
-  );
-  const topicIds = await Promise.all(missing.map((name) => liveTopic(guards.topics, projectId, name)));
-  const taken = missing.filter((name, index) => topicIds[index] || name === device?._id || name === device?.token);
-  if (taken.length > 0) {
-    throw new ValidationError([`topics ${quoted(taken)} cannot be created by a device: a device-created topic never takes the id or token of a device, nor the id of a topic`]);
-  }
+  const problems = missing.map((name) => topicNameProblem('topics', name)).filter((problem) => problem !== undefined);
+  if (problems.length > 0) throw new UnprocessableError(problems);
   await assertRoomForTopics(guards.topics, projectId, 'device', missing.length);
   return missing;
-}
-
-/** Refuses (400, naming `token`) a token that is a topic's name or id, or whose device id is. */
-export async function assertTokenIsNoTopic(topics: Collection<TopicDocument>, projectId: string, token: string, deviceId: string): Promise<void> {
-  const ids = [...new Set([token, topicIdFor(projectId, token), deviceId, topicIdFor(projectId, deviceId)])];
-  const found = await Promise.all(ids.map((id) => liveTopic(topics, projectId, id)));
-  if (found.some(Boolean)) throw new ValidationError(['token cannot be registered: it (or the device id it makes) is the name or id of a topic in this project']);
 }

@@ -3,7 +3,8 @@ import { createEvent, topicIdFor } from '@herald/events';
 import { countMatching, type Filter, type ReadModelRegistry } from '@herald/mongo';
 import { LIVE_TOPIC, readCounts, topicCountKey, topicOrigin, type CounterDocument, type TopicDocument } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
-import { NotFoundError } from '@herald/errors';
+import { topicNameProblem } from '@herald/audience';
+import { NotFoundError, UnprocessableError } from '@herald/errors';
 import { assertRoomForTopics } from './topic-quota.ts';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import type { Topic } from '../schemas/topics.ts';
@@ -65,8 +66,12 @@ export class TopicService {
    * Idempotent: the id is derived from the name, and the projection keeps
    * the first creation. Creating a device-created topic makes it the
    * project's (no longer reclaimable, counted under the project's quota).
+   * A name of an id's or a token's form is refused (422): a plain target
+   * string of that form names a device, never a topic.
    */
   async create(projectId: string, name: string, correlationId?: string): Promise<TopicView> {
+    const problem = topicNameProblem('name', name);
+    if (problem !== undefined) throw new UnprocessableError([problem]);
     const id = topicIdFor(projectId, name);
     const topics = await this.#topics();
     const existing = await topics.findOne({ _id: id, project_id: projectId, ...LIVE_TOPIC });
