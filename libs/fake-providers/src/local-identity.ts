@@ -3,7 +3,12 @@ import { dirname } from 'node:path';
 import { createTestApnsKey, createTestServiceAccount, type TestApnsKey, type TestServiceAccount } from './test-keys.ts';
 import type { FakeApns } from './fake-apns.ts';
 import type { FakeFcm } from './fake-fcm.ts';
-import type { CredentialSink } from './test-credentials.ts';
+
+/** Where credentials are stored (the CredentialStore of @herald/admin has this shape). */
+export interface CredentialSink {
+  setApns(projectId: string, credential: { keyPem: string; keyId: string; teamId: string; bundleId: string; sandbox: boolean }): Promise<unknown>;
+  setFcm(projectId: string, credential: { serviceAccount: { project_id: string; client_email: string; private_key: string } }): Promise<unknown>;
+}
 
 export const TEST_BUNDLE_ID = 'com.example.herald';
 

@@ -1,6 +1,5 @@
 import { parseBatchId, TOPICS, type DeliveryOutcome, type DeliveryReportedV1 } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import { tallyOf } from './ledger-rows.ts';
 import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
 import type { IndexDescription } from '@herald/mongo';
 
@@ -34,6 +33,13 @@ export interface DeliveryLedgerDocument extends ProjectedDocument {
   /** Devices per outcome in this batch: receipts page through batches without reading their devices. */
   tally?: Partial<Record<LedgerDevice['outcome'], number>>;
   reported_at: string;
+}
+
+/** Devices per outcome in one batch. */
+export function tallyOf(devices: readonly LedgerDevice[]): NonNullable<DeliveryLedgerDocument['tally']> {
+  const tally: NonNullable<DeliveryLedgerDocument['tally']> = {};
+  for (const device of devices) tally[device.outcome] = (tally[device.outcome] ?? 0) + 1;
+  return tally;
 }
 
 /** The indexes this read model's queries need (docs/internals/indexes.md). */

@@ -1,5 +1,4 @@
 import { deltasOf, tally, type CountDelta } from './counts.ts';
-import type { DeviceDocument } from './devices.ts';
 
 /** The counters key of a project's devices by platform and status (fields `ios_active`, `android_inactive`, ...). */
 export const DEVICES_COUNT_KEY = 'devices';
@@ -15,10 +14,18 @@ export interface DeviceCounts {
   android: { active: number; inactive: number };
 }
 
+/** What the counters read of a device document (devices.ts's DeviceDocument, which evolves with these deltas). */
+interface CountedDevice {
+  project_id: string;
+  platform: string;
+  status: string;
+  topics: readonly string[];
+}
+
 /** What a device's change adds to its project's counters: its platform × status, and its topics' subscribers while active. */
-export function deviceCountDeltas(before: DeviceDocument | undefined, after: DeviceDocument | undefined): CountDelta[] {
+export function deviceCountDeltas<Device extends CountedDevice>(before: Device | undefined, after: Device | undefined): CountDelta[] {
   const groups = new Map<string, Record<string, number>>();
-  const add = (doc: DeviceDocument, sign: number) => {
+  const add = (doc: CountedDevice, sign: number) => {
     tally(groups, DEVICES_COUNT_KEY, `${doc.platform}_${doc.status}`, sign);
     if (doc.status === 'active') for (const topicId of new Set(doc.topics)) tally(groups, topicCountKey(topicId), 'active', sign);
   };

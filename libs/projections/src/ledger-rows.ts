@@ -29,13 +29,6 @@ export function receiptRows(doc: DeliveryLedgerDocument): ReceiptRow[] {
   }));
 }
 
-/** Devices per outcome in one batch. */
-export function tallyOf(devices: readonly LedgerDevice[]): Tally {
-  const tally: Tally = {};
-  for (const device of devices) tally[device.outcome] = (tally[device.outcome] ?? 0) + 1;
-  return tally;
-}
-
 /** Rows of a batch that a receipts query counts: all of them, or those with one outcome. */
 export function tallied(tally: Tally, outcome: Outcome | undefined): number {
   if (outcome !== undefined) return tally[outcome] ?? 0;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { batchProvider, planReceiptPage, tallied, tallyOf } from './ledger-rows.ts';
+import { tallyOf } from './delivery-ledger.ts';
+import { batchProvider, planReceiptPage, tallied } from './ledger-rows.ts';
 
 const batches = [
   { _id: 'n:apns:0', tally: { delivered: 3, failed: 1 } },

@@ -1,12 +1,8 @@
 import { TOPICS } from '@herald/events';
-import { highsByPartition, openLogAdmin, TransactionalProducer, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
-import type { Db } from '@herald/mongo';
+import { highsByPartition, openLogAdmin, TransactionalProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
 import { ConfigError } from '@herald/errors';
-import type { Logger } from '@herald/log';
-import type { Clock } from '@herald/runtime';
-import type { Role } from './config.ts';
-import type { SenderObserver } from './sender/sender.ts';
-import { ProviderClients, type CredentialSource } from './sender/provider-clients.ts';
+import { ProviderClients } from './sender/provider-clients.ts';
+import type { DeliveryDeps, RunningDelivery } from './delivery-deps.ts';
 import { openInstance } from './index/open-instance.ts';
 import { followLog } from './index/follow-log.ts';
 import { DeliveryControls } from './control/delivery-controls.ts';
@@ -14,51 +10,7 @@ import type { DeliveryRuntime } from './delivery-runtime.ts';
 import { startFanout } from './fanout/start-fanout.ts';
 import { startSenders } from './sender/start-senders.ts';
 
-export interface DeliveryDeps {
-  kafka: HeraldKafka;
-  producer: EventProducer;
-  db: Db;
-  logger: Logger;
-  roles: readonly Role[];
-  credentials: CredentialSource;
-  /** This instance's directory: its audience index and its id (one process per directory). */
-  indexDir: string;
-  apnsEndpoint?: string | undefined;
-  fcmEndpoint?: string | undefined;
-  /** Extra trusted CA for in-process tests; processes use NODE_EXTRA_CA_CERTS. */
-  ca?: string | undefined;
-  retryDeadlineMs?: number;
-  /** Notifications requested longer ago than this are not sent (a consumer group reset must not replay old campaigns). */
-  maxAgeMs?: number;
-  /** Audience devices per fan-out step (the first step reads at most 1,000). */
-  fanoutStepDevices?: number;
-  /** Fan-out partitions worked on at once. */
-  fanoutConcurrency?: number;
-  concurrency?: number;
-  /** Sends of a batch that may throw before its open devices are reported failed (AttemptsExhausted). */
-  maxAttempts?: number;
-  apnsMaxInFlight?: number;
-  apnsRequestTimeoutMs?: number;
-  fcmMaxConcurrentChunks?: number;
-  observer?: SenderObserver;
-  /** Progress of the audience index, per device-events partition (metrics). */
-  onIndexApplied?: (partition: number, next: number, records: number) => void;
-  /** Schedule decisions; tests move it (HERALD_CLOCK_FILE). Default: the system clock. */
-  scheduleClock?: Clock;
-  /** How soon the scheduler looks again while due sends are leased. */
-  schedulerPollMs?: number;
-  /** The longest the scheduler sleeps with nothing due (scheduler.ts). */
-  schedulerIdleMs?: number;
-  /** Longest a chunk of waiting (paced, paused) fan-out tasks is held before they are queued again. */
-  paceHoldMs?: number;
-}
-
-export interface RunningDelivery {
-  ready: Promise<void>;
-  /** This process's id in the fan-out group (stable for its index directory). */
-  instance: string;
-  stop(): Promise<void>;
-}
+export type { DeliveryDeps, RunningDelivery } from './delivery-deps.ts';
 
 /**
  * Starts the chosen roles. Every role follows delivery-control (cancels,

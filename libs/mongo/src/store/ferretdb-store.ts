@@ -1,4 +1,4 @@
-import type { StoreAdapter } from './store-adapter.ts';
+import type { StoreAdapter } from './store-contract.ts';
 
 /**
  * The indexes the local FerretDB creates, by logical collection: those its

@@ -1,21 +1,8 @@
-import type { Db, IndexDescription } from 'mongodb';
+import type { Db } from 'mongodb';
 import { ferretdbStore } from './ferretdb-store.ts';
+import type { StoreAdapter } from './store-contract.ts';
 
-/**
- * What differs between the stores Herald runs on, in one place (ARCHITECTURE.md,
- * "one adapter per store"): MongoDB, or the local FerretDB 1.24 on SQLite with
- * Herald's patches (infra/README.md). Chosen once per connection, from the
- * server's `buildInfo`; services ask it, never the server's flavour.
- */
-export interface StoreAdapter {
-  readonly flavour: 'mongodb' | 'ferretdb';
-  /**
-   * Which of a collection's declared indexes this store creates. `logical` is
-   * the collection's name without its read-model version (`devices` for
-   * `devices_v2`, `devices_counts` for `devices_v2_counts`).
-   */
-  indexesFor(logical: string, declared: readonly IndexDescription[]): IndexDescription[];
-}
+export type { StoreAdapter } from './store-contract.ts';
 
 /** MongoDB: every declared index (docs/internals/indexes.md). */
 export const mongodbStore: StoreAdapter = {

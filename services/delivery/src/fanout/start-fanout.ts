@@ -4,7 +4,7 @@ import { ReadModelRegistry, wrapMongoError } from '@herald/mongo';
 import type { DeviceDocument } from '@herald/projections';
 import { AdminStore } from '@herald/admin';
 import { systemClock } from '@herald/runtime';
-import type { DeliveryDeps } from '../start-delivery.ts';
+import type { DeliveryDeps } from '../delivery-deps.ts';
 import type { DeliveryRuntime } from '../delivery-runtime.ts';
 import { ScheduleStore } from '../schedule/schedule-store.ts';
 import { startScheduler } from '../schedule/scheduler.ts';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DELIVERY_CONSUMERS } from '@herald/events';
 import { coPartitionAssigner, runConsumer } from '@herald/kafka';
 import { AdminStore } from '@herald/admin';
-import type { DeliveryDeps } from '../start-delivery.ts';
+import type { DeliveryDeps } from '../delivery-deps.ts';
 import type { DeliveryRuntime } from '../delivery-runtime.ts';
 import { projectSetting } from '../control/project-setting.ts';
 import { SendPacer } from '../control/send-pace.ts';
