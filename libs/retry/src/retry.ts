@@ -18,6 +18,8 @@ export interface RetryOptions {
   attempts?: number;
   /** Clock instant after which no attempt starts; the last wait is shortened to land on it. */
   deadline?: number;
+  /** As `deadline`, but counted from the first failure: how long the work may keep failing. */
+  failureWindowMs?: number;
   /** Waits between attempts (default: none, the next attempt starts at once). */
   backoff?: BackoffPolicy;
   clock?: Clock;
@@ -61,6 +63,7 @@ export async function retry<T>(work: (attempt: number) => Promise<T>, options: R
   const attempts = options.attempts ?? Number.POSITIVE_INFINITY;
   const stopped = () => options.signal?.aborted === true || (options.active !== undefined && !options.active());
   let lastError: unknown;
+  let firstFailureAt: number | undefined;
   for (let attempt = 1; ; attempt += 1) {
     if (stopped()) throw new RetryStopped(attempt - 1, lastError);
     try {
@@ -69,11 +72,13 @@ export async function retry<T>(work: (attempt: number) => Promise<T>, options: R
       const { retry: again, error } = verdictOf(options, raw);
       lastError = error;
       if (!again || attempt >= attempts) throw error;
+      const now = clock.now();
+      firstFailureAt ??= now;
       let waitMs = options.backoff === undefined ? 0 : backoffDelay(attempt, options.backoff, clock.random());
-      if (options.deadline !== undefined) {
-        const left = options.deadline - clock.now();
-        if (left <= 0) throw error;
-        waitMs = Math.min(waitMs, left);
+      const deadline = Math.min(options.deadline ?? Infinity, options.failureWindowMs === undefined ? Infinity : firstFailureAt + options.failureWindowMs);
+      if (deadline !== Infinity) {
+        if (now >= deadline) throw error;
+        waitMs = Math.min(waitMs, deadline - now);
       }
       await options.onRetry?.(error, attempt, waitMs);
       if (waitMs > 0) await clock.sleep(waitMs, options.signal);

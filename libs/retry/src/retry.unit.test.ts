@@ -73,6 +73,19 @@ describe('retry', () => {
     expect(calls).toEqual([1, 2, 3, 4]);
   });
 
+  it('keeps failing for at most failureWindowMs from the first failure, the last wait landing on its end', async () => {
+    const clock = fakeClock();
+    const calls: number[] = [];
+    const work = async (attempt: number) => {
+      calls.push(attempt);
+      if (attempt === 1) await clock.sleep(5_000); // a slow first attempt: the window starts when it fails, not before
+      throw new Error('refused');
+    };
+    await expect(retry(work, { clock, failureWindowMs: 1_000, backoff: { minMs: 300, maxMs: 10_000, floorMs: 300 } })).rejects.toThrow('refused');
+    expect(clock.waits).toEqual([5_000, 300, 600, 100]);
+    expect(calls).toEqual([1, 2, 3, 4]);
+  });
+
   it('stops before an attempt once it is no longer active, naming the attempts made', async () => {
     const clock = fakeClock();
     const { work, calls } = failing(10, new Error('x'));

@@ -2,8 +2,8 @@ import { openLogReader, type HeraldKafka, type LogPosition, type LogReader, type
 import { signingSecrets, storedOffsets, type WebhookDocument, type WebhookStatus, type WebhookStore } from '@herald/admin';
 import type { HeraldEvent } from '@herald/events';
 import type { Logger } from '@herald/log';
-import type { Clock } from '@herald/runtime';
-import { retryDecision, type RetryPolicy } from './backoff.ts';
+import { retry, RetryStopped, type Clock } from '@herald/runtime';
+import { webhookRetry, type RetryPolicy } from './backoff.ts';
 import { flushDelay, WEBHOOK_BATCH_MAX_BYTES } from './batching.ts';
 import { signatureHeader, WEBHOOK_HEADERS } from './signature.ts';
 import { WEBHOOK_TOPICS, webhookRequest, webhookWants } from './select-events.ts';
@@ -11,6 +11,9 @@ import { withoutAddresses, type PostResult } from './outbound.ts';
 
 /** Herald's one clock shape: its sleep resolves at once when its signal aborts. */
 export type WebhookClock = Clock;
+
+/** The endpoint did not acknowledge a request (its answer, or why there was none): retried, then dead-lettered. */
+class RequestFailed extends Error {}
 
 export interface WebhookObserver {
   delivered(webhookId: string, events: number): void;
@@ -73,8 +76,8 @@ export async function runEndpoint(deps: EndpointDeps, from: LogPosition, generat
   const deliver = async (events: HeraldEvent[]): Promise<'done' | 'stopped'> => {
     const { body, deliveryId } = webhookRequest(id, events);
     let firstFailureAt: number | undefined;
-    for (let attempt = 1; ; attempt += 1) {
-      if (stopping.signal.aborted) return 'stopped';
+    let last: { attempt: number; failedAt: number; error: string; projectId: string } | undefined;
+    const postOnce = async (attempt: number) => {
       const webhook = deps.current();
       const now = clock.now();
       const timestamp = Math.floor(now / 1000);
@@ -89,37 +92,42 @@ export async function runEndpoint(deps: EndpointDeps, from: LogPosition, generat
       if (result.ok) {
         status = { ...status, delivered_events: status.delivered_events + events.length, last_success_at: new Date(clock.now()) };
         deps.observer.delivered(id, events.length);
-        return 'done';
+        return;
       }
       const failedAt = clock.now();
       firstFailureAt ??= failedAt;
+      last = { attempt, failedAt, error: result.error, projectId: webhook.project_id };
       status = { ...status, failed_attempts: status.failed_attempts + 1, last_failure: { at: new Date(failedAt), error: result.error.slice(0, 500) } };
       dirty = true;
       deps.observer.failed(id, failedAt);
       logger.warn({ webhook_id: id, attempt, error: result.error, ...(result.detail === undefined ? {} : { detail: result.detail }) }, 'webhook request failed');
-      const decision = retryDecision(attempt, firstFailureAt, failedAt, deps.policy, clock.random());
-      if (decision.kind === 'dead-letter') {
-        await deps.store.addDeadLetter({
-          _id: `${id}:${deliveryId}:${generation}`,
-          webhook_id: id,
-          project_id: webhook.project_id,
-          event_ids: events.map((event) => event.id),
-          error: result.error.slice(0, 500),
-          attempts: attempt,
-          first_failure_at: new Date(firstFailureAt),
-          at: new Date(failedAt),
-        }).catch((error: unknown) => {
-          // A repeat of the same dead letter (after a restart) is already stored.
-          if ((error as { code?: unknown }).code !== 11000) throw error;
-        });
-        status = { ...status, dead_letters: status.dead_letters + 1 };
-        deps.observer.deadLettered(id);
-        logger.error({ webhook_id: id, events: events.length, attempts: attempt }, 'webhook delivery dead-lettered');
-        return 'done';
-      }
-      await save();
-      await clock.sleep(decision.waitMs, stopping.signal);
+      throw new RequestFailed(result.error);
+    };
+    try {
+      await retry(postOnce, { ...webhookRetry(deps.policy), clock, signal: stopping.signal, classify: (error) => error instanceof RequestFailed, onRetry: save });
+      return 'done';
+    } catch (error) {
+      if (error instanceof RetryStopped) return 'stopped';
+      if (!(error instanceof RequestFailed) || last === undefined || firstFailureAt === undefined) throw error;
     }
+    // Failing for the whole dead-letter time: set the events aside and go on.
+    await deps.store.addDeadLetter({
+      _id: `${id}:${deliveryId}:${generation}`,
+      webhook_id: id,
+      project_id: last.projectId,
+      event_ids: events.map((event) => event.id),
+      error: last.error.slice(0, 500),
+      attempts: last.attempt,
+      first_failure_at: new Date(firstFailureAt),
+      at: new Date(last.failedAt),
+    }).catch((error: unknown) => {
+      // A repeat of the same dead letter (after a restart) is already stored.
+      if ((error as { code?: unknown }).code !== 11000) throw error;
+    });
+    status = { ...status, dead_letters: status.dead_letters + 1 };
+    deps.observer.deadLettered(id);
+    logger.error({ webhook_id: id, events: events.length, attempts: last.attempt }, 'webhook delivery dead-lettered');
+    return 'done';
   };
 
   const flush = async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { signatureHeader, signPayload, verifySignature } from './signature.ts';
-import { backoffMs, retryDecision, type RetryPolicy } from './backoff.ts';
+import { backoffDelay, retry, type Clock } from '@herald/runtime';
+import { webhookRetry, type RetryPolicy } from './backoff.ts';
 import { flushDelay } from './batching.ts';
 
 describe('signatures', () => {
@@ -28,17 +29,26 @@ describe('signatures', () => {
 
 describe('back-off', () => {
   const policy: RetryPolicy = { minMs: 500, maxMs: 60_000, deadLetterAfterMs: 600_000 };
+  const { backoff, failureWindowMs } = webhookRetry(policy);
+
   it('doubles from min up to max, with full jitter never below min', () => {
-    expect([1, 2, 3, 4, 8, 20, 1_000].map((attempt) => backoffMs(attempt, policy, 0.9999999))).toEqual([500, 1_000, 2_000, 4_000, 60_000, 60_000, 60_000]);
-    expect(backoffMs(5, policy, 0)).toBe(500);
-    expect(backoffMs(5, policy, 0.5)).toBe(4_250);
+    expect([1, 2, 3, 4, 8, 20, 1_000].map((attempt) => backoffDelay(attempt, backoff!, 0.9999999))).toEqual([500, 1_000, 2_000, 4_000, 60_000, 60_000, 60_000]);
+    expect(backoffDelay(5, backoff!, 0)).toBe(500);
+    expect(backoffDelay(5, backoff!, 0.5)).toBe(4_250);
   });
 
-  it('retries until the dead-letter time, the last wait landing on it', () => {
-    const first = 1_000_000;
-    expect(retryDecision(3, first, first + 10_000, policy, 0.5)).toEqual({ kind: 'retry', waitMs: 1_250 });
-    expect(retryDecision(30, first, first + 599_000, policy, 0.99)).toEqual({ kind: 'retry', waitMs: 1_000 });
-    expect(retryDecision(31, first, first + 600_000, policy, 0.5)).toEqual({ kind: 'dead-letter' });
+  it('retries until the dead-letter time, the last wait landing on it', async () => {
+    let now = 1_000_000;
+    const waits: number[] = [];
+    const clock: Clock = { now: () => now, random: () => 0.99, sleep: (ms) => ((now += ms), waits.push(ms), Promise.resolve()) };
+    let attempts = 0;
+    const failing = () => ((attempts += 1), Promise.reject(new Error('503')));
+    await expect(retry(failing, { backoff, failureWindowMs, clock })).rejects.toThrow('503');
+    expect(failureWindowMs).toBe(600_000);
+    expect(waits.reduce((sum, ms) => sum + ms, 0)).toBe(600_000);
+    expect(waits.slice(0, 4)).toEqual([500, 995, 1_985, 3_965]);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(60_000);
+    expect(attempts).toBe(waits.length + 1);
   });
 });
 
