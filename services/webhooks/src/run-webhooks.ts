@@ -153,12 +153,14 @@ export async function runWebhooks(deps: WebhooksDeps): Promise<RunningWebhooks> 
     await measureLag();
   };
 
+  // Stopping ends the wait between two refreshes at once: a stop never waits out `refreshMs`.
+  const stopping = new AbortController();
   let loop: Promise<void> = Promise.resolve();
   const first = refresh().catch((error: unknown) => logger.error({ err: error }, 'webhooks: first refresh failed (retried)'));
   loop = (async () => {
     await first;
     while (!stopped) {
-      await sleep(deps.refreshMs);
+      await sleep(deps.refreshMs, undefined, { signal: stopping.signal }).catch(() => undefined);
       if (stopped) break;
       await refresh().catch((error: unknown) => logger.error({ err: error }, 'webhooks: refresh failed (retried)'));
     }
@@ -167,6 +169,7 @@ export async function runWebhooks(deps: WebhooksDeps): Promise<RunningWebhooks> 
     ready: first,
     async stop() {
       stopped = true;
+      stopping.abort();
       await loop;
       await Promise.all(
         [...running.keys()].map(async (id) => {
