@@ -193,6 +193,8 @@ export class AudienceIndex {
     for (const key of added) this.#statements.memberPut.run(memberKey(key), ordinal);
     if (isNew) this.#rows(partition).insert.run(ordinal, encodeRow(after));
     else this.#rows(partition).replace.run(encodeRow(after), ordinal);
+    // Purged: the row stays, emptied (index-rows.ts purgedRow); the id goes, so the device is found no more.
+    if (after.purged === true) this.#statements.idDelete.run(id);
   }
 
   /** A device by id, as the index holds it (tests, explain). */

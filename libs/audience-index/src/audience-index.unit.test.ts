@@ -88,4 +88,27 @@ describe('audience index ordinals', () => {
     expect(index.rowsAt(0, [0]).map((row) => row?.token)).toEqual(['a']);
     await index.close();
   });
+
+  it('a purged device leaves its row empty, its ordinal held, its id forgotten; its token registered again is a new device', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'herald-purge-'));
+    dirs.push(dir);
+    const index = AudienceIndex.open(dir);
+    const id = deviceIdFor(project, 'gone');
+    const context = { project_id: project };
+    const withData = record(createEvent('DeviceRegistered', { device_id: id, token: 'gone', platform: 'ios', metadata: { plan: 'old' }, topic_ids: ['t1'] }, context));
+    index.applyDevices(0, [registered('kept'), withData], offset);
+    // A purge of a device that is active (registered again since its deletion) changes nothing.
+    index.applyDevices(0, [record(createEvent('DevicePurged', { device_id: id }, context))], offset);
+    expect(index.device(0, id)).toMatchObject({ status: 'active', metadata: { plan: 'old' } });
+
+    index.applyDevices(0, [record(createEvent('DeviceUnregistered', { device_id: id }, context)), record(createEvent('DevicePurged', { device_id: id }, context))], offset);
+    expect(index.device(0, id)).toBeUndefined();
+    expect(index.row(0, 1)).toMatchObject({ _id: id, token: '', status: 'inactive', topics: [], metadata: {} });
+    expect(index.deviceCount(0)).toBe(2);
+
+    index.applyDevices(0, [registered('gone'), registered('next')], offset);
+    expect(ordinalsOf(index, ['kept', 'gone', 'next'])).toEqual([0, 2, 3]);
+    expect(index.device(0, id)).toMatchObject({ token: 'gone', status: 'active', metadata: {}, topics: [] });
+    await index.close();
+  });
 });

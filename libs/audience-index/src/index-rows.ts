@@ -25,12 +25,28 @@ function indexed(device: (DeviceDocument & { since: number }) | IndexedDevice): 
   return row as unknown as IndexedDevice;
 }
 
+/** A row as one event leaves it; `purged` (never stored) when the device was purged and its id must be forgotten. */
+export type EvolvedRow = IndexedDevice & { purged?: true };
+
 /** The device after one event (pure); the same object when the event changes nothing the index keeps. */
-export function evolveIndexed(state: IndexedDevice | undefined, record: ConsumedEvent): IndexedDevice | undefined {
+export function evolveIndexed(state: IndexedDevice | undefined, record: ConsumedEvent): EvolvedRow | undefined {
   // evolveDevice reads only fields an IndexedDevice has (the others it copies through, and `indexed` drops them).
   const next = evolveDevice(state as DeviceDocument | undefined, record);
   if (next === undefined || next === (state as DeviceDocument | undefined)) return state;
-  return indexed({ ...next, since: state?.since ?? record.offset });
+  const row = { ...next, since: state?.since ?? record.offset };
+  return next.purged === true ? { ...purgedRow(row), purged: true } : indexed(row);
+}
+
+/**
+ * What the index keeps of a purged device: an empty, inactive row (no
+ * token, topics, metadata or user, so no lookup key) that holds its
+ * ordinal. Rows are never deleted because every instance that applies the
+ * partition must number its devices alike (audience-index.ts); its id is
+ * forgotten, so the token registered again makes a new device.
+ */
+export function purgedRow(device: Pick<IndexedDevice, '_id' | 'project_id' | 'platform' | 'registered_at' | 'position' | 'since'>): IndexedDevice {
+  const { _id, project_id, platform, registered_at, position, since } = device;
+  return { _id, project_id, token: '', platform, status: 'inactive', topics: [], metadata: {}, registered_at, position, since };
 }
 
 /** Long values (tokens up to 4 KB, metadata values) are keyed by their hash, so index keys stay short. Used where the value itself is kept (aliases, topic names). */

@@ -65,6 +65,7 @@ export interface IndexStatements {
   checkpointsOf: StatementSync;
   idGet: StatementSync;
   idPut: StatementSync;
+  idDelete: StatementSync;
   memberPut: StatementSync;
   memberDelete: StatementSync;
   /** A lookup key's ordinals past one, as [ordinal] arrays. */
@@ -92,6 +93,7 @@ export function prepareIndex(db: DatabaseSync): IndexStatements {
     checkpointsOf: db.prepare('SELECT partition, next FROM checkpoints WHERE kind = ?'),
     idGet: db.prepare('SELECT ordinal FROM ids WHERE key = ?'),
     idPut: db.prepare('INSERT OR REPLACE INTO ids (key, ordinal) VALUES (?, ?)'),
+    idDelete: db.prepare('DELETE FROM ids WHERE key = ?'),
     memberPut: db.prepare('INSERT OR IGNORE INTO members (key, ordinal) VALUES (?, ?)'),
     memberDelete: db.prepare('DELETE FROM members WHERE key = ? AND ordinal = ?'),
     memberPage: db.prepare(`SELECT ordinal FROM members WHERE key = ? AND ordinal > ? ORDER BY ordinal LIMIT ${ORDINALS_PER_QUERY}`),

@@ -16,6 +16,7 @@ import { TokenAssignedV1 } from './schemas/token-assigned.v1.ts';
 import { DeliveryControlV1 } from './schemas/delivery-control.v1.ts';
 import { NotificationDueV1 } from './schemas/notification-due.v1.ts';
 import { DeviceUnregisteredV1 } from './schemas/device-unregistered.v1.ts';
+import { DevicePurgedV1 } from './schemas/device-purged.v1.ts';
 import { NotificationCancelledV1 } from './schemas/notification-cancelled.v1.ts';
 import { NotificationExpiredV1 } from './schemas/notification-expired.v1.ts';
 import { NotificationSteeredV1 } from './schemas/notification-steered.v1.ts';
@@ -40,6 +41,7 @@ export type HeraldEvent =
   | DeliveryControlV1
   | NotificationDueV1
   | DeviceUnregisteredV1
+  | DevicePurgedV1
   | NotificationCancelledV1
   | NotificationExpiredV1
   | NotificationSteeredV1
@@ -74,6 +76,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry(MetadataUpdatedV1, TOPICS.deviceEvents, 'device_id'),
   entry(DeviceDeactivatedV1, TOPICS.deviceEvents, 'device_id'),
   entry(DeviceUnregisteredV1, TOPICS.deviceEvents, 'device_id'),
+  entry(DevicePurgedV1, TOPICS.deviceEvents, 'device_id'),
   entry(DeviceUnlinkedV1, TOPICS.deviceEvents, 'device_id'),
   // Keyed by the id derived from the token, so the audience index of that partition can find the device holding it.
   entry(TokenAssignedV1, TOPICS.deviceEvents, 'token_device_id'),

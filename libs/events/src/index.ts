@@ -22,6 +22,7 @@ export * from './schemas/delivery-control.v1.ts';
 export * from './schemas/notification-due.v1.ts';
 export * from './schemas/push-options.ts';
 export * from './schemas/device-unregistered.v1.ts';
+export * from './schemas/device-purged.v1.ts';
 export * from './schemas/notification-cancelled.v1.ts';
 export * from './schemas/notification-steered.v1.ts';
 export * from './schemas/notification-expired.v1.ts';

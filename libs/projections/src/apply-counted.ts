@@ -74,6 +74,11 @@ export async function applyCounted<Doc extends ProjectedDocument>(
       if (kept !== undefined) current.set(id, kept.doc);
     }
     const { changed, deltas } = foldWithCounts(projection, records, current);
+    const removed = removedIds(projection, changed);
+    for (const id of removed) {
+      changed.delete(id);
+      held.delete(id);
+    }
     await applyCounts(counters, deltas, written?.counters);
     const hold = written === undefined || projection.hold === undefined ? undefined : (doc: Doc) => projection.hold?.(doc) === true;
     const plan = planWrites({
@@ -98,7 +103,9 @@ export async function applyCounted<Doc extends ProjectedDocument>(
       plan.insert.push(...late);
       plan.held.clear();
     }
+    if (removed.length > 0) await collection.deleteMany({ _id: { $in: removed } } as never);
     if (written !== undefined) {
+      for (const id of removed) written.documents.delete(id);
       for (const doc of [...plan.insert, ...plan.replace]) written.documents.set(doc._id, doc);
       written.held.clear();
       for (const [id, entry] of plan.held) written.held.set(id, entry);
@@ -108,6 +115,12 @@ export async function applyCounted<Doc extends ProjectedDocument>(
     forgetWrites(written);
     throw wrapMongoError(error);
   }
+}
+
+/** The documents the chunk removed (`Projection.removes`): deleted, never written, whatever they were before. */
+function removedIds<Doc extends ProjectedDocument>(projection: Projection<Doc>, changed: ReadonlyMap<string, Doc>): string[] {
+  if (projection.removes === undefined) return [];
+  return [...changed.values()].filter((doc) => projection.removes?.(doc) === true).map((doc) => doc._id);
 }
 
 /** Where each document this chunk creates came from: its first record (pure). */

@@ -29,6 +29,12 @@ export interface DeviceDocument extends ProjectedDocument {
   timezone?: string;
   /** Registered without the project's API key (and not registered with it since): counts toward the anonymous share of the quota. */
   anonymous?: true;
+  /**
+   * Purged (DevicePurged): never stored. The apply that folds it deletes the
+   * document (`Projection.removes`), and the next event for the id starts
+   * from nothing, as if the device had never been.
+   */
+  purged?: true;
 }
 
 /** The indexes this read model's queries need (docs/internals/indexes.md). */
@@ -61,9 +67,10 @@ export function mergeMetadata(current: Readonly<Record<string, string>>, set: Re
  * same function (applied to events not yet in the log), so what it answers
  * is what the read model will show.
  */
-export function evolveDevice(state: DeviceDocument | undefined, record: ConsumedEvent): DeviceDocument | undefined {
+export function evolveDevice(stored: DeviceDocument | undefined, record: ConsumedEvent): DeviceDocument | undefined {
   const { event } = record;
-  if (alreadyApplied(state, record)) return state;
+  if (alreadyApplied(stored, record)) return stored;
+  const state = stored?.purged === true ? undefined : stored;
   if (state !== undefined && state.project_id !== event.project_id) return state;
   const position = positionOf(record);
   switch (event.type) {
@@ -134,6 +141,11 @@ export function evolveDevice(state: DeviceDocument | undefined, record: Consumed
       const { external_id: _user, ...rest } = state;
       return { ...rest, status: 'inactive', deactivation: { reason: 'Unregistered', at: event.occurred_at }, updated_at: event.occurred_at, position };
     }
+    case 'DevicePurged': {
+      // The API purges only devices the project deleted; one active again since (registered anew) stays.
+      if (state === undefined || state.status !== 'inactive') return state;
+      return { ...state, purged: true, position };
+    }
     case 'DeviceUnlinked': {
       if (state === undefined) return state;
       const { external_id: _user, ...rest } = state;
@@ -168,9 +180,16 @@ export const devicesProjection: Projection<DeviceDocument> = {
     event.type === 'MetadataUpdated' ||
     event.type === 'DeviceDeactivated' ||
     event.type === 'DeviceUnregistered' ||
+    event.type === 'DevicePurged' ||
     event.type === 'DeviceUnlinked'
       ? [event.data.device_id]
       : [],
   evolve: evolveDevice,
-  counts: deviceCountDeltas,
+  // A purged device is no device: it leaves the counters as it leaves the collection.
+  counts: (before, after) => deviceCountDeltas(present(before), present(after)),
+  removes: (doc) => doc.purged === true,
 };
+
+function present(doc: DeviceDocument | undefined): DeviceDocument | undefined {
+  return doc?.purged === true ? undefined : doc;
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { DeviceDocument } from './devices.ts';
-import { evolveDevice, previewDevice } from './devices.ts';
+import { devicesProjection, evolveDevice, previewDevice } from './devices.ts';
 
 const project_id = 'project-1';
 const device_id = deviceIdFor(project_id, 'tok-1');
@@ -130,5 +130,30 @@ describe('evolveDevice', () => {
     const stored = project(consumed([registered(1, { metadata: { a: '1' } })]))!;
     const preview = previewDevice(stored, [registered(5, { external_id: 'u-9' })]);
     expect(preview).toMatchObject({ metadata: { a: '1' }, external_id: 'u-9', updated_at: at(5).toISOString(), created_at: stored.created_at });
+  });
+});
+
+describe('DevicePurged', () => {
+  const unregistered = (second: number) => createEvent('DeviceUnregistered', { device_id }, { project_id, now: at(second) });
+  const purged = (second: number) => createEvent('DevicePurged', { device_id }, { project_id, now: at(second) });
+
+  it('marks a deleted device purged (the apply deletes it), and it leaves the counters', () => {
+    const device = project(consumed([registered(1, { topic_ids: ['t1'] }), unregistered(2), purged(3)]));
+    expect(device).toMatchObject({ _id: device_id, purged: true, position: { partition: 0, offset: 2 } });
+    expect(devicesProjection.removes?.(device!)).toBe(true);
+    const before = project(consumed([registered(1, { topic_ids: ['t1'] }), unregistered(2)]));
+    expect(devicesProjection.counts?.(before, device!)).toEqual([{ project_id, key: 'devices', by: { ios_inactive: -1 } }]);
+  });
+
+  it('leaves an active device as it is: registered again before the purge', () => {
+    const device = project(consumed([registered(1), unregistered(2), registered(3), purged(4)]));
+    expect(device).toMatchObject({ status: 'active' });
+    expect(device?.purged).toBeUndefined();
+  });
+
+  it('a purged device registered again starts anew: nothing of before comes back', () => {
+    const device = project(consumed([registered(1, { metadata: { plan: 'old' }, identifiers: { email: 'a@x' } }), unregistered(2), purged(3), registered(4)]));
+    expect(device).toMatchObject({ status: 'active', metadata: {}, identifiers: {}, created_at: at(4).toISOString() });
+    expect(device?.purged).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ export * from './counts.ts';
 export * from './device-counts.ts';
 export * from './notification-counts.ts';
 export * from './devices.ts';
+export * from './purge-devices.ts';
 export * from './topics.ts';
 export * from './notification-document.ts';
 export * from './notifications.ts';

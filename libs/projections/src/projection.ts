@@ -42,6 +42,12 @@ export interface Projection<Doc extends ProjectedDocument> {
    * HOLD_MS and writes it once (held-documents.ts). Pure.
    */
   hold?(doc: Doc): boolean;
+  /**
+   * A document its events have removed (a purged device): a counted
+   * projection's apply deletes it instead of writing it (apply-counted.ts).
+   * Pure.
+   */
+  removes?(doc: Doc): boolean;
 }
 
 /** Any projection, for code that runs them without caring about their document type. */

@@ -101,6 +101,22 @@ export const deleteDeviceSchema = {
   response: { 204: Type.Null({ description: 'Unregistered' }), ...errorResponses(400, 401, 404, 503) },
 } as const;
 
+export const purgeDevicesSchema = {
+  summary: 'Purge the devices the project deleted',
+  description:
+    'Publishes DevicePurged for each device of the project that was deleted (`DELETE /api/v1/devices/{id}`, status `inactive`, reason `Unregistered`), ' +
+    'at most 1,000 a call, oldest first: they leave the device list, its counts and the delivery audience index, and a rebuild or replay of the log leaves them out too. ' +
+    'Their receipts (delivery history) stay. Devices made inactive by a provider are not purged; a deleted device registered again before its purge is applied stays. ' +
+    'Answers how many were purged and whether deleted devices are left for another call (`more`). ' +
+    'The list shows the change once the projector has applied it (moments later); calling again before that purges the same devices again, harmlessly.',
+  tags: ['devices'],
+  security: BEARER,
+  response: {
+    200: Type.Object({ data: Type.Object({ purged: Type.Integer({ minimum: 0 }), more: Type.Boolean() }) }),
+    ...errorResponses(401, 503),
+  },
+} as const;
+
 export const updateDeviceSchema = {
   summary: 'Detach a device from its user',
   description:

@@ -1,5 +1,5 @@
 import { countMatching, type Filter, type ReadModelRegistry } from '@herald/mongo';
-import { deviceCountsOf, DEVICES_COUNT_KEY, previewDevice, readCounts, type CounterDocument, type DeviceCounts, type DeviceDocument, type TopicDocument } from '@herald/projections';
+import { deviceCountsOf, DEVICES_COUNT_KEY, previewDevice, purgeDeletedDevices, readCounts, type CounterDocument, type DeviceCounts, type DeviceDocument, type TopicDocument } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import type { AdminStore } from '@herald/admin';
 import { createEvent } from '@herald/events';
@@ -83,6 +83,17 @@ export class DeviceService {
     const device = await this.#find(projectId, deviceId);
     if (device.status === 'inactive' && device.deactivation?.reason === UNREGISTERED && device.external_id === undefined) return;
     await this.#producer.publish([createEvent('DeviceUnregistered', { device_id: deviceId }, { project_id: projectId, correlation_id: correlationId })]);
+  }
+
+  /**
+   * Purges devices the project deleted, up to PURGE_PAGE a call
+   * (libs/projections purge-devices.ts): after the DevicePurged events are
+   * applied they are gone from the list and the audience index.
+   */
+  async purgeDeleted(projectId: string, correlationId?: string): Promise<{ purged: number; more: boolean }> {
+    const { events, more } = await purgeDeletedDevices(await this.#devices(), projectId, correlationId);
+    if (events.length > 0) await this.#producer.publish(events);
+    return { purged: events.length, more };
   }
 
   /** The project detaches a device from its user (DeviceUnlinked); answers the device as it will read. Harmless when it has none. */

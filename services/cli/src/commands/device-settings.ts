@@ -1,11 +1,15 @@
 import { Argument, type Command } from 'commander';
 import { NotFoundError, ValidationError } from '@herald/errors';
+import { ReadModelRegistry } from '@herald/mongo';
+import { purgeDeletedDevices, type DeviceDocument } from '@herald/projections';
 import type { Runner } from '../context.ts';
 
 /**
  * Project settings for what devices may do without a key: create topics
  * (`device-topics`), and how many devices the project may hold
  * (`device-quota`). Without a state or a number they print the setting.
+ * And `purge-devices`: the devices the project deleted leave the read
+ * models for good.
  */
 export function deviceSettingsCommands(projects: Command, withContext: Runner): void {
   projects
@@ -45,6 +49,25 @@ export function deviceSettingsCommands(projects: Command, withContext: Runner): 
         const value = project.device_quota ?? null;
         if (options.json === true) out(JSON.stringify({ project_id: projectId, device_quota: value }));
         else out(value === null ? `project ${projectId} has the API's default device quota (PROJECT_DEVICE_QUOTA)` : `project ${projectId} holds at most ${value} devices`);
+      }),
+    );
+
+  projects
+    .command('purge-devices')
+    .description(
+      'purge the devices the project deleted (DevicePurged, as POST /api/v1/devices/purge): they leave the device list and the audience index, ' +
+        'and a replay leaves them out; their receipts stay. Up to 1,000 a run: run again while it says more are left',
+    )
+    .argument('<project-id>', 'the project')
+    .option('--json', 'print {"project_id", "purged", "more"}')
+    .action(async (projectId: string, options: { json?: boolean }) =>
+      withContext(async ({ admin, mongo, kafka, out }) => {
+        if ((await admin.findProject(projectId)) === null) throw new NotFoundError(`project ${projectId} does not exist`);
+        const devices = await new ReadModelRegistry(mongo.db).collection<DeviceDocument>('devices');
+        const { events, more } = await purgeDeletedDevices(devices, projectId);
+        if (events.length > 0) await (await kafka()).producer.publish(events);
+        if (options.json === true) out(JSON.stringify({ project_id: projectId, purged: events.length, more }));
+        else out(`purged ${events.length} deleted devices of project ${projectId}${more ? ' (more are left: run again)' : ''}`);
       }),
     );
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { deleteDeviceSchema, getDeviceSchema, listDevicesSchema, registerDeviceSchema, updateDeviceSchema } from '../../../../schemas/devices.ts';
+import { deleteDeviceSchema, getDeviceSchema, listDevicesSchema, purgeDevicesSchema, registerDeviceSchema, updateDeviceSchema } from '../../../../schemas/devices.ts';
 import deviceReceipts from './receipts.ts';
 import explainDevice from './explain.ts';
 
@@ -24,6 +24,8 @@ export default async function devices(app: FastifyInstance): Promise<void> {
   fastify.get('', { schema: listDevicesSchema }, async (request) => {
     return fastify.services.devices.list(request.projectId, request.query);
   });
+
+  fastify.post('/purge', { schema: purgeDevicesSchema }, async (request) => ({ data: await fastify.services.devices.purgeDeleted(request.projectId, request.id) }));
 
   fastify.get('/:id', { schema: getDeviceSchema }, async (request) => ({ data: await fastify.services.devices.get(request.projectId, request.params.id) }));
 
