@@ -626,7 +626,7 @@ export interface paths {
         put?: never;
         /**
          * Register a device (called by the device; no bearer key)
-         * @description Registers a device token, or re-registers it: a re-registered inactive device becomes active again. The device id is derived from (project, token), so registering the same token twice yields one device. Fields left out keep their current values; `topics`, when given, replaces the subscriptions. A token refresh names the existing `device_id` with a new token and proves it is that device: `previous_token` equal to the device's current token, or the project's bearer key; without proof it is refused with 403 and nothing changes. A token that was a device's first one while the device now holds another is refused with 409 (moving it back needs a refresh's proof). A token that is the name or id of a topic is refused with 400, and so is a device over DEVICE_MAX_BYTES or a new device past the project's device quota. The answer is the caller's own device only (the caller holds its token).
+         * @description Registers a device token, or re-registers it: a re-registered inactive device becomes active again. The device id is derived from (project, token), so registering the same token twice yields one device. Fields left out keep their current values; `topics`, when given, replaces the subscriptions. A token refresh names the existing `device_id` with a new token and proves it is that device: `previous_token` equal to the device's current token, or the project's bearer key; without proof it is refused with 403 and nothing changes. A token that was a device's first one while the device now holds another is refused with 409 (moving it back needs a refresh's proof). A device over DEVICE_MAX_BYTES or a new device past the project's device quota is refused with 400; a new device-created topic whose name has an id's or a device token's form with 422 (a plain target string of that form names a device, never a topic). The answer is the caller's own device only (the caller holds its token).
          */
         post: {
             parameters: {
@@ -649,6 +649,10 @@ export interface paths {
                         previous_token?: string;
                         /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
                         identifiers?: {
+                            [key: string]: string;
+                        };
+                        /** @description With identity verification on: per name in `identifiers`, the hex HMAC-SHA256 of `"identifier:" + value` under the project’s device-auth secret (the proof a metadata write by that value takes). A verified metadata write (`identifier_hash`) reaches a device by an identifier value only when its registration proved it (or was made with the project's bearer key); values without proof are stored but never reached by a verified write. */
+                        identifier_hashes?: {
                             [key: string]: string;
                         };
                         /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
@@ -764,6 +768,122 @@ export interface paths {
                 };
                 /** @description Error */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices/purge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Purge the devices the project deleted
+         * @description Publishes DevicePurged for each device of the project that was deleted (`DELETE /api/v1/devices/{id}`, status `inactive`, reason `Unregistered`), at most 1,000 a call, oldest first: they leave the device list, its counts and the delivery audience index, and a rebuild or replay of the log leaves them out too. Their receipts (delivery history) stay. Devices made inactive by a provider are not purged; a deleted device registered again before its purge is applied stays. Answers how many were purged and whether deleted devices are left for another call (`more`). The list shows the change once the projector has applied it (moments later); calling again before that purges the same devices again, harmlessly.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                purged: number;
+                                more: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1326,15 +1446,15 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update a device's metadata (no bearer key; project and device in the query)
-         * @description `identifier` matches, within the project, a device id, a device token, a device's `external_id`, or any value of a device's `identifiers`; every matching device is updated. Merge semantics: given keys are set, keys sent as `null` are removed, others are kept. At most 100 devices: an identifier that matches more is refused with 400. A device keeps at most 64 metadata keys; a merge that would exceed it is refused with 400. Answers only how many devices were updated: the caller has no API key, so nothing about any device is revealed. When the project has identity verification on (`herald projects identity-verification <project-id> on`), `identifier_hash` must be the hex HMAC-SHA256 of `identifier` under the project's device-auth secret, else 401.
+         * Update a device's metadata (no bearer key needed; project and device in the query)
+         * @description `identifier` matches, within the project, a device id, a device token, or any value of a device's `identifiers`; it matches a device's `external_id` (its user) only with proof that the caller may speak for that user: the project's bearer key, or (identity verification on) a valid `identifier_hash`. Without proof a user id matches nothing, so the answer (404) says nothing about that user. Every matching device is updated. Merge semantics: given keys are set, keys sent as `null` are removed, others are kept. At most 100 devices: an identifier that matches more is refused with 400. A device keeps at most 64 metadata keys; a merge that would exceed it is refused with 400. Answers only how many devices were updated: the caller has no API key, so nothing about any device is revealed. When the project has identity verification on (`herald projects identity-verification <project-id> on`), `identifier_hash` must be the hex HMAC-SHA256 of `"identifier:" + identifier` under the project's device-auth secret, else 401; the project's bearer key stands in for it. A bearer key that is not valid is refused with 401.
          */
         patch: {
             parameters: {
                 query: {
                     project_id: string;
                     identifier: string;
-                    /** @description Hex HMAC-SHA256 of `identifier` under the project's device-auth secret; required when identity verification is on */
+                    /** @description Hex HMAC-SHA256 of the string `"identifier:" + identifier` under the project's device-auth secret; required when identity verification is on (unless the bearer key is sent) */
                     identifier_hash?: string;
                 };
                 header?: never;
@@ -3544,7 +3664,7 @@ export interface paths {
         put?: never;
         /**
          * Create a topic (idempotent by name)
-         * @description The topic id is derived from (project, name): creating an existing topic returns it again (a device-created one becomes the project's). Devices subscribe by naming it when they register. Devices create topics only where the project allows it (herald projects device-topics). A project creates at most 10000 topics; device-created ones are counted apart (at most 1000).
+         * @description The topic id is derived from (project, name): creating an existing topic returns it again (a device-created one becomes the project's). Devices subscribe by naming it when they register. Devices create topics only where the project allows it (herald projects device-topics). A project creates at most 10000 topics; device-created ones are counted apart (at most 1000). A name of an id's form (a UUID) or a device token's form (APNs: 64 to 200 hex digits; FCM: letters, digits, "-", "_" with a ":") is refused with 422: a plain target string of that form always names a device, never a topic.
          */
         post: {
             parameters: {
@@ -3622,6 +3742,18 @@ export interface paths {
                 };
                 /** @description Error */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
