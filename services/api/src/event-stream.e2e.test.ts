@@ -69,7 +69,9 @@ function openStream(key: string, lastEventId?: string): Stream {
   return { events, opened: openedPromise, ended: () => ended, close: () => abort.abort() };
 }
 
-const send = async (project: { api_key: string }, targets: string[]) => {
+/** Sends to these tokens (typed: the Android test token has no FCM form, so as a plain string it would name a topic). */
+const send = async (project: { api_key: string }, tokens: string[]) => {
+  const targets = tokens.map((token) => ({ token }));
   const response = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: 'Hi', body: 'x', targets } } });
   expect(response.status).toBe(201);
   return (response.body!.data as { id: string }).id;
