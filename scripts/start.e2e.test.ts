@@ -24,7 +24,7 @@ const ports: Record<string, number> = {};
 
 beforeAll(async () => {
   stateDir = await mkdtemp(join(tmpdir(), 'herald-start-'));
-  for (const name of ['KAFKA_PORT', 'KAFKA_CONTROLLER_PORT', 'FERRETDB_PORT', 'PG_PORT', 'PORT', 'API_METRICS_PORT', 'PROJECTOR_METRICS_PORT', 'DELIVERY_METRICS_PORT', 'WEBHOOKS_METRICS_PORT']) {
+  for (const name of ['KAFKA_PORT', 'KAFKA_CONTROLLER_PORT', 'FERRETDB_PORT', 'PORT', 'API_METRICS_PORT', 'PROJECTOR_METRICS_PORT', 'DELIVERY_METRICS_PORT', 'WEBHOOKS_METRICS_PORT']) {
     ports[name] = await freePort();
   }
   const env: Record<string, string | undefined> = { ...process.env, HERALD_STATE_DIR: stateDir, LOG_LEVEL: 'info' };

@@ -1,5 +1,5 @@
 // Command herald-ferretdb runs an embedded FerretDB 1.x (MongoDB wire protocol
-// over SQLite, pure Go, or over PostgreSQL) for Herald's local development and tests.
+// over SQLite, pure Go) for Herald's local development and tests.
 //
 // It exists because `go install github.com/FerretDB/FerretDB/cmd/ferretdb`
 // panics at start-up (build/version/version.txt is not in the module zip,
@@ -8,7 +8,6 @@
 //
 //	CGO_ENABLED=0 go build -trimpath -o herald-ferretdb .
 //	herald-ferretdb -listen 127.0.0.1:27017 -sqlite-dir /abs/data/dir
-//	herald-ferretdb -listen 127.0.0.1:27017 -postgresql-url postgres://user@127.0.0.1:5432/ferretdb
 package main
 
 import (
@@ -30,16 +29,15 @@ import (
 
 func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
-	sqliteDir := flag.String("sqlite-dir", "", "directory for the SQLite databases (created if missing); SQLite backend")
-	postgresqlURL := flag.String("postgresql-url", "", "PostgreSQL connection URL; PostgreSQL backend (instead of -sqlite-dir)")
+	sqliteDir := flag.String("sqlite-dir", "", "directory for the SQLite databases (created if missing); required")
 	logLevel := flag.String("log-level", "info", "log level: debug, info, warn or error")
 	// WAL with synchronous=NORMAL fsyncs at checkpoints only, not at every commit: a crash of
 	// FerretDB loses nothing, a power cut may lose the last commits. FerretDB commits each
 	// update of a bulk write on its own, so with FULL a write waited for an fsync per document.
-	sqliteSynchronous := flag.String("sqlite-synchronous", "normal", "SQLite's synchronous pragma (off, normal, full or extra); SQLite backend")
+	sqliteSynchronous := flag.String("sqlite-synchronous", "normal", "SQLite's synchronous pragma (off, normal, full or extra)")
 	// Reads through a memory map instead of a pread per page: a page walking an index touches
 	// thousands of pages, each a system call otherwise (SQLite's own page cache is 2 MB a connection).
-	sqliteMmapSize := flag.Int64("sqlite-mmap-size", 1<<30, "SQLite's mmap_size pragma in bytes (0 turns memory-mapped reads off); SQLite backend")
+	sqliteMmapSize := flag.Int64("sqlite-mmap-size", 1<<30, "SQLite's mmap_size pragma in bytes (0 turns memory-mapped reads off)")
 	pprofListen := flag.String("pprof-listen", "", "if set (e.g. 127.0.0.1:6060), serve Go's /debug/pprof there: where the store spends its CPU during a benchmark")
 	// herald-infra recognises its own process by this word on the command line.
 	flag.String("tag", "", "free-form label, unused (shown in the process's command line)")
@@ -51,15 +49,15 @@ func main() {
 		}()
 	}
 
-	if err := run(*listen, *sqliteDir, *sqliteSynchronous, *sqliteMmapSize, *postgresqlURL, *logLevel); err != nil {
+	if err := run(*listen, *sqliteDir, *sqliteSynchronous, *sqliteMmapSize, *logLevel); err != nil {
 		fmt.Fprintf(os.Stderr, "herald-ferretdb: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(listen, sqliteDir, sqliteSynchronous string, sqliteMmapSize int64, postgresqlURL, logLevel string) error {
-	if (sqliteDir == "") == (postgresqlURL == "") {
-		return fmt.Errorf("exactly one of -sqlite-dir and -postgresql-url is required")
+func run(listen, sqliteDir, sqliteSynchronous string, sqliteMmapSize int64, logLevel string) error {
+	if sqliteDir == "" {
+		return fmt.Errorf("-sqlite-dir is required")
 	}
 
 	if !slices.Contains([]string{"off", "normal", "full", "extra"}, sqliteSynchronous) {
@@ -78,23 +76,18 @@ func run(listen, sqliteDir, sqliteSynchronous string, sqliteMmapSize int64, post
 	logger := slog.New(deferAttrs{inner: slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})})
 	config := &ferretdb.Config{Listener: ferretdb.ListenerConfig{TCP: listen}, Logger: logger}
 
-	if postgresqlURL != "" {
-		config.Handler = "postgresql"
-		config.PostgreSQLURL = postgresqlURL
-	} else {
-		dir, err := filepath.Abs(sqliteDir)
-		if err != nil {
-			return err
-		}
-		if err = os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		// FerretDB wants a "file:" URI whose path ends with "/".
-		config.Handler = "sqlite"
-		// FerretDB adds its own pragmas (busy_timeout, journal_mode=wal, auto_vacuum) after these.
-		query := url.Values{"_pragma": {"synchronous(" + sqliteSynchronous + ")", fmt.Sprintf("mmap_size(%d)", sqliteMmapSize)}}
-		config.SQLiteURL = (&url.URL{Scheme: "file", Path: dir + "/", RawQuery: query.Encode()}).String()
+	dir, err := filepath.Abs(sqliteDir)
+	if err != nil {
+		return err
 	}
+	if err = os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	// FerretDB wants a "file:" URI whose path ends with "/".
+	config.Handler = "sqlite"
+	// FerretDB adds its own pragmas (busy_timeout, journal_mode=wal, auto_vacuum) after these.
+	query := url.Values{"_pragma": {"synchronous(" + sqliteSynchronous + ")", fmt.Sprintf("mmap_size(%d)", sqliteMmapSize)}}
+	config.SQLiteURL = (&url.URL{Scheme: "file", Path: dir + "/", RawQuery: query.Encode()}).String()
 
 	f, err := ferretdb.New(config)
 	if err != nil {

@@ -208,7 +208,7 @@ async function main(): Promise<void> {
   const control = infra.control;
   if (control !== undefined) {
     watch.add('kafka', { pids: () => control.kafkaPids() });
-    // Every process of the store (FerretDB, a PostgreSQL postmaster and its forked backends) is summed.
+    // Every process of the store (FerretDB and any child of it) is summed.
     watch.add('store', { pids: () => control.storePids(), tree: true });
   }
   system = await startSystem(infra, { latencyMs: args.latencyMs, partitions: args.partitions, deliveryInstances: args.deliveryInstances, projectorInstances: args.projectorInstances });

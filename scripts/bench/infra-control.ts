@@ -7,7 +7,7 @@ import { brokerPidFile, startLocalInfra, type LocalInfraSettings } from '@herald
  * which pids they have now. The one place that knows the data dir's layout
  * (read from infra/bin/herald-infra): broker 1's pid file is kafka/kafka.pid,
  * broker n's of a cluster kafka-<n>/kafka.pid; every other pid file under the
- * data dir (FerretDB's, a PostgreSQL postmaster.pid, …) belongs to the store. `herald-infra start` with the same
+ * data dir (FerretDB's, …) belongs to the store. `herald-infra start` with the same
  * HERALD_DATA_DIR and ports brings back whatever is down.
  */
 export interface InfraControl {
@@ -39,7 +39,7 @@ function pidFiles(dir: string, depth = 3, base = ''): string[] {
   });
 }
 
-/** The first line of a pid file (PostgreSQL's postmaster.pid has more lines after it). */
+/** The first line of a pid file (a pid file may hold more lines after it). */
 function readPid(file: string): number | undefined {
   try {
     const pid = Number(readFileSync(file, 'utf8').split('\n')[0]?.trim());

@@ -71,7 +71,7 @@ function parentsByPid(): Map<number, number> {
   return parents;
 }
 
-/** `roots` and all their descendants (e.g. PostgreSQL's forked backends under the store). */
+/** `roots` and all their descendants (e.g. a server's forked workers). */
 export function withDescendants(roots: readonly number[], parents: Map<number, number>): number[] {
   const result = new Set(roots);
   let grew = true;

@@ -6,19 +6,19 @@ export type ServiceName = 'api' | 'projector' | 'delivery' | 'webhooks';
 export interface StackSettings {
   /** Local state: Kafka and store data, the demo key, HERALD_SECRET_KEY, the fake providers' keys. */
   stateDir: string;
-  infraPorts: { kafkaPort: number; kafkaControllerPort: number; mongoPort: number; pgPort: number };
+  infraPorts: { kafkaPort: number; kafkaControllerPort: number; mongoPort: number };
   /** Brokers of the local Kafka (HERALD_KAFKA_BROKERS_LOCAL; 3: a KRaft cluster, docs/operations/cluster.md). */
   kafkaBrokers: number;
   metricsPorts: Record<ServiceName, number>;
 }
 
-const DEFAULTS = { KAFKA_PORT: 9092, KAFKA_CONTROLLER_PORT: 9093, FERRETDB_PORT: 27017, PG_PORT: 5432, API_METRICS_PORT: 9100, PROJECTOR_METRICS_PORT: 9101, DELIVERY_METRICS_PORT: 9102, WEBHOOKS_METRICS_PORT: 9103 } as const;
+const DEFAULTS = { KAFKA_PORT: 9092, KAFKA_CONTROLLER_PORT: 9093, FERRETDB_PORT: 27017, API_METRICS_PORT: 9100, PROJECTOR_METRICS_PORT: 9101, DELIVERY_METRICS_PORT: 9102, WEBHOOKS_METRICS_PORT: 9103 } as const;
 
 /**
  * What `npm start` takes from its environment (pure), so two stacks can run
  * on one machine: the state directory (HERALD_STATE_DIR), the local
- * infrastructure's ports (KAFKA_PORT, KAFKA_CONTROLLER_PORT, FERRETDB_PORT,
- * PG_PORT), how many Kafka brokers it runs (HERALD_KAFKA_BROKERS_LOCAL, 1-9) and each service's metrics port (API_/PROJECTOR_/DELIVERY_/WEBHOOKS_METRICS_PORT;
+ * infrastructure's ports (KAFKA_PORT, KAFKA_CONTROLLER_PORT, FERRETDB_PORT),
+ * how many Kafka brokers it runs (HERALD_KAFKA_BROKERS_LOCAL, 1-9) and each service's metrics port (API_/PROJECTOR_/DELIVERY_/WEBHOOKS_METRICS_PORT;
  * one METRICS_PORT cannot serve four processes). Returns the problems when a
  * value is not a port.
  */
@@ -34,7 +34,7 @@ export function stackSettings(env: Readonly<Record<string, string | undefined>>,
   if (brokers !== undefined && brokers !== '' && !/^[1-9]$/.test(brokers)) problems.push(`HERALD_KAFKA_BROKERS_LOCAL must be a number of brokers from 1 to 9, not ${brokers}`);
   const settings: StackSettings = {
     stateDir: env.HERALD_STATE_DIR === undefined || env.HERALD_STATE_DIR === '' ? defaultStateDir : env.HERALD_STATE_DIR,
-    infraPorts: { kafkaPort: port('KAFKA_PORT'), kafkaControllerPort: port('KAFKA_CONTROLLER_PORT'), mongoPort: port('FERRETDB_PORT'), pgPort: port('PG_PORT') },
+    infraPorts: { kafkaPort: port('KAFKA_PORT'), kafkaControllerPort: port('KAFKA_CONTROLLER_PORT'), mongoPort: port('FERRETDB_PORT') },
     kafkaBrokers: brokers === undefined || brokers === '' ? 1 : Number(brokers),
     metricsPorts: { api: port('API_METRICS_PORT'), projector: port('PROJECTOR_METRICS_PORT'), delivery: port('DELIVERY_METRICS_PORT'), webhooks: port('WEBHOOKS_METRICS_PORT') },
   };

@@ -8,7 +8,7 @@ describe('npm start settings', () => {
   it('takes ports and the state dir from the environment, with the documented defaults', () => {
     expect(stackSettings({}, '/repo/.herald')).toEqual({
       stateDir: '/repo/.herald',
-      infraPorts: { kafkaPort: 9092, kafkaControllerPort: 9093, mongoPort: 27017, pgPort: 5432 },
+      infraPorts: { kafkaPort: 9092, kafkaControllerPort: 9093, mongoPort: 27017 },
       kafkaBrokers: 1,
       metricsPorts: { api: 9100, projector: 9101, delivery: 9102, webhooks: 9103 },
     });

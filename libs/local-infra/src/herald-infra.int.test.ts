@@ -32,7 +32,6 @@ beforeAll(async () => {
   env = {
     ...process.env,
     HERALD_DATA_DIR: dataDir,
-    HERALD_STORE: 'sqlite',
     KAFKA_PORT: String(await freePort()),
     KAFKA_CONTROLLER_PORT: String(await freePort()),
     FERRETDB_PORT: String(await freePort()),
@@ -80,7 +79,7 @@ describe('herald-infra start --brokers 3', () => {
   beforeAll(async () => {
     clusterDir = await mkdtemp(join(tmpdir(), 'herald-infra-cluster-'));
     const { kafkaPort, kafkaControllerPort } = await kafkaPortsFree(3);
-    clusterEnv = { ...process.env, HERALD_DATA_DIR: clusterDir, HERALD_STORE: 'sqlite', KAFKA_PORT: String(kafkaPort), KAFKA_CONTROLLER_PORT: String(kafkaControllerPort), FERRETDB_PORT: String(await freePort()) };
+    clusterEnv = { ...process.env, HERALD_DATA_DIR: clusterDir, KAFKA_PORT: String(kafkaPort), KAFKA_CONTROLLER_PORT: String(kafkaControllerPort), FERRETDB_PORT: String(await freePort()) };
   });
   afterAll(async () => {
     await runCluster('stop');

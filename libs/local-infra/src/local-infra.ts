@@ -14,10 +14,6 @@ export interface LocalInfraSettings {
   mongoPort: number;
   /** Brokers of the local KRaft cluster (static quorum of all of them); unset: HERALD_KAFKA_BROKERS_LOCAL, else one. */
   brokers?: number;
-  /** PostgreSQL's port when the store runs FerretDB on PostgreSQL (HERALD_STORE=postgresql); the script's default otherwise. */
-  pgPort?: number;
-  /** FerretDB's backend; unset: HERALD_STORE, else the script's default (infra/README.md). */
-  store?: 'postgresql' | 'sqlite';
   /** Lines the script prints while it works (install progress, waiting). */
   onOutput?: (line: string) => void;
 }
@@ -29,7 +25,7 @@ export interface LocalInfra {
 }
 
 /** Loopback defaults that `npm start` and the CLI share (ARCHITECTURE.md). */
-export const DEFAULT_PORTS = { kafkaPort: 9092, kafkaControllerPort: 9093, mongoPort: 27017, pgPort: 5432 } as const;
+export const DEFAULT_PORTS = { kafkaPort: 9092, kafkaControllerPort: 9093, mongoPort: 27017 } as const;
 
 /** Broker `n` (1-based)'s pid file in a data dir: the script's layout (broker 1 in kafka/, broker n in kafka-<n>/). */
 export function brokerPidFile(dataDir: string, n = 1): string {
@@ -50,8 +46,6 @@ function runScript(command: 'start' | 'stop' | 'status', settings: LocalInfraSet
         KAFKA_PORT: String(settings.kafkaPort),
         KAFKA_CONTROLLER_PORT: String(settings.kafkaControllerPort),
         FERRETDB_PORT: String(settings.mongoPort),
-        ...(settings.pgPort === undefined ? {} : { PG_PORT: String(settings.pgPort) }),
-        ...(settings.store === undefined ? {} : { HERALD_STORE: settings.store }),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -44,7 +44,6 @@ export default async function setup(project: TestProject): Promise<Teardown> {
       kafkaPort: await freePort(),
       kafkaControllerPort: await freePort(),
       mongoPort: await freePort(),
-      pgPort: await freePort(),
       onOutput: (line) => (stopping ? stopLines.push(line) : process.stderr.write(`[infra] ${line}\n`)),
     });
     project.provide('kafkaBrokers', infra.kafkaBrokers);
