@@ -83,7 +83,10 @@ function history(): HeraldEvent[] {
     const roll = random.next();
     if (roll < 0.3) events.push(createEvent('MetadataUpdated', { device_id: device.id, set: metadata(), unset: random.some(KEYS) }, context));
     else if (roll < 0.45) events.push(createEvent('DeviceDeactivated', { device_id: device.id, provider: 'apns', reason: 'Unregistered', ...(random.next() < 0.5 ? { provider_timestamp: '2000-01-01T00:00:00.000Z' } : {}) }, context));
-    else if (roll < 0.55) events.push(createEvent('DeviceUnregistered', { device_id: device.id }, context));
+    else if (roll < 0.52) events.push(createEvent('DeviceUnregistered', { device_id: device.id }, context));
+    // Deleted and purged (a later registration of its token makes it anew), or a purge alone: it applies to an inactive device only.
+    else if (roll < 0.55) events.push(createEvent('DeviceUnregistered', { device_id: device.id }, context), createEvent('DevicePurged', { device_id: device.id }, context));
+    else if (roll < 0.56) events.push(createEvent('DevicePurged', { device_id: device.id }, context));
     else if (roll < 0.6) events.push(createEvent('DeviceUnlinked', { device_id: device.id }, context));
     else if (roll < 0.7) {
       // A token refresh: the device keeps its id and takes a new token, which TokenAssigned files under the token's own id.
@@ -95,8 +98,13 @@ function history(): HeraldEvent[] {
       events.push(createEvent('DeviceRegistered', { device_id: device.id, token: device.token, platform: 'android', topic_ids: topics(device.project), metadata: metadata() }, context));
     }
   }
+  // The first device, deleted and purged last: gone from both for certain.
+  const last = devices[0]!;
+  events.push(createEvent('DeviceUnregistered', { device_id: last.id }, { project_id: last.project }), createEvent('DevicePurged', { device_id: last.id }, { project_id: last.project }));
+  purgedLast = last.id;
   return events;
 }
+let purgedLast: string | undefined;
 
 beforeAll(async () => {
   env = await createTestEnv('audience-index');
@@ -137,8 +145,15 @@ const audienceFields = (device: Pick<DeviceDocument, 'project_id' | 'token' | 'p
 describe('the audience index', () => {
   it('holds every device as the devices read model does (seed in the output)', () => {
     const indexed = new Map<string, ReturnType<typeof audienceFields>>();
-    for (let partition = 0; partition < PARTITIONS; partition += 1) for (const device of index.devices(partition)) indexed.set(device._id, audienceFields(device));
+    for (let partition = 0; partition < PARTITIONS; partition += 1) {
+      // By id: a purged device's emptied row is no device (its id is forgotten, or now names the device made anew).
+      for (const row of index.devices(partition)) {
+        const device = index.device(partition, row._id);
+        if (device !== undefined) indexed.set(device._id, audienceFields(device));
+      }
+    }
     expect(indexed.size).toBe(projected.size);
+    expect(projected.has(purgedLast!) || indexed.has(purgedLast!), 'the device purged last').toBe(false);
     for (const [id, doc] of projected) expect(indexed.get(id), `device ${id}`).toEqual(audienceFields(doc));
   });
 
