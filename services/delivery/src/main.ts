@@ -28,34 +28,22 @@ await runProcess('delivery', async () => {
   const metricsServer = await startMetricsServer(metrics.registry, config.METRICS_HOST, config.METRICS_PORT, () => ready);
   const credentials = secretKey === undefined ? { get: async () => ({}) } : new CredentialStore(mongo.db, secretKey);
   const delivery = await startDelivery({
-    kafka,
-    producer,
-    db: mongo.db,
-    logger,
-    roles,
-    credentials,
-    indexDir: config.DELIVERY_INDEX_DIR,
-    apnsEndpoint: config.APNS_ENDPOINT,
-    fcmEndpoint: config.FCM_ENDPOINT,
-    retryDeadlineMs: config.DELIVERY_RETRY_DEADLINE_MS,
-    maxAgeMs: config.DELIVERY_MAX_AGE_MS,
-    fanoutStepDevices: config.DELIVERY_FANOUT_STEP_DEVICES,
-    fanoutConcurrency: config.DELIVERY_FANOUT_CONCURRENCY,
-    concurrency: config.DELIVERY_CONCURRENCY,
-    maxAttempts: config.DELIVERY_MAX_ATTEMPTS,
-    apnsMaxInFlight: config.APNS_MAX_IN_FLIGHT,
-    apnsRequestTimeoutMs: config.APNS_REQUEST_TIMEOUT_MS,
-    fcmMaxConcurrentChunks: config.FCM_MAX_CONCURRENT_CHUNKS,
-    scheduleClock: fileClock(config.HERALD_CLOCK_FILE),
-    schedulerPollMs: config.DELIVERY_SCHEDULER_POLL_MS,
-    schedulerIdleMs: config.DELIVERY_SCHEDULER_IDLE_MS,
-    onIndexApplied: (partition, next, records) => {
-      metrics.indexApplied.inc({ partition: String(partition) }, records);
-      metrics.indexPosition.set({ partition: String(partition) }, next);
-    },
-    observer: {
-      sent: (provider, seconds) => metrics.providerLatency.observe({ provider }, seconds),
-      outcome: (provider, outcome, count) => metrics.deliveries.inc({ provider, outcome }, count),
+    config,
+    ports: {
+      kafka,
+      producer,
+      db: mongo.db,
+      logger,
+      credentials,
+      clock: fileClock(config.HERALD_CLOCK_FILE),
+      onIndexApplied: (partition, next, records) => {
+        metrics.indexApplied.inc({ partition: String(partition) }, records);
+        metrics.indexPosition.set({ partition: String(partition) }, next);
+      },
+      observer: {
+        sent: (provider, seconds) => metrics.providerLatency.observe({ provider }, seconds),
+        outcome: (provider, outcome, count) => metrics.deliveries.inc({ provider, outcome }, count),
+      },
     },
   });
   await announceWait(logger, 'every delivery consumer group joined', delivery.ready);

@@ -3,6 +3,7 @@ import { highsByPartition, openLogAdmin, TransactionalProducer, type HeraldKafka
 import { ConfigError } from '@herald/errors';
 import { ProviderClients } from './sender/provider-clients.ts';
 import type { DeliveryDeps, RunningDelivery } from './delivery-deps.ts';
+import { rolesOf } from './config.ts';
 import { openInstance } from './index/open-instance.ts';
 import { followLog } from './index/follow-log.ts';
 import { DeliveryControls } from './control/delivery-controls.ts';
@@ -21,11 +22,12 @@ export type { DeliveryDeps, RunningDelivery } from './delivery-deps.ts';
  * offsets in one Kafka transaction.
  */
 export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery> {
-  const { kafka } = deps;
+  const { config, ports } = deps;
+  const { kafka } = ports;
   const admin = await openLogAdmin(kafka);
   const deviceEnds = async () => highsByPartition(await admin.ends(kafka.topic(TOPICS.deviceEvents)));
   const log = { identity: `${await admin.clusterId()}/${kafka.topic(TOPICS.deviceEvents)}`, deviceEnds: await deviceEnds() };
-  const instance = await openInstance(deps.indexDir, log, (reason) => deps.logger.warn({ dir: deps.indexDir }, reason));
+  const instance = await openInstance(config.DELIVERY_INDEX_DIR, log, (reason) => ports.logger.warn({ dir: config.DELIVERY_INDEX_DIR }, reason));
   const consumers: RunningConsumer[] = [];
   // One transactional producer for every stage of this process: the fan-out's and the senders' commits that come
   // together go in one transaction (a Kafka transaction costs the broker about the same for one group as for six).
@@ -33,22 +35,22 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
   await transactions.start();
   const transactional = (group: string) => transactions.forGroup(group);
   const controls = new DeliveryControls();
-  const follower = await followLog({ kafka, index: instance.index, controls, logger: deps.logger.child({ component: 'log-follower' }) });
+  const follower = await followLog({ kafka, index: instance.index, controls, logger: ports.logger.child({ component: 'log-follower' }) });
   const partitionCount = (await assertCoPartitioned(admin, kafka)).length;
   const clients = new ProviderClients({
-    credentials: deps.credentials,
-    logger: deps.logger.child({ component: 'provider-clients' }),
-    apnsEndpoint: deps.apnsEndpoint,
-    fcmEndpoint: deps.fcmEndpoint,
-    ca: deps.ca,
-    ...(deps.apnsMaxInFlight === undefined ? {} : { apnsMaxInFlight: deps.apnsMaxInFlight }),
-    ...(deps.apnsRequestTimeoutMs === undefined ? {} : { apnsRequestTimeoutMs: deps.apnsRequestTimeoutMs }),
-    ...(deps.fcmMaxConcurrentChunks === undefined ? {} : { fcmMaxConcurrentChunks: deps.fcmMaxConcurrentChunks }),
+    credentials: ports.credentials,
+    logger: ports.logger.child({ component: 'provider-clients' }),
+    apnsEndpoint: config.APNS_ENDPOINT,
+    fcmEndpoint: config.FCM_ENDPOINT,
+    ca: ports.ca,
+    apnsMaxInFlight: config.APNS_MAX_IN_FLIGHT,
+    apnsRequestTimeoutMs: config.APNS_REQUEST_TIMEOUT_MS,
+    fcmMaxConcurrentChunks: config.FCM_MAX_CONCURRENT_CHUNKS,
   });
   await follower.ready;
 
   const runtime: DeliveryRuntime = { kafka, admin, instance, controls, follower, partitionCount, transactional, consumers };
-  const scheduler = deps.roles.includes('fanout') ? await startFanout(deps, runtime) : undefined;
+  const scheduler = rolesOf(config.DELIVERY_ROLES).includes('fanout') ? await startFanout(deps, runtime) : undefined;
   await startSenders(deps, runtime, clients);
   return {
     instance: instance.id,

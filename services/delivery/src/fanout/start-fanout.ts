@@ -3,7 +3,6 @@ import { coPartitionAssigner, highsByPartition, partitionForKey, readRecordAt, r
 import { ReadModelRegistry, wrapMongoError } from '@herald/mongo';
 import type { DeviceDocument } from '@herald/projections';
 import { AdminStore } from '@herald/admin';
-import { systemClock } from '@herald/runtime';
 import type { DeliveryDeps } from '../delivery-deps.ts';
 import type { DeliveryRuntime } from '../delivery-runtime.ts';
 import { ScheduleStore } from '../schedule/schedule-store.ts';
@@ -26,26 +25,27 @@ import { taskHandler } from './task-runner.ts';
  */
 export async function startFanout(deps: DeliveryDeps, runtime: DeliveryRuntime): Promise<{ stop(): Promise<void> }> {
   const { kafka } = runtime;
-  const maxAgeMs = deps.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+  const { config, ports } = deps;
+  const maxAgeMs = config.DELIVERY_MAX_AGE_MS;
   const deviceEnds = async () => highsByPartition(await runtime.admin.ends(kafka.topic(TOPICS.deviceEvents)));
-  const logger = deps.logger.child({ role: 'fanout' });
-  const schedules = new ScheduleStore(deps.db);
-  const admins = new AdminStore(deps.db);
-  const readModels = new ReadModelRegistry(deps.db);
-  const index = await runAudienceIndex({ kafka, producer: deps.producer, index: runtime.instance.index, instance: runtime.instance.id, logger: logger.child({ component: 'audience-index' }), ...(deps.onIndexApplied === undefined ? {} : { onApplied: deps.onIndexApplied }) });
+  const logger = ports.logger.child({ role: 'fanout' });
+  const schedules = new ScheduleStore(ports.db);
+  const admins = new AdminStore(ports.db);
+  const readModels = new ReadModelRegistry(ports.db);
+  const index = await runAudienceIndex({ kafka, producer: ports.producer, index: runtime.instance.index, instance: runtime.instance.id, logger: logger.child({ component: 'audience-index' }), ...(ports.onIndexApplied === undefined ? {} : { onApplied: ports.onIndexApplied }) });
   runtime.consumers.push(index.consumer);
   const partitions = DELIVERY_CONSUMERS.fanoutPartitions;
   const budgets = new ProjectBudgets({ budgetOf: projectSetting(admins, (project) => project.budget_per_second), throttledUntil: (id) => runtime.controls.throttledUntil(id), partitions: runtime.partitionCount });
   runtime.consumers.push(
     await runConsumer({
       kafka,
-      producer: deps.producer,
+      producer: ports.producer,
       groupId: partitions.group,
       topics: partitions.topics,
       logger,
       sessionTimeoutMs: 30_000,
       maxChunkSize: 32,
-      partitionsConsumedConcurrently: deps.fanoutConcurrency ?? 64,
+      partitionsConsumedConcurrently: config.DELIVERY_FANOUT_CONCURRENCY,
       types: new Set(['FanoutTask']),
       assigner: coPartitionAssigner({ instance: runtime.instance.id, role: 'tasks', roles: fanoutRoles(kafka) }),
       onAssigned: (assignment) => budgets.retain(new Set(assignment[TOPICS.fanoutTasks] ?? [])),
@@ -57,21 +57,20 @@ export async function startFanout(deps: DeliveryDeps, runtime: DeliveryRuntime):
         steering: (id) => runtime.controls.steering(id),
         changed: () => runtime.controls.changed(),
         budgets,
-        ...(deps.paceHoldMs === undefined ? {} : { holdMs: deps.paceHoldMs }),
         deviceEnds,
         loadMessage: async (partition, offset) => messageIn(await readRecordAt(kafka, TOPICS.fanoutTasks, partition, offset)),
         partitionOf: (deviceId) => partitionForKey(deviceId, runtime.partitionCount),
         logger,
         maxAgeMs,
-        ...(deps.fanoutStepDevices === undefined ? {} : { stepDevices: deps.fanoutStepDevices }),
-        caps: { state: new CapStore(deps.db), schedules, now: () => (deps.scheduleClock ?? systemClock).now() },
+        stepDevices: config.DELIVERY_FANOUT_STEP_DEVICES,
+        caps: { state: new CapStore(ports.db), schedules, now: () => ports.clock.now() },
       }),
     }),
   );
   runtime.consumers.push(
     await runConsumer({
       kafka,
-      producer: deps.producer,
+      producer: ports.producer,
       groupId: DELIVERY_CONSUMERS.fanout.group,
       topics: DELIVERY_CONSUMERS.fanout.topics,
       logger,
@@ -95,7 +94,7 @@ export async function startFanout(deps: DeliveryDeps, runtime: DeliveryRuntime):
         projectRate: projectSetting(admins, (project) => project.default_rate_per_minute),
         projectCaps: projectCaps(admins),
         releases: { batchOf: async (id) => releasedBatch(await schedules.released(id)) },
-        clock: deps.scheduleClock ?? systemClock,
+        clock: ports.clock,
         maxAgeMs,
         logger,
       }),
@@ -104,17 +103,14 @@ export async function startFanout(deps: DeliveryDeps, runtime: DeliveryRuntime):
   // Every fan-out instance looks (at the next due time, when it holds a send, and every schedulerIdleMs); a lease on each schedule makes one of them announce it.
   return startScheduler({
     schedules,
-    producer: deps.producer,
-    clock: deps.scheduleClock ?? systemClock,
+    producer: ports.producer,
+    clock: ports.clock,
     logger: logger.child({ component: 'scheduler' }),
     maxAgeMs,
-    ...(deps.schedulerPollMs === undefined ? {} : { pollMs: deps.schedulerPollMs }),
-    ...(deps.schedulerIdleMs === undefined ? {} : { idleMs: deps.schedulerIdleMs }),
+    pollMs: config.DELIVERY_SCHEDULER_POLL_MS,
+    idleMs: config.DELIVERY_SCHEDULER_IDLE_MS,
   });
 }
-
-/** Notifications requested longer ago than this are not sent unless DeliveryDeps.maxAgeMs says otherwise. */
-export const DEFAULT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 function messageIn(event: { type: string; data: unknown }): FanoutMessage {
   const message = event.type === 'FanoutTask' ? (event.data as { message?: FanoutMessage }).message : undefined;

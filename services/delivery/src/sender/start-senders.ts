@@ -3,6 +3,7 @@ import { DELIVERY_CONSUMERS } from '@herald/events';
 import { coPartitionAssigner, runConsumer } from '@herald/kafka';
 import { AdminStore } from '@herald/admin';
 import type { DeliveryDeps } from '../delivery-deps.ts';
+import { rolesOf } from '../config.ts';
 import type { DeliveryRuntime } from '../delivery-runtime.ts';
 import { projectSetting } from '../control/project-setting.ts';
 import { SendPacer } from '../control/send-pace.ts';
@@ -44,18 +45,20 @@ export const EXPRESS_CHUNK_BYTES = 512 * 1024;
  */
 export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime, clients: ProviderClients): Promise<void> {
   const { kafka } = runtime;
+  const { config, ports } = deps;
+  const roles = rolesOf(config.DELIVERY_ROLES);
   // Now, sleep and jitter for the senders' retries.
   const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms).then(() => undefined), random: Math.random };
   // The senders hold a project's campaign batches to its budget too (read at most every 10 s), so a backlog leaves at the budget, not at once.
-  const senderBudgets = projectSetting(new AdminStore(deps.db), (project) => project.budget_per_second);
+  const senderBudgets = projectSetting(new AdminStore(ports.db), (project) => project.budget_per_second);
   const projectPacer = new SendPacer();
   for (const provider of ['apns', 'fcm'] as const) {
-    if (!deps.roles.includes(provider)) continue;
-    const logger = deps.logger.child({ role: provider });
-    const policy = { deadlineMs: deps.retryDeadlineMs ?? 30_000, minMs: 200, maxMs: 10_000, maxAttempts: deps.maxAttempts ?? 5 };
+    if (!roles.includes(provider)) continue;
+    const logger = ports.logger.child({ role: provider });
+    const policy = { deadlineMs: config.DELIVERY_RETRY_DEADLINE_MS, minMs: 200, maxMs: 10_000, maxAttempts: config.DELIVERY_MAX_ATTEMPTS };
     // Both lanes of the provider share its connections: express calls go first (lane-gate.ts).
     const gate = new LaneGate();
-    const onThrottled = throttlePublisher(deps.producer, provider, logger);
+    const onThrottled = throttlePublisher(ports.producer, provider, logger);
     // The campaign lane, the express lane (small sends) and the retry lane (devices still retryable after their
     // batch's first send), each with its own group and send slots: a batch in trouble waits in the retry lane only.
     const lanes = [
@@ -65,13 +68,13 @@ export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime,
     ] as const;
     for (const [laneName, lane] of lanes) {
       const [topic] = lane.topics;
-      const batchesAtOnce = laneName === 'express' ? EXPRESS_CHUNK_BATCHES : (deps.concurrency ?? 8);
+      const batchesAtOnce = laneName === 'express' ? EXPRESS_CHUNK_BATCHES : config.DELIVERY_CONCURRENCY;
       const held = new Set<number>();
       const laneTopicPartitions = Math.max(1, (await runtime.admin.ends(kafka.topic(topic))).length);
       runtime.consumers.push(
         await runConsumer({
           kafka,
-          producer: deps.producer,
+          producer: ports.producer,
           groupId: lane.group,
           topics: lane.topics,
           logger,
@@ -114,7 +117,7 @@ export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime,
             lane: laneName,
             gate,
             onThrottled,
-            ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+            ...(ports.observer === undefined ? {} : { observer: ports.observer }),
           }),
         }),
       );
