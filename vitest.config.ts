@@ -19,7 +19,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['libs/*/src/**/*.int.test.ts', 'services/*/src/**/*.{int,e2e}.test.ts', 'scripts/**/*.e2e.test.ts'],
+          include: ['libs/*/src/**/*.{int,e2e}.test.ts', 'services/*/src/**/*.{int,e2e}.test.ts', 'scripts/**/*.e2e.test.ts'],
           globalSetup: ['libs/testing/src/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { CONSOLE_ROOT } from './build/api-types.ts';
+import { CONSOLE_ROOT } from './build/console-root.ts';
 
 /**
  * Debian's Chromium (apt-get install chromium), driven by playwright-core:

@@ -1,17 +1,19 @@
 // Builds the console into services/console/dist (static assets the API serves
-// at /console/): the API types from the served OpenAPI document, then Vite,
+// at /console/): the API types of @herald/client from the served OpenAPI
+// document (the console's calls are checked against them), then Vite,
 // then the bundle's size, which must stay under its budget (exit 1 otherwise).
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { apiTypes, CONSOLE_ROOT, SCHEMA_FILE } from './api-types.ts';
+import { writeApiTypes } from '@herald/client/generate';
+import { CONSOLE_ROOT } from './console-root.ts';
 import { BUNDLE_BUDGET_BYTES, bundleSize, formatBundleSize } from './bundle-size.ts';
 
 export const DIST_DIR = join(CONSOLE_ROOT, 'dist');
 
 export async function buildConsole(options: { quiet?: boolean } = {}): Promise<void> {
-  await writeFile(SCHEMA_FILE, await apiTypes());
+  await writeApiTypes();
   await rm(DIST_DIR, { recursive: true, force: true });
   await build({
     configFile: false,

@@ -1,5 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { paths } from './schema';
+import type { paths } from '@herald/client';
 import { apiKey, signOut } from './session.ts';
 
 /** Adds the session's API key; a 401 (key revoked or wrong) signs out. */

@@ -1,4 +1,4 @@
-import type { paths } from '../api/schema';
+import type { paths } from '@herald/client';
 
 /** The send request body, exactly as the API's OpenAPI document types it. */
 export type SendBody = paths['/api/v1/notifications']['post']['requestBody']['content']['application/json'];

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, dataOf } from '../api/client.ts';
-import type { paths } from '../api/schema';
+import type { paths } from '@herald/client';
 import { useTitle } from '../components/layout.tsx';
 import { Errors, Loading, Pager, queryString, StatusBadge, TableScroll } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';

@@ -2,7 +2,7 @@ import { useMemo } from 'preact/hooks';
 import type { ChartConfiguration } from 'chart.js';
 import { ChartCanvas, COLORS, countAxis, timeAxis } from '../components/chart.tsx';
 import { TableScroll } from '../components/ui.tsx';
-import type { paths } from '../api/schema';
+import type { paths } from '@herald/client';
 import type { Notification } from '../lib/draft.ts';
 import { formatCount, formatShare, formatTime } from '../lib/format.ts';
 import { cumulative, FUNNEL_STEPS, HELD_OUTCOMES, type FunnelCounts } from '../lib/funnel.ts';

@@ -1,0 +1,5257 @@
+// Generated from the API's OpenAPI document (/docs/json) by libs/client/src/generate.ts. Do not edit.
+
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The process is up */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ok";
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Kafka and MongoDB are reachable */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ready";
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices/{id}/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device's receipts, newest first
+         * @description One row per notification the device was targeted by and has an outcome for.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Items per page; values above 100 are served as 100 */
+                    limit?: number;
+                    page?: number;
+                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
+                };
+                header?: never;
+                path: {
+                    /** @description The device id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-2"][];
+                            pagination: {
+                                /** @description Total number of matching items */
+                                count: number;
+                                /** @description The page served (1-based) */
+                                page: number;
+                                /** @description Number of pages, at least 1 */
+                                pages: number;
+                                /** @description 1-based position of the first item on this page; 0 when the page is empty */
+                                from: number;
+                                /** @description 1-based position of the last item on this page; 0 when the page is empty */
+                                to: number;
+                                /** @description Number of the last page (equals pages) */
+                                last: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices/{id}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device's timeline from the log
+         * @description Registrations, token refreshes, metadata changes, deactivations with the provider's evidence, unregistrations and unlinks from `herald.device-events`; receipts and opens of its most recent notifications (found in the delivery ledger) from `herald.notification-events`. 404 for a device that is not the project's. Read from the event log, bounded: a request reads at most 200,000 log records (422 past it, naming the span) within 15 s (503), one explain at a time per project (429). The CLI (`herald explain`) has no such bound.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The device id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                device_id: string;
+                                project_id: string;
+                                /** @description The herald.device-events partition its events are on */
+                                partition: number;
+                                /** @enum {unknown} */
+                                status: "active" | "inactive";
+                                token: string;
+                                /** @description Oldest first */
+                                timeline: {
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @enum {unknown} */
+                                    kind: "registered" | "reactivated" | "token_refreshed" | "metadata_changed" | "deactivated" | "deactivation_ignored" | "unregistered" | "unlinked" | "receipt" | "opened";
+                                    summary: string;
+                                    /** @description Where the fact is in the log (logical topic name) */
+                                    log: {
+                                        topic: string;
+                                        partition: number;
+                                        offset: number;
+                                    };
+                                    notification_id?: string;
+                                    receipt?: {
+                                        notification_id: string;
+                                        batch_id: string;
+                                        /** @enum {unknown} */
+                                        provider: "apns" | "fcm";
+                                        /** @enum {unknown} */
+                                        outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
+                                        reason: string | null;
+                                        attempts: number | null;
+                                        /** @description capped / deferred: the frequency cap or quiet hours that applied */
+                                        rule?: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description deferred: when it goes out
+                                         */
+                                        until?: string;
+                                        /** Format: date-time */
+                                        at: string;
+                                    };
+                                    /** @description The provider's answer that deactivated the device (DeviceDeactivated) */
+                                    evidence?: {
+                                        /** @enum {unknown} */
+                                        provider: "apns" | "fcm";
+                                        /** @description The provider's reason code (BadDeviceToken, Unregistered, UNREGISTERED, …) */
+                                        reason: string;
+                                        /** @description APNs 410: when Apple says the token stopped being valid */
+                                        provider_timestamp: string | null;
+                                        /** @description The send whose answer it was */
+                                        notification_id: string | null;
+                                    };
+                                }[];
+                                /** @description The notifications whose events were read for receipts and opens: the device's most recent ones (at most 20) */
+                                notifications: string[];
+                                /** @description Log records read to answer */
+                                scanned_records: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List devices of the current project
+         * @description Devices in creation order (then id). A page past the last one is empty.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Items per page; values above 100 are served as 100 */
+                    limit?: number;
+                    page?: number;
+                    status?: "active" | "inactive";
+                    /** @description Only the device with exactly this token */
+                    token?: string;
+                    /** @description Only the devices of this user (the project's external id) */
+                    external_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-3"][];
+                            pagination: {
+                                /** @description Total number of matching items */
+                                count: number;
+                                /** @description The page served (1-based) */
+                                page: number;
+                                /** @description Number of pages, at least 1 */
+                                pages: number;
+                                /** @description 1-based position of the first item on this page; 0 when the page is empty */
+                                from: number;
+                                /** @description 1-based position of the last item on this page; 0 when the page is empty */
+                                to: number;
+                                /** @description Number of the last page (equals pages) */
+                                last: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Register a device (called by the device; no bearer key)
+         * @description Registers a device token, or re-registers it: a re-registered inactive device becomes active again. The device id is derived from (project, token), so registering the same token twice yields one device. Fields left out keep their current values; `topics`, when given, replaces the subscriptions. A token refresh names the existing `device_id` with a new token and proves it is that device: `previous_token` equal to the device's current token, or the project's bearer key; without proof it is refused with 403 and nothing changes. A token that was a device's first one while the device now holds another is refused with 409 (moving it back needs a refresh's proof). A device over DEVICE_MAX_BYTES or a new device past the project's device quota is refused with 400; a new device-created topic whose name has an id's or a device token's form with 422 (a plain target string of that form names a device, never a topic). The answer is the caller's own device only (the caller holds its token).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        project_id: string;
+                        /** @description APNs device token or FCM registration token */
+                        token: string;
+                        /** @enum {unknown} */
+                        platform: "ios" | "android";
+                        /** @description On a token refresh: the id the device had, which it keeps */
+                        device_id?: string;
+                        /** @description On a token refresh: the device's current token, which proves the caller is that device (or send the project's bearer key) */
+                        previous_token?: string;
+                        /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
+                        identifiers?: {
+                            [key: string]: string;
+                        };
+                        /** @description With identity verification on: per name in `identifiers`, the hex HMAC-SHA256 of `"identifier:" + value` under the project’s device-auth secret (the proof a metadata write by that value takes). A verified metadata write (`identifier_hash`) reaches a device by an identifier value only when its registration proved it (or was made with the project's bearer key); values without proof are stored but never reached by a verified write. */
+                        identifier_hashes?: {
+                            [key: string]: string;
+                        };
+                        /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        /** @description The project's id of the user who owns the device; a target `{"external_id": …}` reaches all of that user's active devices. Needs proof: the project's bearer key, or `external_id_hash` with identity verification on. `null` unlinks the device from its user (the app signed out); no proof needed. A device coming back from inactive comes back without its user. */
+                        external_id?: string | null;
+                        /** @description Hex HMAC-SHA256 of "external_id:" + external_id under the project’s device-auth secret */
+                        external_id_hash?: string;
+                        /** @description IANA time zone name (e.g. Europe/Paris), for local-time sends */
+                        timezone?: string;
+                        /** @description Names of topics to subscribe to (replacing the subscriptions). Each must exist (POST /api/v1/topics), unless the project lets devices create topics; then a new name is created as a device-created topic (at most 1000 per project), never taking a device's id or token */
+                        topics?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-3"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices/purge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Purge the devices the project deleted
+         * @description Publishes DevicePurged for each device of the project that was deleted (`DELETE /api/v1/devices/{id}`, status `inactive`, reason `Unregistered`), at most 1,000 a call, oldest first: they leave the device list, its counts and the delivery audience index, and a rebuild or replay of the log leaves them out too. Their receipts (delivery history) stay. Devices made inactive by a provider are not purged; a deleted device registered again before its purge is applied stays. Answers how many were purged and whether deleted devices are left for another call (`more`). The list shows the change once the projector has applied it (moments later); calling again before that purges the same devices again, harmlessly.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                purged: number;
+                                more: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device of the current project
+         * @description A device the project deleted is `inactive` with `deactivation.reason` `Unregistered`; 404 for an id that is not the project's.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The device id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-3"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Unregister a device
+         * @description Publishes DeviceUnregistered: the device becomes `inactive` (reason `Unregistered`) and is never targeted again; its receipts stay. It still lists, with `status=inactive`. If the app registers the same token again, the device is active again. Repeating is harmless (204).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The device id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Unregistered */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Detach a device from its user
+         * @description `{"external_id": null}` unlinks the device (publishes DeviceUnlinked): an `{"external_id": …}` target no longer reaches it. Answers the device as it will read. Harmless when it has no user. To link a device to a user, register it with the bearer key (or `external_id_hash`).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The device id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        external_id: null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-3"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's events as they happen (Server-Sent Events)
+         * @description Delivery outcomes, opens, deactivations and notification status changes (DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired, NotificationSteered, AudienceEstimated), read from the Kafka log. Each message has an `id`; reconnect with `Last-Event-ID: <id>` to resume exactly after it (nothing missed, nothing twice). Without it the stream starts at the end of the log (now). `event:` is the event type; `data:` the event (id, type, version, occurred_at, project_id, data). A comment line every 15 s keeps proxies from closing it; the server ends a stream after EVENT_STREAM_MAX_MS (reconnect with the last id). 429 beyond the open-stream limits. See docs/event-stream.md for what one stream costs.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Comma-separated event types to keep (default all): DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired, NotificationSteered, AudienceEstimated */
+                    types?: string;
+                };
+                header?: {
+                    "last-event-id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An endless text/event-stream */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a device's metadata (no bearer key needed; project and device in the query)
+         * @description `identifier` matches, within the project, a device id, a device token, or any value of a device's `identifiers`; it matches a device's `external_id` (its user) only with proof that the caller may speak for that user: the project's bearer key, or (identity verification on) a valid `identifier_hash`. Without proof a user id matches nothing, so the answer (404) says nothing about that user. Every matching device is updated. Merge semantics: given keys are set, keys sent as `null` are removed, others are kept. At most 100 devices: an identifier that matches more is refused with 400. A device keeps at most 64 metadata keys; a merge that would exceed it is refused with 400. Answers only how many devices were updated: the caller has no API key, so nothing about any device is revealed. When the project has identity verification on (`herald projects identity-verification <project-id> on`), `identifier_hash` must be the hex HMAC-SHA256 of `"identifier:" + identifier` under the project's device-auth secret, else 401; the project's bearer key stands in for it. A bearer key that is not valid is refused with 401.
+         */
+        patch: {
+            parameters: {
+                query: {
+                    project_id: string;
+                    identifier: string;
+                    /** @description Hex HMAC-SHA256 of the string `"identifier:" + identifier` under the project's device-auth secret; required when identity verification is on (unless the bearer key is sent) */
+                    identifier_hash?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A string value sets the key; null removes it. Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
+                        metadata: {
+                            [key: string]: string | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Devices whose metadata was updated */
+                                updated: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A notification's per-device receipts
+         * @description One row per device with an outcome, batch by batch (APNs, then FCM, in send order). Devices targeted but not yet reported are not listed: `counts.targeted` minus the rows here is what is still outstanding. Served from the delivery ledger (one document per batch).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Items per page; values above 100 are served as 100 */
+                    limit?: number;
+                    page?: number;
+                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
+                };
+                header?: never;
+                path: {
+                    /** @description The notification id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-2"][];
+                            pagination: {
+                                /** @description Total number of matching items */
+                                count: number;
+                                /** @description The page served (1-based) */
+                                page: number;
+                                /** @description Number of pages, at least 1 */
+                                pages: number;
+                                /** @description 1-based position of the first item on this page; 0 when the page is empty */
+                                from: number;
+                                /** @description 1-based position of the last item on this page; 0 when the page is empty */
+                                to: number;
+                                /** @description Number of the last page (equals pages) */
+                                last: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A notification's failures by reason and its outcomes and opens over time
+         * @description Read model `notification_reports`, folded from the same events as the counts. `failures`: devices not delivered, grouped by provider, outcome and the provider's reason (or Herald's), most frequent first. `timeline`: outcomes reported and opens recorded per bucket, oldest first; buckets are minutes for two hours after the first outcome, hours for a week, then days.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The notification id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                failures: {
+                                    /** @enum {unknown} */
+                                    provider: "apns" | "fcm";
+                                    /** @enum {unknown} */
+                                    outcome: "failed" | "invalid";
+                                    /** @description '' when none was given */
+                                    reason: string;
+                                    count: number;
+                                }[];
+                                timeline: {
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @enum {unknown} */
+                                    span: "minute" | "hour" | "day";
+                                    delivered: number;
+                                    failed: number;
+                                    invalid: number;
+                                    cancelled: number;
+                                    /** @description Opens recorded in the period */
+                                    opened: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}/receipts.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every receipt of a notification as CSV (streamed)
+         * @description Every row of `GET /api/v1/notifications/{id}/receipts`, in the same order, as `text/csv` with a header line (device_id, provider, outcome, reason, attempts, delivered_at, opened_at, reported_at). Written batch by batch as the delivery ledger is read, so its size is not bounded by memory.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The notification id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description CSV, one line per receipt */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Why a device was or was not reached by a notification
+         * @description From the log: the notification's events, the fan-out task of the device's partition (its recorded audience position `wait_for` and resolved audience) and the device's events up to that position, judged by the audience predicate. `reason`: reached, provider_rejected (the token refused), send_failed (retries exhausted or no credentials), not_matched (which clause failed), inactive (since, evidence), unregistered, registered_after_send, cancelled, expired, not_dispatched_yet, audience_unknown (its fan-out records, kept 7 days, are gone), awaiting_report. Without `device_id`, only the notification's facts. 404 for a notification or device that is not the project's. Read from the event log, bounded: a request reads at most 200,000 log records (422 past it, naming the span) within 15 s (503), one explain at a time per project (429). The CLI (`herald explain`) has no such bound.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The device to explain */
+                    device_id?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The notification id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                notification: {
+                                    id: string;
+                                    project_id: string;
+                                    /** Format: date-time */
+                                    requested_at: string;
+                                    targets: unknown[];
+                                    cancelled_at: string | null;
+                                    expired: {
+                                        /** Format: date-time */
+                                        at: string;
+                                        reason: string;
+                                    } | null;
+                                    /** @description Partition dispatches announced (NotificationDispatched) */
+                                    dispatches: number;
+                                };
+                                device: {
+                                    device_id: string;
+                                    reached: boolean;
+                                    /** @enum {unknown} */
+                                    reason: "reached" | "provider_rejected" | "send_failed" | "not_matched" | "inactive" | "unregistered" | "registered_after_send" | "cancelled" | "expired" | "capped" | "deferred" | "not_dispatched_yet" | "audience_unknown" | "awaiting_report";
+                                    summary: string;
+                                    /** @description The device-events end offset the send's audience was taken at on the device's partition (the fan-out task's wait_for) */
+                                    audience_position: {
+                                        partition: number;
+                                        offset: number;
+                                    } | null;
+                                    /** @description The device as its events left it at that position */
+                                    device_at_send: {
+                                        /** @enum {unknown} */
+                                        status: "active" | "inactive";
+                                        token: string;
+                                        topics: string[];
+                                        metadata: {
+                                            [key: string]: string;
+                                        };
+                                        external_id: string | null;
+                                        timezone: string | null;
+                                    } | null;
+                                    /** @description Each target clause of the send's audience and whether it named the device */
+                                    clauses: {
+                                        clause: string;
+                                        matched: boolean;
+                                        detail: string;
+                                    }[];
+                                    inactive_since: string | null;
+                                    evidence: {
+                                        /** @enum {unknown} */
+                                        provider: "apns" | "fcm";
+                                        /** @description The provider's reason code (BadDeviceToken, Unregistered, UNREGISTERED, …) */
+                                        reason: string;
+                                        /** @description APNs 410: when Apple says the token stopped being valid */
+                                        provider_timestamp: string | null;
+                                        /** @description The send whose answer it was */
+                                        notification_id: string | null;
+                                    } | null;
+                                    registered_at: {
+                                        topic: string;
+                                        partition: number;
+                                        offset: number;
+                                    } | null;
+                                    receipts: {
+                                        notification_id: string;
+                                        batch_id: string;
+                                        /** @enum {unknown} */
+                                        provider: "apns" | "fcm";
+                                        /** @enum {unknown} */
+                                        outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
+                                        reason: string | null;
+                                        attempts: number | null;
+                                        /** @description capped / deferred: the frequency cap or quiet hours that applied */
+                                        rule?: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description deferred: when it goes out
+                                         */
+                                        until?: string;
+                                        /** Format: date-time */
+                                        at: string;
+                                    }[];
+                                    opened_at: string | null;
+                                } | null;
+                                scanned_records: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The notifications of the project, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Items per page; values above 100 are served as 100 */
+                    limit?: number;
+                    page?: number;
+                    /** @description `scheduled`: held until `send_at` / `send_at_local`; `queued`: accepted, audience not yet resolved; `sending`: dispatched, outcomes outstanding; `paused`: held by PATCH `{"state": "paused"}` until resumed; `sent`: every targeted device has an outcome (`expired` devices included: `max_duration` ran out); `cancelled`: cancelled before it finished; `expired`: too old to send */
+                    status?: "scheduled" | "queued" | "sending" | "paused" | "sent" | "cancelled" | "expired";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-4"][];
+                            pagination: {
+                                /** @description Total number of matching items */
+                                count: number;
+                                /** @description The page served (1-based) */
+                                page: number;
+                                /** @description Number of pages, at least 1 */
+                                pages: number;
+                                /** @description 1-based position of the first item on this page; 0 when the page is empty */
+                                from: number;
+                                /** @description 1-based position of the last item on this page; 0 when the page is empty */
+                                to: number;
+                                /** @description Number of the last page (equals pages) */
+                                last: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Send a notification
+         * @description Answers 201 once Kafka has acknowledged the request; delivery happens after. Every problem in the body is listed at once (422). With an `Idempotency-Key` header, repeating the request within 24 h returns the first notification and queues nothing new.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        notification: {
+                            title: string;
+                            body: string;
+                            targets: (string | {
+                                topic: string;
+                            } | {
+                                device_id: string;
+                            } | {
+                                token: string;
+                            } | {
+                                /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
+                                metadata: {
+                                    [key: string]: string;
+                                };
+                            } | {
+                                external_id: string;
+                            })[];
+                            link_to?: string;
+                            /** @description Groups notifications on the device: APNs thread-id, Android notification tag */
+                            group?: string;
+                            /** @description Custom key/value pairs for the app: APNs top-level keys, FCM `data` */
+                            data?: {
+                                [key: string]: string;
+                            };
+                            /** @description App icon badge: APNs `aps.badge`, FCM `android.notification.notification_count` */
+                            badge?: number;
+                            /** @description Sound file name or `default`: APNs `aps.sound`, FCM `android.notification.sound` */
+                            sound?: string;
+                            /** @description Seconds the provider keeps trying (≤ 28 days; 0: now or never): APNs `apns-expiration`, FCM `android.ttl` */
+                            ttl?: number;
+                            /**
+                             * @description APNs `apns-priority` 10 / 5, FCM `android.priority`
+                             * @enum {unknown}
+                             */
+                            priority?: "high" | "normal";
+                            /** @description Replaces an earlier notification with the same id: APNs `apns-collapse-id` (≤ 64 bytes), FCM `android.collapse_key` */
+                            collapse_id?: string;
+                            /** @description Background (silent) push: APNs `aps.content-available` (push type `background`, priority 5 when title and body are empty), FCM data-only message */
+                            content_available?: boolean;
+                            /** @description Lets a Notification Service Extension modify it: APNs `aps.mutable-content` (no FCM equivalent) */
+                            mutable_content?: boolean;
+                            /** @description https URL of an image: APNs custom key `image`, FCM `notification.image` */
+                            image?: string;
+                            /** @description Actionable notification type: APNs `aps.category`, FCM `android.notification.click_action` */
+                            category?: string;
+                            /** @description Groups notifications (wins over `group`): APNs `aps.thread-id`, FCM `android.notification.tag` */
+                            thread_id?: string;
+                            /** @description Merged last into the APNs JSON body (objects key by key; other values replace), e.g. {"aps": {"interruption-level": "time-sensitive"}} */
+                            apns?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Merged last into the FCM message as firebase-admin builds it (its field names), e.g. {"android": {"notification": {"channelId": "sales"}}}; may not set the target (token, topic, condition) */
+                            fcm?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description RFC 3339 instant to send at, at most 30 days ahead (a time up to a minute past sends now) */
+                            send_at?: string;
+                            /** @description Wall-clock time ("2026-12-01T09:00") at which each device gets it in its own `timezone` (devices without one: the project's default, else UTC); at most 30 days ahead. A zone whose time has already passed gets it at once */
+                            send_at_local?: string;
+                            /** @description Pushes per minute, across every delivery instance together, sent evenly (a paced campaign); absent: the project's default (`herald projects pace`), else as fast as Herald goes. PATCH changes it in flight */
+                            rate_per_minute?: number;
+                            /** @description Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired` */
+                            max_duration?: number;
+                            /** @description `transactional`: sent on the express lane ahead of the project's campaigns, never paced, not held by the project's budget (`herald projects budget`) for its first 11,000 devices per partition, and not subject to the project's frequency cap and quiet hours (`herald projects caps` / `quiet-hours`). `campaign`: paced (its own `rate_per_minute` or the project's default), held by the project's budget, capped (devices over the cap are reported `capped` or `deferred`) and kept quiet (devices in quiet hours are `deferred` to their end) from its first push. Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/internals/campaign-control.md) */
+                            priority_lane?: "transactional" | "campaign";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-4"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/dry-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How many devices a send would reach, without sending
+         * @description Takes the same body as `POST /api/v1/notifications` and checks it the same way (422 lists every problem), then counts the active devices its targets resolve to now, by platform, with the same audience predicate as the fan-out. Nothing is published or stored. The count is a moment's: devices registering or leaving before the send change it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        notification: {
+                            title: string;
+                            body: string;
+                            targets: (string | {
+                                topic: string;
+                            } | {
+                                device_id: string;
+                            } | {
+                                token: string;
+                            } | {
+                                /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
+                                metadata: {
+                                    [key: string]: string;
+                                };
+                            } | {
+                                external_id: string;
+                            })[];
+                            link_to?: string;
+                            /** @description Groups notifications on the device: APNs thread-id, Android notification tag */
+                            group?: string;
+                            /** @description Custom key/value pairs for the app: APNs top-level keys, FCM `data` */
+                            data?: {
+                                [key: string]: string;
+                            };
+                            /** @description App icon badge: APNs `aps.badge`, FCM `android.notification.notification_count` */
+                            badge?: number;
+                            /** @description Sound file name or `default`: APNs `aps.sound`, FCM `android.notification.sound` */
+                            sound?: string;
+                            /** @description Seconds the provider keeps trying (≤ 28 days; 0: now or never): APNs `apns-expiration`, FCM `android.ttl` */
+                            ttl?: number;
+                            /**
+                             * @description APNs `apns-priority` 10 / 5, FCM `android.priority`
+                             * @enum {unknown}
+                             */
+                            priority?: "high" | "normal";
+                            /** @description Replaces an earlier notification with the same id: APNs `apns-collapse-id` (≤ 64 bytes), FCM `android.collapse_key` */
+                            collapse_id?: string;
+                            /** @description Background (silent) push: APNs `aps.content-available` (push type `background`, priority 5 when title and body are empty), FCM data-only message */
+                            content_available?: boolean;
+                            /** @description Lets a Notification Service Extension modify it: APNs `aps.mutable-content` (no FCM equivalent) */
+                            mutable_content?: boolean;
+                            /** @description https URL of an image: APNs custom key `image`, FCM `notification.image` */
+                            image?: string;
+                            /** @description Actionable notification type: APNs `aps.category`, FCM `android.notification.click_action` */
+                            category?: string;
+                            /** @description Groups notifications (wins over `group`): APNs `aps.thread-id`, FCM `android.notification.tag` */
+                            thread_id?: string;
+                            /** @description Merged last into the APNs JSON body (objects key by key; other values replace), e.g. {"aps": {"interruption-level": "time-sensitive"}} */
+                            apns?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Merged last into the FCM message as firebase-admin builds it (its field names), e.g. {"android": {"notification": {"channelId": "sales"}}}; may not set the target (token, topic, condition) */
+                            fcm?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description RFC 3339 instant to send at, at most 30 days ahead (a time up to a minute past sends now) */
+                            send_at?: string;
+                            /** @description Wall-clock time ("2026-12-01T09:00") at which each device gets it in its own `timezone` (devices without one: the project's default, else UTC); at most 30 days ahead. A zone whose time has already passed gets it at once */
+                            send_at_local?: string;
+                            /** @description Pushes per minute, across every delivery instance together, sent evenly (a paced campaign); absent: the project's default (`herald projects pace`), else as fast as Herald goes. PATCH changes it in flight */
+                            rate_per_minute?: number;
+                            /** @description Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired` */
+                            max_duration?: number;
+                            /** @description `transactional`: sent on the express lane ahead of the project's campaigns, never paced, not held by the project's budget (`herald projects budget`) for its first 11,000 devices per partition, and not subject to the project's frequency cap and quiet hours (`herald projects caps` / `quiet-hours`). `campaign`: paced (its own `rate_per_minute` or the project's default), held by the project's budget, capped (devices over the cap are reported `capped` or `deferred`) and kept quiet (devices in quiet hours are `deferred` to their end) from its first push. Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/internals/campaign-control.md) */
+                            priority_lane?: "transactional" | "campaign";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                total: number;
+                                by_platform: {
+                                    ios: number;
+                                    android: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A notification with its status, delivery counts (in all and per provider), timestamps and the request as sent */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The notification id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-4"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Pause, resume or re-pace a notification in flight
+         * @description `{"state": "paused"}` stops queueing and sending within a second across every delivery instance; its devices are held, not lost. `{"state": "sending"}` resumes where it stopped. `rate_per_minute` sets the pace from now on (also on an unpaced send; 422 on a `priority_lane: "transactional"` one, which is never paced). 202 with the notification as steered; 409 once it finished (sent, cancelled, expired). Cancel still works while paused.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The notification id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description `paused` or `sending` (resume)
+                         * @enum {unknown}
+                         */
+                        state?: "paused" | "sending";
+                        /** @description Pushes per minute, across every delivery instance together, sent evenly (a paced campaign); absent: the project's default (`herald projects pace`), else as fast as Herald goes. PATCH changes it in flight */
+                        rate_per_minute?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-4"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a notification
+         * @description Batches not yet sent are not sent: their devices are reported `cancelled`; batches already with a provider still complete. 202 with the notification as cancelled; repeating it is harmless (202 again). 409 once the notification was sent or expired. Works on a scheduled notification until its time.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The notification id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-4"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Record that a device opened a notification (called by the device; no bearer key)
+         * @description The device echoes `project_id` and its own token from the payload it received. 204 when the token belongs to a recipient; repeating an open answers 204 and records nothing new.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The notification id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        project_id: string;
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Recorded */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project at a glance: devices by platform and status, delivery outcomes and opens of the last 24 hours
+         * @description Outcomes are counted per UTC hour by the projector (counters of the read model `notification_reports`, each batch once): `outcomes_24h` adds up the current hour and the 23 before it; `hours` lists those hours that have any.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                devices: {
+                                    ios: {
+                                        active: number;
+                                        inactive: number;
+                                    };
+                                    android: {
+                                        active: number;
+                                        inactive: number;
+                                    };
+                                };
+                                outcomes_24h: {
+                                    delivered: number;
+                                    failed: number;
+                                    invalid: number;
+                                    cancelled: number;
+                                    /** @description Opens recorded in the period */
+                                    opened: number;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the oldest hour counted
+                                 */
+                                since: string;
+                                hours: {
+                                    /** Format: date-time */
+                                    hour: string;
+                                    delivered: number;
+                                    failed: number;
+                                    invalid: number;
+                                    cancelled: number;
+                                    /** @description Opens recorded in the period */
+                                    opened: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List topics of the current project
+         * @description Topics in creation order (then id). A page past the last one is empty. `name` finds one topic by its name (a list of at most one).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Items per page; values above 100 are served as 100 */
+                    limit?: number;
+                    page?: number;
+                    /** @description Only the topic with exactly this name */
+                    name?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-5"][];
+                            pagination: {
+                                /** @description Total number of matching items */
+                                count: number;
+                                /** @description The page served (1-based) */
+                                page: number;
+                                /** @description Number of pages, at least 1 */
+                                pages: number;
+                                /** @description 1-based position of the first item on this page; 0 when the page is empty */
+                                from: number;
+                                /** @description 1-based position of the last item on this page; 0 when the page is empty */
+                                to: number;
+                                /** @description Number of the last page (equals pages) */
+                                last: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a topic (idempotent by name)
+         * @description The topic id is derived from (project, name): creating an existing topic returns it again (a device-created one becomes the project's). Devices subscribe by naming it when they register. Devices create topics only where the project allows it (herald projects device-topics). A project creates at most 10000 topics; device-created ones are counted apart (at most 1000). A name of an id's form (a UUID) or a device token's form (APNs: 64 to 200 hex digits; FCM: letters, digits, "-", "_" with a ":") is refused with 422: a plain target string of that form always names a device, never a topic.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-5"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/topics/reclaim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the device-created topics no active device subscribes to
+         * @description Frees room under the device-created topic quota: every device-created topic of the project with no active subscriber is deleted (TopicDeleted). The project's own topics are never touched. Answers how many were deleted, and their names.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                deleted: number;
+                                names: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/topics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A topic of the current project
+         * @description 404 for an id that is not one of the project's topics (or was deleted).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The topic id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-5"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a topic
+         * @description Publishes TopicDeleted: the topic is no longer listed and no target resolves to it; registrations naming it are refused unless devices may create topics. Devices keep it in their `topics` until they register again: creating it again (same name, same id) reaches them again. 404 when it does not exist.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The topic id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's webhooks, with lag and failures */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-6"][];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Register a webhook
+         * @description The endpoint receives the chosen event types of the project, signed (docs/webhooks.md), from now on. The answer holds the signing secret, shown once. A project has at most 10 webhooks by default (WEBHOOKS_PER_PROJECT).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description https URL naming its host (no IP address; http and a loopback address only in local mode), at most 2048 characters */
+                        url: string;
+                        event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated")[];
+                        /** @description Only this notification's events (device events are not a notification's: they are left out) */
+                        notification_id?: string | null;
+                        /** @description Optional batching: a request once max_events are waiting or the oldest has waited max_wait_ms */
+                        batch?: {
+                            /** @description Events per request at most (1: one event per request) */
+                            max_events: number;
+                            /** @description How long the first waiting event may wait for others */
+                            max_wait_ms: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-6"];
+                            /** @description The signing secret: shown here once, never again */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook of the current project
+         * @description 404 for an id that is not one of the project's webhooks.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The webhook id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-6"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Deliveries stop within seconds (a request in flight may still arrive).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The webhook id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook, or rotate its secret
+         * @description Fields given replace the stored ones. `rotate_secret: true` makes a new secret (in the answer, once); the previous one keeps signing beside it for `previous_secret_ttl_s` (default 86400), so receivers can switch without missing a request.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The webhook id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description https URL naming its host (no IP address; http and a loopback address only in local mode), at most 2048 characters */
+                        url?: string;
+                        event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated")[];
+                        /** @description Only this notification's events (device events are not a notification's: they are left out) */
+                        notification_id?: string | null;
+                        /** @description Optional batching: a request once max_events are waiting or the oldest has waited max_wait_ms */
+                        batch?: {
+                            /** @description Events per request at most (1: one event per request) */
+                            max_events: number;
+                            /** @description How long the first waiting event may wait for others */
+                            max_wait_ms: number;
+                        };
+                        rotate_secret?: boolean;
+                        previous_secret_ttl_s?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-6"];
+                            /** @description The new secret, after rotate_secret: shown once */
+                            secret?: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver again from a time or an earlier position
+         * @description The webhook goes back to `from` (the first records written at or after that time) or to `position` (one it showed earlier in GET: not past its current position) and delivers everything of its event types from there again, with the same event ids: receivers that dedupe by event id see each event once. Takes effect within seconds (`replay_pending` until then).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The webhook id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description A time (RFC 3339)
+                         */
+                        from?: string;
+                        /** @description Next offset to deliver, per topic, per partition (as GET shows it) */
+                        position?: {
+                            [key: string]: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-6"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * ErrorBody
+         * @description Error
+         */
+        "def-0": {
+            /** @description Messages naming the field and the rule */
+            errors: string[];
+        };
+        /** Pagination */
+        "def-1": {
+            /** @description Total number of matching items */
+            count: number;
+            /** @description The page served (1-based) */
+            page: number;
+            /** @description Number of pages, at least 1 */
+            pages: number;
+            /** @description 1-based position of the first item on this page; 0 when the page is empty */
+            from: number;
+            /** @description 1-based position of the last item on this page; 0 when the page is empty */
+            to: number;
+            /** @description Number of the last page (equals pages) */
+            last: number;
+        };
+        /** Receipt */
+        "def-2": {
+            notification_id: string;
+            device_id: string;
+            /** @enum {unknown} */
+            provider: "apns" | "fcm";
+            /**
+             * @description `delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent (cancelled); `expired`: not sent (`max_duration` ran out; reason `MaxDurationExceeded`); `capped`: not sent (a frequency cap with `on_cap: drop`; reason `FrequencyCap`, see `rule`); `deferred`: held by a frequency cap (`on_cap: defer`) or quiet hours until `until`, then replaced by its real outcome
+             * @enum {unknown}
+             */
+            outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
+            /** @description The provider's reason code (or Herald's: AttemptsExhausted, NoApnsCredentials, …) when not delivered */
+            reason: string | null;
+            /** @description Sends tried for this device */
+            attempts: number | null;
+            /** @description capped / deferred (and expired after a deferral): the rule that applied, e.g. `cap 3/86400s per user` or `quiet 22:00-08:00 Europe/Paris` */
+            rule?: string;
+            /**
+             * Format: date-time
+             * @description deferred: when it goes out
+             */
+            until?: string;
+            delivered_at: string | null;
+            opened_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the outcome was recorded
+             */
+            reported_at: string;
+        };
+        /** Device */
+        "def-3": {
+            id: string;
+            token: string;
+            /** @enum {unknown} */
+            platform: "ios" | "android";
+            /** @enum {unknown} */
+            status: "active" | "inactive";
+            /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
+            identifiers: {
+                [key: string]: string;
+            };
+            /** @description Ids of the topics the device is subscribed to */
+            topics: string[];
+            /** @description The project's id of the user who owns the device */
+            external_id: string | null;
+            /** @description IANA time zone name */
+            timezone: string | null;
+            /** @description Why it is inactive: the provider rejected its token (`provider` set), or the project unregistered it (reason `Unregistered`) */
+            deactivation: {
+                reason: string;
+                provider?: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** Notification */
+        "def-4": {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            body: string;
+            targets: (string | {
+                topic: string;
+            } | {
+                device_id: string;
+            } | {
+                token: string;
+            } | {
+                /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
+                metadata: {
+                    [key: string]: string;
+                };
+            } | {
+                external_id: string;
+            })[];
+            link_to: string | null;
+            group: string | null;
+            /**
+             * @description `scheduled`: held until `send_at` / `send_at_local`; `queued`: accepted, audience not yet resolved; `sending`: dispatched, outcomes outstanding; `paused`: held by PATCH `{"state": "paused"}` until resumed; `sent`: every targeted device has an outcome (`expired` devices included: `max_duration` ran out); `cancelled`: cancelled before it finished; `expired`: too old to send
+             * @enum {unknown}
+             */
+            status: "scheduled" | "queued" | "sending" | "paused" | "sent" | "cancelled" | "expired";
+            /** Format: date-time */
+            created_at: string;
+            counts?: {
+                /** @description Active devices the audience resolved to (so far, while dispatching) */
+                targeted: number;
+                /** @description Devices a provider answered for: delivered + failed + invalid */
+                sent: number;
+                delivered: number;
+                failed: number;
+                /** @description Token rejected by the provider; the device was deactivated */
+                invalid: number;
+                /** @description Not sent: cancelled before its batch went out */
+                cancelled: number;
+                /** @description Not sent: `max_duration` ran out before its batch went out */
+                expired: number;
+                /** @description Not sent: a project frequency cap with `on_cap: drop` (campaign sends only) */
+                capped: number;
+                /** @description Held now by a frequency cap (`on_cap: defer`) or quiet hours; each moves to its real outcome when released */
+                deferred: number;
+                opened: number;
+            };
+            counts_by_provider?: {
+                apns: {
+                    /** @description Active devices the audience resolved to (so far, while dispatching) */
+                    targeted: number;
+                    /** @description Devices a provider answered for: delivered + failed + invalid */
+                    sent: number;
+                    delivered: number;
+                    failed: number;
+                    /** @description Token rejected by the provider; the device was deactivated */
+                    invalid: number;
+                    /** @description Not sent: cancelled before its batch went out */
+                    cancelled: number;
+                    /** @description Not sent: `max_duration` ran out before its batch went out */
+                    expired: number;
+                    /** @description Not sent: a project frequency cap with `on_cap: drop` (campaign sends only) */
+                    capped: number;
+                    /** @description Held now by a frequency cap (`on_cap: defer`) or quiet hours; each moves to its real outcome when released */
+                    deferred: number;
+                    opened: number;
+                };
+                fcm: {
+                    /** @description Active devices the audience resolved to (so far, while dispatching) */
+                    targeted: number;
+                    /** @description Devices a provider answered for: delivered + failed + invalid */
+                    sent: number;
+                    delivered: number;
+                    failed: number;
+                    /** @description Token rejected by the provider; the device was deactivated */
+                    invalid: number;
+                    /** @description Not sent: cancelled before its batch went out */
+                    cancelled: number;
+                    /** @description Not sent: `max_duration` ran out before its batch went out */
+                    expired: number;
+                    /** @description Not sent: a project frequency cap with `on_cap: drop` (campaign sends only) */
+                    capped: number;
+                    /** @description Held now by a frequency cap (`on_cap: defer`) or quiet hours; each moves to its real outcome when released */
+                    deferred: number;
+                    opened: number;
+                };
+            };
+            /** @description When the audience was first resolved and queued */
+            dispatched_at?: string | null;
+            /** @description When it became sent, cancelled or expired */
+            finished_at?: string | null;
+            /** @description The lane the request asked for; null: decided by size per device partition (a partition whose share fits 1,000 devices goes transactional) */
+            priority_lane?: "transactional" | "campaign" | null;
+            /** @description Progress of a paced or paused send: its current rate, progress and ETA */
+            pace?: {
+                /** @description The pace in effect (requested, or set by the latest PATCH); null: unpaced */
+                rate_per_minute: number | null;
+                paused: boolean;
+                /** @description The send's audience: the devices of the partitions already dispatched plus each other partition's count by its fan-out at its second step (AudienceEstimated; an upper bound for several or overlapping targets). Null until a partition counted. What progress and ETA are measured against */
+                audience_estimate: number | null;
+                /** @description Devices with an outcome / the audience */
+                progress: number | null;
+                /** @description When the last push should leave at the current pace (null: paused, unpaced or finished) */
+                eta: string | null;
+            };
+            /** @description The `notification` object as the client sent it (push options and schedule included) */
+            request?: {
+                title: string;
+                body: string;
+                targets: (string | {
+                    topic: string;
+                } | {
+                    device_id: string;
+                } | {
+                    token: string;
+                } | {
+                    /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
+                    metadata: {
+                        [key: string]: string;
+                    };
+                } | {
+                    external_id: string;
+                })[];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** Topic */
+        "def-5": {
+            id: string;
+            name: string;
+            /** @description Active devices subscribed to the topic (an extra beyond the spec) */
+            subscribers: number;
+            /**
+             * @description `project`: created with the API key; `device`: created by a device registration (only where the project allows it; self-asserted)
+             * @enum {unknown}
+             */
+            origin: "project" | "device";
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** Webhook */
+        "def-6": {
+            id: string;
+            url: string;
+            event_types: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated")[];
+            notification_id: string | null;
+            batch: {
+                max_events: number;
+                max_wait_ms: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description While the previous secret still signs (after a rotation): requests carry a signature under each */
+            secret_rotation: {
+                /** Format: date-time */
+                previous_expires_at: string;
+            } | null;
+            /** @description null until the dispatcher first starts the webhook */
+            position: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            } | null;
+            /** @description A replay was asked and the dispatcher has not moved to it yet */
+            replay_pending: boolean;
+            status: {
+                /** @description Log records between the position and the end (all projects: what is left to read), at the last measure */
+                lag: number;
+                delivered_events: number;
+                failed_attempts: number;
+                dead_letters: number;
+                last_success_at: string | null;
+                last_failure: {
+                    /** Format: date-time */
+                    at: string;
+                    error: string;
+                } | null;
+                updated_at: string | null;
+            };
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;
