@@ -9,7 +9,7 @@ const NO_COUNT_DOCUMENTS = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.herald/', 'docs/', 'infra/', 'eslint.config.js', 'services/console/dist/', 'services/console/web/api/schema.d.ts'] },
+  { ignores: ['node_modules/', '.herald/', 'docs/', 'infra/', 'eslint.config.js', 'services/console/dist/', 'libs/client/src/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
