@@ -1,6 +1,5 @@
 import { ReadModelRegistry, type Db } from '@herald/mongo';
-import type { DeliveryLedgerDocument } from '@herald/projections';
-import { ledgerCounts } from '@herald/projections';
+import { type DeliveryLedgerDocument, ledgerCounts } from '@herald/read-models';
 
 /**
  * The one place the bench reads the delivery ledger: one document per batch

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { ConsumedEvent } from '@herald/kafka';
-import { evolveTopic, type TopicDocument } from '@herald/projections';
+import { evolveTopic, type TopicDocument } from '@herald/read-models';
 import { decodeRow, encodeRow, idKey } from './row-codec.ts';
 import { evolveIndexed, keyChanges, keyPart, memberKeys, type IndexedDevice, type Key } from './index-rows.ts';
 import { memberKey, ORDINALS_PER_QUERY, prepareIndex, prepareRows, type IndexStatements, type RowStatements } from './index-tables.ts';

@@ -1,6 +1,6 @@
 import { createHash, hash } from 'node:crypto';
 import type { ConsumedEvent } from '@herald/kafka';
-import { evolveDevice, type DeviceDocument } from '@herald/projections';
+import { type DeviceDocument, evolveDevice } from '@herald/read-models';
 
 /**
  * A device as the audience index keeps it: the read model's device, cut to

@@ -1,6 +1,6 @@
 import type { ResolvedAudience } from '@herald/events';
 import type { Filter } from '@herald/mongo';
-import { LIVE_TOPIC, type DeviceDocument, type TopicDocument } from '@herald/projections';
+import { type DeviceDocument, LIVE_TOPIC, type TopicDocument } from '@herald/read-models';
 import type { ZoneFilter } from './predicate.ts';
 
 /**

@@ -1,5 +1,6 @@
 export * from './topics.ts';
 export * from './catalog.ts';
+export * from './consumed-event.ts';
 export * from './identity.ts';
 export * from './create-event.ts';
 export * from './codec.ts';

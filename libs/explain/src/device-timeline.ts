@@ -1,5 +1,5 @@
 import type { ConsumedEvent } from '@herald/kafka';
-import { evolveDevice, type DeviceDocument } from '@herald/projections';
+import { type DeviceDocument, evolveDevice } from '@herald/read-models';
 import type { Evidence, LogPlace, Receipt, TimelineEntry } from './types.ts';
 
 const placeOf = (record: ConsumedEvent): LogPlace => ({ topic: record.topic, partition: record.partition, offset: record.offset });

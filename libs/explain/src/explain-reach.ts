@@ -1,7 +1,7 @@
 import { explainAudience, resolveAudience, type ZoneFilter } from '@herald/audience';
 import type { FanoutTaskV1, NotificationRequestedV1 } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import type { DeviceDocument } from '@herald/projections';
+import type { DeviceDocument } from '@herald/read-models';
 import { deviceAt, evidenceOf, opensOf, receiptsOf } from './device-timeline.ts';
 import type { ReachExplanation } from './types.ts';
 

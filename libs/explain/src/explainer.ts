@@ -3,7 +3,7 @@ import { ConcurrencyLimit } from './concurrency-limit.ts';
 import { deviceIdFor, TOPICS, type FanoutTaskV1, type NotificationRequestedV1 } from '@herald/events';
 import type { HeraldKafka, LogRecord } from '@herald/kafka';
 import type { ReadModelRegistry } from '@herald/mongo';
-import type { DeliveryLedgerDocument, DeviceDocument, NotificationDocument, TopicDocument } from '@herald/projections';
+import type { DeliveryLedgerDocument, DeviceDocument, NotificationDocument, TopicDocument } from '@herald/read-models';
 import { deviceAt, deviceTimeline } from './device-timeline.ts';
 import { explainReach } from './explain-reach.ts';
 import { devicePartition, readFacts, uuidV7Time, type FactQuery } from './log-facts.ts';

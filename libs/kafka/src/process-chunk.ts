@@ -1,16 +1,10 @@
 import { isRebalance, isRetriable } from '@herald/errors';
-import type { HeraldEvent } from '@herald/events';
+import type { ConsumedEvent } from '@herald/events';
 import { DEFAULT_BACKOFF, retry, RetryStopped, type BackoffPolicy, type Clock } from '@herald/retry';
 import type { SourceRecord } from './dead-letter.ts';
 
-/** A decoded event with its Kafka position, which projections use as their idempotency guard. */
-export interface ConsumedEvent<E extends HeraldEvent = HeraldEvent> {
-  event: E;
-  /** Logical topic name (without the installation prefix). */
-  topic: string;
-  partition: number;
-  offset: number;
-}
+/** A decoded event with its Kafka position (defined with the events, so read models need no Kafka client). */
+export type { ConsumedEvent } from '@herald/events';
 
 export interface Letter {
   record: SourceRecord;

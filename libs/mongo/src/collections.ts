@@ -22,18 +22,8 @@ export const ADMIN_COLLECTIONS = {
   frequencyCaps: 'frequency_caps',
 } as const;
 
-/** Read models rebuilt from Kafka by the projector; logical names (see read-models.ts for versions). */
-export const READ_MODELS = {
-  devices: 'devices',
-  topics: 'topics',
-  notifications: 'notifications',
-  /** One document per delivery batch (see DeliveryLedgerDocument). */
-  delivery_ledger: 'delivery_ledger',
-  /** Per notification: failures by reason, outcomes and opens over time (see NotificationReportDocument); its counters, the project's per hour (outcome-counts.ts). */
-  notification_reports: 'notification_reports',
-} as const;
-
-export type ReadModelName = keyof typeof READ_MODELS;
+// Read model names live with the read models; the store keeps their versions (read-models.ts).
+export { READ_MODELS, type ReadModelName } from '@herald/read-models';
 
 /** The indexes the admin collections' queries need (read models declare theirs with their projection); created at start, idempotently. */
 // docs/internals/indexes.md lists which query each one serves and who issues it.

@@ -1,5 +1,6 @@
 import type { Collection, Db, Document } from 'mongodb';
-import { ADMIN_COLLECTIONS, type ReadModelName } from './collections.ts';
+import type { ReadModelName } from '@herald/read-models';
+import { ADMIN_COLLECTIONS } from './collections.ts';
 
 /** One build of a read model: its collection and the consumer group that fills it. */
 export interface ReadModelVersion {

@@ -5,9 +5,8 @@ import type { Collection } from '@herald/mongo';
 import { createTestEnv, type TestEnv } from '@herald/testing';
 import { applyCounted, applyCounts, foldWithCounts } from './apply-counted.ts';
 import { readByIds } from './apply-projection.ts';
-import { readCounts, type CounterDocument } from './counts.ts';
-import { deviceCountsOf, DEVICES_COUNT_KEY, topicCountKey } from './device-counts.ts';
-import { devicesProjection, type DeviceDocument } from './devices.ts';
+import { type CounterDocument, deviceCountsOf, type DeviceDocument, DEVICES_COUNT_KEY, devicesProjection, topicCountKey } from '@herald/read-models';
+import { readCounts } from './read-counts.ts';
 import { countedWrites } from './written-documents.ts';
 
 /**

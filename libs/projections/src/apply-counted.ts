@@ -2,8 +2,7 @@ import type { Collection } from '@herald/mongo';
 import { wrapMongoError } from '@herald/mongo';
 import type { ConsumedEvent } from '@herald/kafka';
 import { insertNew, replaceExisting, type ApplyResult } from './apply-projection.ts';
-import { counterId, foldCounts, type CounterDocument, type RecordDelta } from './counts.ts';
-import type { Projection, ProjectedDocument } from './projection.ts';
+import { type CounterDocument, counterId, foldCounts, type ProjectedDocument, type Projection, type RecordDelta } from '@herald/read-models';
 import { forgetWrites, readThrough, type CountedWrites, type WrittenDocuments } from './written-documents.ts';
 import { anyDue, planWrites, type Held, type Origin } from './held-documents.ts';
 

@@ -2,7 +2,7 @@ import type { AnyBulkWriteOperation, Collection } from '@herald/mongo';
 import { wrapMongoError } from '@herald/mongo';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { Logger } from '@herald/log';
-import type { Projection, ProjectedDocument } from './projection.ts';
+import type { ProjectedDocument, Projection } from '@herald/read-models';
 
 export interface ApplyResult {
   /** Documents created by the first, insert-only attempt. */

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
-import type { DeviceDocument } from './devices.ts';
+import { type DeviceDocument, devicesProjection } from '@herald/read-models';
 import { foldRecords } from './apply-projection.ts';
-import { devicesProjection } from './devices.ts';
 
 const project_id = 'p';
 const a = deviceIdFor(project_id, 'a');

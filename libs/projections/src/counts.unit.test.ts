@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
 import { foldWithCounts } from './apply-counted.ts';
-import { counterId, foldCounts, sumCounts, type CounterDocument, type RecordDelta } from './counts.ts';
-import { deviceCountDeltas, deviceCountsOf, DEVICES_COUNT_KEY, topicCountKey } from './device-counts.ts';
-import { devicesProjection, type DeviceDocument } from './devices.ts';
-import { notificationCountDeltas, notificationCountOf, NOTIFICATIONS_COUNT_KEY } from './notification-counts.ts';
-import type { NotificationDocument } from './notification-document.ts';
+import { type CounterDocument, counterId, deviceCountDeltas, deviceCountsOf, type DeviceDocument, DEVICES_COUNT_KEY, devicesProjection, foldCounts, notificationCountDeltas, notificationCountOf, type NotificationDocument, NOTIFICATIONS_COUNT_KEY, type RecordDelta, sumCounts, topicCountKey } from '@herald/read-models';
 
 const project_id = 'p';
 const records = (events: HeraldEvent[], partition = 0, from = 0) => events.map((event, index) => ({ event, topic: TOPICS.deviceEvents, partition, offset: from + index }));

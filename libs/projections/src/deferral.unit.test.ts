@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, TOPICS, type DeliveryReportedV1, type HeraldEvent } from '@herald/events';
-import { deliveryLedgerProjection, type DeliveryLedgerDocument } from './delivery-ledger.ts';
+import { type DeliveryLedgerDocument, deliveryLedgerProjection, evolveNotification, foldCounts, ledgerCounts, type NotificationDocument, notificationReportsProjection, outcomesOver, receiptRows, sumCounts } from '@herald/read-models';
 import { foldRecords } from './apply-projection.ts';
-import { evolveNotification } from './notifications.ts';
-import type { NotificationDocument } from './notification-document.ts';
-import { ledgerCounts, receiptRows } from './ledger-rows.ts';
 import { foldWithCounts } from './apply-counted.ts';
-import { foldCounts, sumCounts } from './counts.ts';
-import { notificationReportsProjection } from './notification-reports.ts';
-import { outcomesOver } from './outcome-counts.ts';
 
 const context = { project_id: 'p' };
 type Results = DeliveryReportedV1['data']['results'];

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, TOPICS, type HeraldEvent } from '@herald/events';
-import type { DeliveryLedgerDocument } from './delivery-ledger.ts';
-import type { NotificationDocument } from './notification-document.ts';
-import { deliveryLedgerProjection } from './delivery-ledger.ts';
+import { type DeliveryLedgerDocument, deliveryLedgerProjection, evolveNotification, ledgerCounts, type NotificationDocument, receiptRows } from '@herald/read-models';
 import { foldRecords } from './apply-projection.ts';
-import { evolveNotification } from './notifications.ts';
-import { ledgerCounts, receiptRows } from './ledger-rows.ts';
 
 const context = { project_id: 'p' };
 type Outcome = 'delivered' | 'failed' | 'invalid';

@@ -4,10 +4,8 @@ import { ensureTopics, withLogAdmin, type ConsumedEvent } from '@herald/kafka';
 import { readModelVersion, type Collection } from '@herald/mongo';
 import { createTestEnv, waitFor, waitForGroupCaughtUp, type TestEnv } from '@herald/testing';
 import { applyCounted } from './apply-counted.ts';
-import { readCounts, type CounterDocument } from './counts.ts';
-import { notificationCountOf, NOTIFICATIONS_COUNT_KEY } from './notification-counts.ts';
-import type { NotificationDocument } from './notification-document.ts';
-import { notificationsProjection } from './notifications.ts';
+import { type CounterDocument, notificationCountOf, type NotificationDocument, NOTIFICATIONS_COUNT_KEY, notificationsProjection } from '@herald/read-models';
+import { readCounts } from './read-counts.ts';
 import { runProjection } from './run-projection.ts';
 import { countedWrites } from './written-documents.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FERRETDB_INDEXES } from '@herald/mongo';
 import { PROJECTIONS } from './catalog.ts';
-import { COUNTER_INDEXES } from './counts.ts';
+import { COUNTER_INDEXES } from '@herald/read-models';
 
 describe("the local store's indexes", () => {
   it('name only indexes the read models declare', () => {

@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_INDEXES, ensureIndexes, storeAdapter, type Collection, type Document, type IndexDescription } from '@herald/mongo';
 import { countBothWays, createTestEnv, explainHerald, findBothWays, type FindShape, type TestEnv } from '@herald/testing';
-import { COUNTER_INDEXES } from './counts.ts';
-import { DEVICE_INDEXES } from './devices.ts';
-import { LEDGER_INDEXES } from './delivery-ledger.ts';
-import { NOTIFICATION_INDEXES } from './notification-document.ts';
-import { TOPIC_INDEXES } from './topics.ts';
+import { COUNTER_INDEXES, DEVICE_INDEXES, LEDGER_INDEXES, NOTIFICATION_INDEXES, TOPIC_INDEXES } from '@herald/read-models';
 
 /**
  * Every query shape Herald issues against the read models and admin

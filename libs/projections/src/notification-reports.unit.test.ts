@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, TOPICS } from '@herald/events';
 import { foldRecords } from './apply-projection.ts';
-import { bucketOf, notificationReportsProjection, type NotificationReportDocument } from './notification-reports.ts';
+import { bucketOf, type NotificationReportDocument, notificationReportsProjection } from '@herald/read-models';
 
 type Result = { outcome: 'delivered' | 'failed' | 'invalid' | 'cancelled'; reason?: string };
 const reported = (batchId: string, provider: 'apns' | 'fcm', results: Result[], at: string, offset: number) => ({

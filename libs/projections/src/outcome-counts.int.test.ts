@@ -4,9 +4,8 @@ import type { ConsumedEvent } from '@herald/kafka';
 import type { Collection } from '@herald/mongo';
 import { createTestEnv, type TestEnv } from '@herald/testing';
 import { applyCounted } from './apply-counted.ts';
-import { readCounts, type CounterDocument } from './counts.ts';
-import { notificationReportsProjection, type NotificationReportDocument } from './notification-reports.ts';
-import { hoursUpTo, outcomesCountKey, outcomesOver } from './outcome-counts.ts';
+import { type CounterDocument, hoursUpTo, type NotificationReportDocument, notificationReportsProjection, outcomesCountKey, outcomesOver } from '@herald/read-models';
+import { readCounts } from './read-counts.ts';
 import { countedWrites } from './written-documents.ts';
 
 /**

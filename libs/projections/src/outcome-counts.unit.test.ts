@@ -2,9 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEvent, TOPICS } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import { foldWithCounts } from './apply-counted.ts';
-import { foldCounts, sumCounts, type CounterDocument } from './counts.ts';
-import { notificationReportsProjection, type NotificationReportDocument } from './notification-reports.ts';
-import { hoursUpTo, outcomeCountDeltas, outcomesCountKey, outcomesOver } from './outcome-counts.ts';
+import { type CounterDocument, foldCounts, hoursUpTo, type NotificationReportDocument, notificationReportsProjection, outcomeCountDeltas, outcomesCountKey, outcomesOver, sumCounts } from '@herald/read-models';
 
 type Outcome = 'delivered' | 'failed' | 'invalid' | 'cancelled';
 const reported = (notification: string, batch: string, outcomes: Outcome[], at: string, partition: number, offset: number, project = 'p'): ConsumedEvent => ({

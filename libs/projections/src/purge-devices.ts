@@ -1,6 +1,6 @@
 import { createEvent, type EventOf } from '@herald/events';
 import type { Collection } from '@herald/mongo';
-import type { DeviceDocument } from './devices.ts';
+import type { DeviceDocument } from '@herald/read-models';
 
 /** Devices purged per call (API and CLI alike): one publish of that many small events. */
 export const PURGE_PAGE = 1_000;

@@ -4,8 +4,7 @@ import type { Logger } from '@herald/log';
 import { applyProjection } from './apply-projection.ts';
 import { applyCounted } from './apply-counted.ts';
 import { applyTogether } from './apply-together.ts';
-import { COUNTER_INDEXES, type CounterDocument } from './counts.ts';
-import type { AnyProjection, ProjectedDocument } from './projection.ts';
+import { type AnyProjection, COUNTER_INDEXES, type CounterDocument, type ProjectedDocument } from '@herald/read-models';
 import { countedWrites, startOver } from './written-documents.ts';
 import { anyDue, firstHeld } from './held-documents.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent } from '@herald/events';
 import { ReadModelRegistry } from '@herald/mongo';
-import type { NotificationDocument } from '@herald/projections';
+import type { NotificationDocument } from '@herald/read-models';
 import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 import { NOTIFICATION_STATUSES } from './schemas/notifications.ts';
 

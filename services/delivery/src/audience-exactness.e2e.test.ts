@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, type HeraldEvent } from '@herald/events';
-import type { DeliveryLedgerDocument, NotificationDocument } from '@herald/projections';
+import type { DeliveryLedgerDocument, NotificationDocument } from '@herald/read-models';
 import { createTopics, startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
 
 /**

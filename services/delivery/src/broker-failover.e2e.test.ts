@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, TOPICS } from '@herald/events';
 import { busiestLeader, describeDurability, partitionLeaders } from '@herald/kafka';
-import type { DeliveryLedgerDocument } from '@herald/projections';
+import type { DeliveryLedgerDocument } from '@herald/read-models';
 import { deliveryDeadLetters, devicesPerPlatform, restartInfra, seedTopicAudience, startApiHarness, startOwnInfra, stopBroker, waitFor, type ApiHarness, type OwnInfra } from '@herald/testing';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadLetterTopic, TOPICS } from '@herald/events';
-import type { DeliveryLedgerDocument, LedgerDevice } from '@herald/projections';
+import type { DeliveryLedgerDocument, LedgerDevice } from '@herald/read-models';
 import { createTopics, startApiHarness, waitFor, type ApiHarness, apnsToken, apnsTokenPrefix } from '@herald/testing';
 
 /**

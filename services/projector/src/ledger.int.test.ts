@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deliveryBatchId, newId, type DeliveryReportedV1 } from '@herald/events';
 import { ensureTopics } from '@herald/kafka';
 import { readModelVersion } from '@herald/mongo';
-import type { DeliveryLedgerDocument, NotificationDocument } from '@herald/projections';
-import { ledgerCounts } from '@herald/projections';
+import { type DeliveryLedgerDocument, ledgerCounts, type NotificationDocument } from '@herald/read-models';
 import { createTestEnv, waitFor, waitForReceiptsCaughtUp, type TestEnv } from '@herald/testing';
 import { startProjector, type RunningProjector } from './start-projector.ts';
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, topicIdFor, TOPICS } from '@herald/events';
 import { ensureTopics } from '@herald/kafka';
 import { ReadModelRegistry } from '@herald/mongo';
-import type { DeviceDocument, TopicDocument } from '@herald/projections';
-import { devicesProjection, runProjection } from '@herald/projections';
+import { type DeviceDocument, devicesProjection, type TopicDocument } from '@herald/read-models';
+import { runProjection } from '@herald/projections';
 import { createTestEnv, waitFor, waitForGroupCaughtUp, type TestEnv } from '@herald/testing';
 import { startProjector, type RunningProjector } from './start-projector.ts';
 

@@ -1,6 +1,5 @@
 import { createEvent, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/events';
-import type { DeviceDocument } from '@herald/projections';
-import { previewDevice } from '@herald/projections';
+import { type DeviceDocument, previewDevice } from '@herald/read-models';
 import type { Static } from 'typebox';
 import type { Device, RegisterDeviceBody } from '../schemas/devices.ts';
 

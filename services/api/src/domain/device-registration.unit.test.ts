@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deviceIdFor, topicIdFor, type DeviceRegisteredV1 } from '@herald/events';
-import type { DeviceDocument } from '@herald/projections';
+import type { DeviceDocument } from '@herald/read-models';
 import { deviceBytes, planRegistration } from './device-registration.ts';
 
 const now = new Date('2026-01-02T03:04:05.000Z');

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { TOPICS, type NotificationRequestedV1 } from '@herald/events';
-import { evolveNotification, type NotificationDocument } from '@herald/projections';
+import { evolveNotification, type NotificationDocument } from '@herald/read-models';
 import type { Clock } from '@herald/runtime';
 
 /**

@@ -1,6 +1,5 @@
 import { createEvent, type HeraldEvent } from '@herald/events';
-import type { DeviceDocument } from '@herald/projections';
-import { mergeMetadata } from '@herald/projections';
+import { type DeviceDocument, mergeMetadata } from '@herald/read-models';
 import { DEVICE_LIMITS } from './device-limits.ts';
 
 export type MetadataPatch = Record<string, string | null>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MetadataUpdatedV1 } from '@herald/events';
-import type { DeviceDocument } from '@herald/projections';
+import type { DeviceDocument } from '@herald/read-models';
 import { planMetadataUpdate } from './metadata-update.ts';
 
 describe('planMetadataUpdate', () => {

@@ -1,7 +1,6 @@
 import type { Static } from 'typebox';
 import { createEvent, type NotificationRequestedV1 } from '@herald/events';
-import type { NotificationDocument } from '@herald/projections';
-import { FINISHED_STATUSES, isScheduled, ZERO_COUNTS, type DeliveryCounts } from '@herald/projections';
+import { type DeliveryCounts, FINISHED_STATUSES, isScheduled, type NotificationDocument, ZERO_COUNTS } from '@herald/read-models';
 import { fitsProviderLimits } from '@herald/push-payloads';
 import type { Notification, NotificationRequest } from '../schemas/notifications.ts';
 import { PaceInput, PushOptionsInput, ScheduleInput } from '../schemas/push-options.ts';

@@ -1,4 +1,4 @@
-import type { DeliveryLedgerDocument, LedgerDevice } from '@herald/projections';
+import type { DeliveryLedgerDocument, LedgerDevice } from '@herald/read-models';
 import type { Static } from 'typebox';
 import type { Receipt } from '../schemas/receipts.ts';
 

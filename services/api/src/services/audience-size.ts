@@ -1,7 +1,7 @@
 import { audienceFilter, liveTopicsFilter, resolveAudience, topicCandidates, topicLookupOf } from '@herald/audience';
 import type { Target } from '@herald/events';
 import { countMatching, type ReadModelRegistry } from '@herald/mongo';
-import type { DeviceDocument, TopicDocument } from '@herald/projections';
+import type { DeviceDocument, TopicDocument } from '@herald/read-models';
 
 export interface AudienceSize {
   ios: number;

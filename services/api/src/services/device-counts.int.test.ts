@@ -3,7 +3,8 @@ import { createEvent, deviceIdFor, TOPICS } from '@herald/events';
 import { ensureTopics, type RunningConsumer } from '@herald/kafka';
 import { ReadModelRegistry, readModelVersion } from '@herald/mongo';
 import { AdminStore } from '@herald/admin';
-import { devicesProjection, runProjection } from '@herald/projections';
+import { devicesProjection } from '@herald/read-models';
+import { runProjection } from '@herald/projections';
 import { createTestEnv, waitForProjectionCaughtUp, type TestEnv } from '@herald/testing';
 import { DeviceService } from './device-service.ts';
 

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { ValidationError } from '@herald/errors';
 import { countMatching, type Collection, type Filter } from '@herald/mongo';
-import type { DeviceDocument } from '@herald/projections';
+import type { DeviceDocument } from '@herald/read-models';
 import { anonymousQuotaOf, quotaProblem } from '../domain/device-quota-rule.ts';
 
 interface Tally {

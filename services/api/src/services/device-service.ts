@@ -1,5 +1,6 @@
 import { countMatching, type Filter, type ReadModelRegistry } from '@herald/mongo';
-import { deviceCountsOf, DEVICES_COUNT_KEY, previewDevice, purgeDeletedDevices, readCounts, type CounterDocument, type DeviceCounts, type DeviceDocument, type TopicDocument } from '@herald/projections';
+import { type CounterDocument, type DeviceCounts, deviceCountsOf, type DeviceDocument, DEVICES_COUNT_KEY, previewDevice, type TopicDocument } from '@herald/read-models';
+import { purgeDeletedDevices, readCounts } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import type { AdminStore } from '@herald/admin';
 import { createEvent } from '@herald/events';

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { NotFoundError } from '@herald/errors';
 import type { ReadModelRegistry } from '@herald/mongo';
-import type { DeliveryLedgerDocument, NotificationDocument, NotificationReportDocument } from '@herald/projections';
+import type { DeliveryLedgerDocument, NotificationDocument, NotificationReportDocument } from '@herald/read-models';
 import { csvLine } from '../domain/csv.ts';
 import { receiptView } from '../domain/receipts.ts';
 import { RECEIPT_CSV_COLUMNS, type notificationReportSchema } from '../schemas/console-reads.ts';

@@ -1,22 +1,11 @@
 import { createEvent, newId } from '@herald/events';
 import { countMatching, isTransientMongoError, type Collection, type ReadModelRegistry } from '@herald/mongo';
-import {
-  FINISHED_STATUSES,
-  notificationCountOf,
-  steerNotification,
-  NOTIFICATIONS_COUNT_KEY,
-  readCounts,
-  type CounterDocument,
-  type DeliveryLedgerDocument,
-  type DeviceDocument,
-  type NotificationDocument,
-  type NotificationStatus,
-} from '@herald/projections';
+import { audienceEstimateOf, type CounterDocument, type DeliveryLedgerDocument, type DeviceDocument, FINISHED_STATUSES, ledgerDevice, notificationCountOf, type NotificationDocument, NOTIFICATIONS_COUNT_KEY, type NotificationStatus, type Outcome, planReceiptPage, steerNotification, type Tally, tallyOf } from '@herald/read-models';
+import { readCounts } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
 import type { Logger } from '@herald/log';
-import { audienceEstimateOf, ledgerDevice, planReceiptPage, tallyOf, type Outcome, type Tally } from '@herald/projections';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { receiptView, type ReceiptView } from '../domain/receipts.ts';
 import { laneProblems, pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts';

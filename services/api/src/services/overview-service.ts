@@ -1,5 +1,6 @@
 import type { ReadModelRegistry } from '@herald/mongo';
-import { hoursUpTo, outcomesCountKey, outcomesOver, readCounts, type CounterDocument } from '@herald/projections';
+import { type CounterDocument, hoursUpTo, outcomesCountKey, outcomesOver } from '@herald/read-models';
+import { readCounts } from '@herald/projections';
 import type { DeviceService } from './device-service.ts';
 
 /** The current hour and the 23 before it. */

@@ -3,7 +3,7 @@ import type { AdminStore, Project } from '@herald/admin';
 import { AppError, ForbiddenError, NotFoundError, ValidationError } from '@herald/errors';
 import type { EventProducer } from '@herald/kafka';
 import type { Collection } from '@herald/mongo';
-import type { DeviceDocument, TopicDocument } from '@herald/projections';
+import type { DeviceDocument, TopicDocument } from '@herald/read-models';
 import { deviceTokenProblem } from '@herald/push-payloads';
 import { isTimeZone } from '@herald/runtime';
 import { currentUser, deviceBytes, planRegistration, type DeviceView, type RegisterDeviceInput } from '../domain/device-registration.ts';

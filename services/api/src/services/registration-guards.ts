@@ -2,7 +2,7 @@ import { topicIdFor } from '@herald/events';
 import { topicNameProblem } from '@herald/audience';
 import { UnprocessableError, ValidationError } from '@herald/errors';
 import type { Collection } from '@herald/mongo';
-import { LIVE_TOPIC, type TopicDocument } from '@herald/projections';
+import { LIVE_TOPIC, type TopicDocument } from '@herald/read-models';
 import { assertRoomForTopics } from './topic-quota.ts';
 
 /**

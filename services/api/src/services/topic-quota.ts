@@ -1,5 +1,5 @@
 import { countMatching, type Collection } from '@herald/mongo';
-import { LIVE_TOPIC, type TopicDocument } from '@herald/projections';
+import { LIVE_TOPIC, type TopicDocument } from '@herald/read-models';
 import { ValidationError } from '@herald/errors';
 import type { TopicOrigin } from '@herald/events';
 import { DEVICE_LIMITS } from '../domain/device-limits.ts';

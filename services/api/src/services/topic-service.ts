@@ -1,7 +1,8 @@
 import type { Static } from 'typebox';
 import { createEvent, topicIdFor } from '@herald/events';
 import { countMatching, type Filter, type ReadModelRegistry } from '@herald/mongo';
-import { LIVE_TOPIC, readCounts, topicCountKey, topicOrigin, type CounterDocument, type TopicDocument } from '@herald/projections';
+import { type CounterDocument, LIVE_TOPIC, topicCountKey, type TopicDocument, topicOrigin } from '@herald/read-models';
+import { readCounts } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import { topicNameProblem } from '@herald/audience';
 import { NotFoundError, UnprocessableError } from '@herald/errors';

@@ -1,7 +1,8 @@
 import { Argument, type Command } from 'commander';
 import { NotFoundError, ValidationError } from '@herald/errors';
 import { ReadModelRegistry } from '@herald/mongo';
-import { purgeDeletedDevices, type DeviceDocument } from '@herald/projections';
+import { purgeDeletedDevices } from '@herald/projections';
+import type { DeviceDocument } from '@herald/read-models';
 import type { Runner } from '../context.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { AppError, NotFoundError, ValidationError } from '@herald/errors';
 import { createEvent } from '@herald/events';
 import { ReadModelRegistry } from '@herald/mongo';
-import { FINISHED_STATUSES, type NotificationDocument } from '@herald/projections';
+import { FINISHED_STATUSES, type NotificationDocument } from '@herald/read-models';
 import type { CliContext, Runner } from '../context.ts';
 
 /** A rate as the CLI takes it: a positive whole number of pushes per minute. */

@@ -1,7 +1,7 @@
 import { DELIVERY_CONSUMERS, TOPICS, type FanoutMessage } from '@herald/events';
 import { coPartitionAssigner, highsByPartition, partitionForKey, readRecordAt, runConsumer } from '@herald/kafka';
 import { ReadModelRegistry, wrapMongoError } from '@herald/mongo';
-import type { DeviceDocument } from '@herald/projections';
+import type { DeviceDocument } from '@herald/read-models';
 import { AdminStore } from '@herald/admin';
 import type { DeliveryDeps } from '../delivery-deps.ts';
 import type { DeliveryRuntime } from '../delivery-runtime.ts';

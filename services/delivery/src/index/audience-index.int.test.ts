@@ -6,7 +6,8 @@ import { createEvent, deviceIdFor, TOPICS, topicIdFor, type HeraldEvent, type Re
 import { audienceFilter, type ZoneFilter } from '@herald/audience';
 import { ensureTopics, partitionForKey, withLogAdmin, type RunningConsumer } from '@herald/kafka';
 import { ReadModelRegistry } from '@herald/mongo';
-import { devicesProjection, runProjection, type DeviceDocument } from '@herald/projections';
+import { type DeviceDocument, devicesProjection } from '@herald/read-models';
+import { runProjection } from '@herald/projections';
 import { createTestEnv, waitFor, waitForGroupCaughtUp, type TestEnv } from '@herald/testing';
 import { AudienceIndex, estimateAudience, readPage } from '@herald/audience-index';
 import { runAudienceIndex, type RunningIndex } from './run-index.ts';

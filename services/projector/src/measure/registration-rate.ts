@@ -17,7 +17,8 @@ import { createKafka, ensureTopics, EventProducer } from '@herald/kafka';
 import { connectMongo, readModelVersion } from '@herald/mongo';
 import { createLogger } from '@herald/log';
 import { freePort, startLocalInfra } from '@herald/local-infra';
-import { devicesProjection, runProjection } from '@herald/projections';
+import { devicesProjection } from '@herald/read-models';
+import { runProjection } from '@herald/projections';
 
 const devices = Number(process.argv[2] ?? 50_000);
 const dataDir = await mkdtemp(join(tmpdir(), 'herald-regrate-'));

@@ -1,5 +1,4 @@
-import { TOPICS, type NotificationRequestedV1 } from '@herald/events';
-import type { ConsumedEvent } from '@herald/kafka';
+import { TOPICS, type NotificationRequestedV1, type ConsumedEvent } from '@herald/events';
 import { batchProvider, isSent } from './ledger-rows.ts';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 import { notificationCountDeltas } from './notification-counts.ts';

@@ -1,7 +1,7 @@
-import { parseBatchId, TOPICS, type DeliveryOutcome, type DeliveryReportedV1 } from '@herald/events';
-import type { ConsumedEvent } from '@herald/kafka';
-import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
-import type { IndexDescription } from '@herald/mongo';
+import { parseBatchId, TOPICS, type DeliveryOutcome, type DeliveryReportedV1, type ConsumedEvent } from '@herald/events';
+import type { ProjectedDocument } from './documents.ts';
+import { alreadyApplied, positionOf, type Projection } from './projection.ts';
+import type { IndexDefinition } from './index-definition.ts';
 
 /** One device's line in a delivery batch. */
 export interface LedgerDevice {
@@ -43,7 +43,7 @@ export function tallyOf(devices: readonly LedgerDevice[]): NonNullable<DeliveryL
 }
 
 /** The indexes this read model's queries need (docs/internals/indexes.md). */
-export const LEDGER_INDEXES: readonly IndexDescription[] = [
+export const LEDGER_INDEXES: readonly IndexDefinition[] = [
     // The open check: which batch of a notification holds a device (multikey on MongoDB).
     { key: { notification_id: 1, 'devices.device_id': 1 }, name: 'by_notification_device' },
     // A notification's receipts, batch by batch in send order.

@@ -1,6 +1,6 @@
 /**
  * What every read-model document has. Each read model's own document type
- * lives with its projection (libs/projections), next to its evolve and indexes.
+ * lives in its own module here, next to its evolve and indexes.
  */
 
 /** Where a document's state came from: the last Kafka record applied to it. */

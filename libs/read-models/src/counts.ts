@@ -1,4 +1,4 @@
-import type { Collection, IndexDescription } from '@herald/mongo';
+import type { IndexDefinition } from './index-definition.ts';
 
 /**
  * Counters a read model keeps beside its documents, so that a listing's
@@ -41,7 +41,7 @@ export interface CounterDocument {
 }
 
 /** `{project_id, key}`: a project's counters of some keys (all its partitions). */
-export const COUNTER_INDEXES: readonly IndexDescription[] = [{ key: { project_id: 1, key: 1 }, name: 'by_project_key' }];
+export const COUNTER_INDEXES: readonly IndexDefinition[] = [{ key: { project_id: 1, key: 1 }, name: 'by_project_key' }];
 
 export function counterId(key: string, projectId: string, partition: number): string {
   return `${key}|${projectId}|${partition}`;
@@ -98,11 +98,4 @@ export function sumCounts(docs: ReadonlyArray<Pick<CounterDocument, 'key' | 'cou
   const sums = new Map<string, Record<string, number>>();
   for (const doc of docs) for (const [field, n] of Object.entries(doc.counts)) tally(sums, doc.key, field, n);
   return sums;
-}
-
-/** A project's counters of these keys, summed over partitions (keys never counted are absent). */
-export async function readCounts(counters: Collection<CounterDocument>, projectId: string, keys: readonly string[]): Promise<Map<string, Record<string, number>>> {
-  if (keys.length === 0) return new Map();
-  const filter = keys.length === 1 ? { project_id: projectId, key: keys[0]! } : { project_id: projectId, key: { $in: [...keys] } };
-  return sumCounts(await counters.find(filter, { projection: { _id: 0, key: 1, counts: 1 } }).toArray());
 }

@@ -1,7 +1,7 @@
-import { TOPICS, type HeraldEvent } from '@herald/events';
-import type { ConsumedEvent } from '@herald/kafka';
-import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
-import type { IndexDescription } from '@herald/mongo';
+import { TOPICS, type HeraldEvent, type ConsumedEvent } from '@herald/events';
+import type { ProjectedDocument } from './documents.ts';
+import { alreadyApplied, positionOf, type Projection } from './projection.ts';
+import type { IndexDefinition } from './index-definition.ts';
 import { deviceCountDeltas } from './device-counts.ts';
 
 /** A device as its events leave it: read by the API's device endpoints and by fan-out. */
@@ -38,7 +38,7 @@ export interface DeviceDocument extends ProjectedDocument {
 }
 
 /** The indexes this read model's queries need (docs/internals/indexes.md). */
-export const DEVICE_INDEXES: readonly IndexDescription[] = [
+export const DEVICE_INDEXES: readonly IndexDefinition[] = [
     { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
     { key: { project_id: 1, identifier_values: 1 }, name: 'by_project_identifier' },
     { key: { project_id: 1, proven_identifier_values: 1 }, name: 'by_project_proven_identifier' },

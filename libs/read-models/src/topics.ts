@@ -1,7 +1,7 @@
-import { TOPICS, type TopicOrigin } from '@herald/events';
-import type { ConsumedEvent } from '@herald/kafka';
-import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
-import type { IndexDescription } from '@herald/mongo';
+import { TOPICS, type TopicOrigin, type ConsumedEvent } from '@herald/events';
+import type { ProjectedDocument } from './documents.ts';
+import { alreadyApplied, positionOf, type Projection } from './projection.ts';
+import type { IndexDefinition } from './index-definition.ts';
 
 /** A topic of a project; devices hold the ids of the topics they are subscribed to. */
 export interface TopicDocument extends ProjectedDocument {
@@ -30,7 +30,7 @@ export function topicOrigin(doc: Pick<TopicDocument, 'origin'>): TopicOrigin {
 export const LIVE_TOPIC = { deleted_at: { $exists: false } } as const;
 
 /** The indexes this read model's queries need (docs/internals/indexes.md). */
-export const TOPIC_INDEXES: readonly IndexDescription[] = [
+export const TOPIC_INDEXES: readonly IndexDefinition[] = [
     { key: { project_id: 1, created_at: 1, _id: 1 }, name: 'by_project_created' },
     { key: { project_id: 1, name: 1 }, name: 'by_project_name' },
 ];

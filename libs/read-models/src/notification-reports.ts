@@ -1,6 +1,6 @@
-import { TOPICS } from '@herald/events';
-import type { ConsumedEvent } from '@herald/kafka';
-import { alreadyApplied, positionOf, type Projection, type ProjectedDocument } from './projection.ts';
+import { TOPICS, type ConsumedEvent } from '@herald/events';
+import type { ProjectedDocument } from './documents.ts';
+import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 import { outcomeCountDeltas, ZERO_OUTCOMES, type OutcomeCounts } from './outcome-counts.ts';
 import { NOTIFICATIONS_FETCH } from './notifications.ts';
 

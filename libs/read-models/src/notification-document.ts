@@ -1,6 +1,6 @@
 import type { Target } from '@herald/events';
-import type { IndexDescription } from '@herald/mongo';
-import type { ProjectedDocument } from './projection.ts';
+import type { IndexDefinition } from './index-definition.ts';
+import type { ProjectedDocument } from './documents.ts';
 
 // The notifications read model's document: what the API shows of a notification (evolved in notifications.ts).
 
@@ -67,7 +67,7 @@ export interface NotificationDocument extends ProjectedDocument {
 
 // The notification list, newest first, in all and by status.
 /** The indexes this read model's queries need (docs/internals/indexes.md). */
-export const NOTIFICATION_INDEXES: readonly IndexDescription[] = [
+export const NOTIFICATION_INDEXES: readonly IndexDefinition[] = [
     { key: { project_id: 1, created_at: -1, _id: -1 }, name: 'by_project_newest' },
     { key: { project_id: 1, status: 1, created_at: -1, _id: -1 }, name: 'by_project_status_newest' },
 ];

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEvent, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
-import type { ConsumedEvent } from '@herald/kafka';
+import { createEvent, deviceIdFor, TOPICS, type HeraldEvent, type ConsumedEvent } from '@herald/events';
 import type { DeviceDocument } from './devices.ts';
 import { devicesProjection, evolveDevice, previewDevice } from './devices.ts';
 

@@ -1,9 +1,8 @@
-import type { EventType } from '@herald/events';
-import type { ConsumedEvent } from '@herald/kafka';
-import type { IndexDescription, Position, ProjectedDocument, ReadModelName } from '@herald/mongo';
+import type { EventType, ConsumedEvent } from '@herald/events';
+import type { Position, ProjectedDocument } from './documents.ts';
+import type { IndexDefinition } from './index-definition.ts';
+import type { ReadModelName } from './read-model-names.ts';
 import type { CountDelta } from './counts.ts';
-
-export type { Position, ProjectedDocument } from '@herald/mongo';
 
 /**
  * A read model built from events. `evolve` is pure and total: it returns the
@@ -14,7 +13,7 @@ export interface Projection<Doc extends ProjectedDocument> {
   name: ReadModelName;
   topics: readonly string[];
   /** What its queries need; created on each version's collection before the projection runs. */
-  indexes: readonly IndexDescription[];
+  indexes: readonly IndexDefinition[];
   /** The documents an event touches (none when this read model ignores it). */
   documentIds(record: ConsumedEvent): readonly string[];
   /**
