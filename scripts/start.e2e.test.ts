@@ -162,6 +162,7 @@ describe('npm start', () => {
     await waitFor('Kafka and FerretDB exited', async () => (await Promise.all(infraPids.map(gone))).every(Boolean), 60_000);
     const stoppedMs = Date.now() - signalled;
     process.stdout.write(`npm start: every process gone ${stoppedMs} ms after Ctrl-C\n`);
+    if (stoppedMs > 9_000) process.stdout.write(`${output.split('\n').filter((line) => /stop|did not|SIG|exit|drain|close/i.test(line)).join('\n')}\n`);
     // The promise is 10 s; the test holds a second of margin.
     expect(stoppedMs).toBeLessThanOrEqual(9_000);
     expect(start.exitCode).toBe(0);

@@ -17,8 +17,13 @@ export default async function events(app: FastifyInstance): Promise<void> {
   // Open streams end before the server closes (a deploy, Ctrl-C): they are told to reconnect and their connections closed,
   // so server.close() is not left waiting on them; clients resume elsewhere with their last id.
   const open = new Set<(reason: string) => Promise<void>>();
+  const SHUTTING_DOWN = 'the server is shutting down; reconnect with Last-Event-ID';
+  // A stream still being set up when the server starts closing (joining the log takes seconds) ends as soon as it is
+  // set up, with the same message: otherwise it would hold server.close() until the process's stop deadline.
+  let closing = false;
   fastify.addHook('preClose', async () => {
-    await Promise.all([...open].map((finish) => finish('the server is shutting down; reconnect with Last-Event-ID')));
+    closing = true;
+    await Promise.all([...open].map((finish) => finish(SHUTTING_DOWN)));
   });
 
   fastify.get('', { schema: eventStreamSchema }, async (request, reply) => {
@@ -88,5 +93,6 @@ export default async function events(app: FastifyInstance): Promise<void> {
     open.add(finish);
     raw.off('close', onGone);
     raw.once('close', () => void finish());
+    if (closing) await finish(SHUTTING_DOWN);
   });
 }
