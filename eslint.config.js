@@ -5,8 +5,10 @@ const NO_ENUM = { selector: 'TSEnumDeclaration', message: 'Use a literal union o
 const NO_BARE_ADMIN = { selector: "CallExpression[callee.property.name='admin'][arguments.length=0]", message: 'Use openLogAdmin/withLogAdmin from @herald/kafka (admin() stays inside libs/kafka).' };
 const NO_COUNT_DOCUMENTS = {
   selector: "CallExpression[callee.property.name='countDocuments']",
-  message: 'Use countMatching from @herald/mongo: FerretDB holds every document countDocuments counts in memory.',
+  message: 'Count through the store adapter (StoreAdapter.count, libs/mongo): FerretDB holds every document countDocuments counts in memory.',
 };
+const NO_KAFKAJS = { name: 'kafkajs', message: 'Use @herald/kafka (kafkajs stays inside libs/kafka).' };
+const NO_DRIVER = { name: 'mongodb', message: 'Ask the store through @herald/mongo (queries/<model>.ts); the driver stays inside libs/mongo and the composition roots.' };
 
 export default tseslint.config(
   { ignores: ['node_modules/', '.herald/', 'docs/', 'infra/', 'eslint.config.js', 'services/console/dist/', 'libs/client/src/schema.d.ts'] },
@@ -31,14 +33,22 @@ export default tseslint.config(
     files: ['**/*.ts'],
     ignores: ['libs/kafka/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'kafkajs', message: 'Use @herald/kafka (kafkajs stays inside libs/kafka).' }] }],
+      'no-restricted-imports': ['error', { paths: [NO_KAFKAJS] }],
       'no-restricted-syntax': ['error', NO_ENUM, NO_BARE_ADMIN],
     },
   },
   {
-    // Tests may call countDocuments (to check countMatching against it); code counts with countMatching.
+    // Services ask questions of the store (libs/mongo queries/<model>.ts); only where a service is put together may it hold the driver.
+    files: ['services/**/*.ts', 'services/**/*.tsx'],
+    ignores: ['services/*/src/index.ts', 'services/*/src/app-deps.ts', 'services/*/src/start-*.ts', 'services/cli/src/context.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [NO_KAFKAJS, NO_DRIVER], patterns: [{ group: ['mongodb/*'], message: NO_DRIVER.message }] }],
+    },
+  },
+  {
+    // Tests may call countDocuments (to check the adapters against it); code counts through the store adapter, whose MongoDB one runs countDocuments.
     files: ['**/*.ts'],
-    ignores: ['libs/kafka/**', '**/*.test.ts'],
+    ignores: ['libs/kafka/**', '**/*.test.ts', 'libs/mongo/src/store/store-adapter.ts'],
     rules: {
       'no-restricted-syntax': ['error', NO_ENUM, NO_BARE_ADMIN, NO_COUNT_DOCUMENTS],
     },

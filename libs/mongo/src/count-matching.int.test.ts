@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from '@herald/testing';
 import type { Collection } from 'mongodb';
 import { countMatching } from './count-matching.ts';
+import { ferretdbStore } from './store/ferretdb-store.ts';
+import { mongodbStore } from './store/store-adapter.ts';
 
-/** countMatching over the real store agrees with the driver's countDocuments, limit included. */
+/** countMatching and both adapters' count, over the real store, agree with the driver's countDocuments, limit included. */
 let env: TestEnv;
 let items: Collection<{ _id: string; project_id: string; status: string }>;
 
@@ -33,5 +35,17 @@ describe('countMatching', () => {
   it('stops at the limit', async () => {
     expect(await countMatching(items, { project_id: 'mine' }, { limit: 11 })).toBe(11);
     expect(await countMatching(items, { project_id: 'theirs' }, { limit: 1_000 })).toBe(300);
+  });
+});
+
+describe.each([
+  ['ferretdb ($count stage)', ferretdbStore],
+  ['mongodb (countDocuments)', mongodbStore],
+])('the %s adapter', (_name, store) => {
+  it('counts as countDocuments does, and stops at the limit', async () => {
+    expect(await store.count(items, { project_id: 'mine', status: 'active' })).toBe(800);
+    expect(await store.count(items, {})).toBe(1_500);
+    expect(await store.count(items, { project_id: 'mine' }, { limit: 11 })).toBe(11);
+    expect(await store.count(items, { project_id: 'theirs' }, { limit: 1_000 })).toBe(300);
   });
 });

@@ -5,3 +5,6 @@ export * from './count-matching.ts';
 export * from './find-by-ids.ts';
 export * from './store/store-adapter.ts';
 export { FERRETDB_INDEXES } from './store/ferretdb-store.ts';
+export * from './queries/counters.ts';
+export * from './queries/devices.ts';
+export * from './queries/topics.ts';

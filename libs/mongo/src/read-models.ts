@@ -1,6 +1,7 @@
 import type { Collection, Db, Document } from 'mongodb';
 import type { ReadModelName } from '@herald/read-models';
 import { ADMIN_COLLECTIONS } from './collections.ts';
+import { storeAdapter, type StoreAdapter } from './store/store-adapter.ts';
 
 /** One build of a read model: its collection and the consumer group that fills it. */
 export interface ReadModelVersion {
@@ -70,6 +71,11 @@ export class ReadModelRegistry {
       // Another process created it first; read theirs.
     }
     return (await this.#pointers.findOne({ _id: model })) ?? initial;
+  }
+
+  /** The adapter of the store the read models live in (detected once per connection). */
+  store(): Promise<StoreAdapter> {
+    return storeAdapter(this.#db);
   }
 
   async collection<T extends Document>(model: ReadModelName): Promise<Collection<T>> {

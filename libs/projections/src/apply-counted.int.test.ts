@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import type { Collection } from '@herald/mongo';
+import { readCounts, type Collection } from '@herald/mongo';
 import { createTestEnv, type TestEnv } from '@herald/testing';
 import { applyCounted, applyCounts, foldWithCounts } from './apply-counted.ts';
 import { readByIds } from './apply-projection.ts';
 import { type CounterDocument, deviceCountsOf, type DeviceDocument, DEVICES_COUNT_KEY, devicesProjection, topicCountKey } from '@herald/read-models';
-import { readCounts } from './read-counts.ts';
 import { countedWrites } from './written-documents.ts';
 
 /**

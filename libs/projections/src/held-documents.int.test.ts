@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, newId, TOPICS, type HeraldEvent } from '@herald/events';
 import { ensureTopics, withLogAdmin, type ConsumedEvent } from '@herald/kafka';
-import { readModelVersion, type Collection } from '@herald/mongo';
+import { readModelVersion, type Collection, readCounts } from '@herald/mongo';
 import { createTestEnv, waitFor, waitForGroupCaughtUp, type TestEnv } from '@herald/testing';
 import { applyCounted } from './apply-counted.ts';
 import { type CounterDocument, notificationCountOf, type NotificationDocument, NOTIFICATIONS_COUNT_KEY, notificationsProjection } from '@herald/read-models';
-import { readCounts } from './read-counts.ts';
 import { runProjection } from './run-projection.ts';
 import { countedWrites } from './written-documents.ts';
 

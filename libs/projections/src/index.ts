@@ -1,6 +1,5 @@
 export * from './apply-projection.ts';
 export * from './apply-counted.ts';
-export * from './read-counts.ts';
 export * from './purge-devices.ts';
 export * from './catalog.ts';
 export * from './run-projection.ts';

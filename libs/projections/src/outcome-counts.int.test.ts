@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, TOPICS } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import type { Collection } from '@herald/mongo';
+import { readCounts, type Collection } from '@herald/mongo';
 import { createTestEnv, type TestEnv } from '@herald/testing';
 import { applyCounted } from './apply-counted.ts';
 import { type CounterDocument, hoursUpTo, type NotificationReportDocument, notificationReportsProjection, outcomesCountKey, outcomesOver } from '@herald/read-models';
-import { readCounts } from './read-counts.ts';
 import { countedWrites } from './written-documents.ts';
 
 /**

@@ -1,6 +1,5 @@
 import { createEvent, type EventOf } from '@herald/events';
-import type { Collection } from '@herald/mongo';
-import type { DeviceDocument } from '@herald/read-models';
+import type { DeviceQueries } from '@herald/mongo';
 
 /** Devices purged per call (API and CLI alike): one publish of that many small events. */
 export const PURGE_PAGE = 1_000;
@@ -14,17 +13,12 @@ export const PURGE_PAGE = 1_000;
  * (devices.ts, libs/audience-index); receipts are the ledger's and stay.
  */
 export async function purgeDeletedDevices(
-  devices: Collection<DeviceDocument>,
+  devices: Pick<DeviceQueries, 'deletedDeviceIds'>,
   projectId: string,
   correlationId?: string,
 ): Promise<{ events: Array<EventOf<'DevicePurged'>>; more: boolean }> {
-  const deleted = await devices
-    .find({ project_id: projectId, status: 'inactive', 'deactivation.reason': 'Unregistered' })
-    .sort({ created_at: 1, _id: 1 })
-    .project<Pick<DeviceDocument, '_id'>>({ _id: 1 })
-    .limit(PURGE_PAGE + 1)
-    .toArray();
+  const deleted = await devices.deletedDeviceIds(projectId, PURGE_PAGE + 1);
   const context = { project_id: projectId, correlation_id: correlationId };
-  const events = deleted.slice(0, PURGE_PAGE).map((device) => createEvent('DevicePurged', { device_id: device._id }, context));
+  const events = deleted.slice(0, PURGE_PAGE).map((deviceId) => createEvent('DevicePurged', { device_id: deviceId }, context));
   return { events, more: deleted.length > PURGE_PAGE };
 }

@@ -1,5 +1,5 @@
-import type { Collection } from '@herald/mongo';
-import { type CounterDocument, sumCounts } from '@herald/read-models';
+import type { Collection } from 'mongodb';
+import { sumCounts, type CounterDocument } from '@herald/read-models';
 
 /** A project's counters of these keys, summed over partitions (keys never counted are absent). */
 export async function readCounts(counters: Collection<CounterDocument>, projectId: string, keys: readonly string[]): Promise<Map<string, Record<string, number>>> {

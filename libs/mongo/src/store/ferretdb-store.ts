@@ -1,3 +1,4 @@
+import type { Document } from 'mongodb';
 import type { StoreAdapter } from './store-contract.ts';
 
 /**
@@ -38,4 +39,18 @@ export const FERRETDB_INDEXES: Readonly<Record<string, readonly string[]>> = {
 export const ferretdbStore: StoreAdapter = {
   flavour: 'ferretdb',
   indexesFor: (logical, declared) => declared.filter((index) => index.name !== undefined && (FERRETDB_INDEXES[logical] ?? []).includes(index.name)),
+  /**
+   * Counted by a `$count` stage rather than the driver's `countDocuments`,
+   * which runs a `$group`: FerretDB 1.x's `$group` holds every document it
+   * groups in memory until the input ends (counting 1M devices took the store
+   * past 6 GB, and any API key could ask for that with a device listing),
+   * while its `$count` counts as the documents stream by.
+   */
+  count: async (collection, filter, options = {}) => {
+    const pipeline: Document[] = [{ $match: filter }];
+    if (options.limit !== undefined) pipeline.push({ $limit: options.limit });
+    pipeline.push({ $count: 'n' });
+    const [row] = await collection.aggregate<{ n: number }>(pipeline).toArray();
+    return row?.n ?? 0;
+  },
 };

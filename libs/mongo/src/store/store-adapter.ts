@@ -4,10 +4,11 @@ import type { StoreAdapter } from './store-contract.ts';
 
 export type { StoreAdapter } from './store-contract.ts';
 
-/** MongoDB: every declared index (docs/internals/indexes.md). */
+/** MongoDB: every declared index (docs/internals/indexes.md), and the driver's own queries. */
 export const mongodbStore: StoreAdapter = {
   flavour: 'mongodb',
   indexesFor: (_logical, declared) => [...declared],
+  count: (collection, filter, options = {}) => collection.countDocuments(filter, options.limit === undefined ? {} : { limit: options.limit }),
 };
 
 /** The adapter for a server, from `buildInfo` (FerretDB names itself there). */

@@ -1,7 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { ValidationError } from '@herald/errors';
-import { countMatching, type Collection, type Filter } from '@herald/mongo';
-import type { DeviceDocument } from '@herald/read-models';
+import type { DeviceQueries } from '@herald/mongo';
 import { anonymousQuotaOf, quotaProblem } from '../domain/device-quota-rule.ts';
 
 interface Tally {
@@ -18,9 +17,6 @@ export interface QuotaSetting {
   quota: number;
   anonymousPercent: number;
 }
-
-/** Devices that count toward the quota: all but the ones the project deleted (they stay stored, inactive, for their history). */
-const counted = (projectId: string): Filter<DeviceDocument> => ({ project_id: projectId, 'deactivation.reason': { $ne: 'Unregistered' } });
 
 /**
  * A project's device quota (domain/device-quota-rule.ts). Counting a
@@ -42,7 +38,7 @@ export class DeviceQuota {
   }
 
   /** Refuses (400, naming the quota) a new device, anonymous or registered with the key, in a project without room for it. */
-  async assertRoom(devices: Collection<DeviceDocument>, projectId: string, setting: QuotaSetting, anonymous: boolean): Promise<void> {
+  async assertRoom(devices: DeviceQueries, projectId: string, setting: QuotaSetting, anonymous: boolean): Promise<void> {
     const tally = await this.#tally(devices, projectId, setting);
     const problem = quotaProblem(
       { projectId, held: tally.counted + tally.added, anonymousHeld: tally.anonymousCounted + tally.anonymousAdded, ...setting },
@@ -59,7 +55,7 @@ export class DeviceQuota {
     if (anonymous) tally.anonymousAdded += 1;
   }
 
-  async #tally(devices: Collection<DeviceDocument>, projectId: string, setting: QuotaSetting): Promise<Tally> {
+  async #tally(devices: DeviceQueries, projectId: string, setting: QuotaSetting): Promise<Tally> {
     const known = this.#tallies.get(projectId);
     if (known !== undefined && this.#now() - known.countedAt < this.#recountMs) return known;
     let counting = this.#counting.get(projectId);
@@ -67,8 +63,8 @@ export class DeviceQuota {
       const startedAt = this.#now();
       const anonymousLimit = anonymousQuotaOf(setting.quota, setting.anonymousPercent) + 1;
       counting = Promise.all([
-        countMatching(devices, counted(projectId), { limit: setting.quota + 1 }),
-        countMatching(devices, { ...counted(projectId), anonymous: true }, { limit: anonymousLimit }),
+        devices.countHeldDevices(projectId, { anonymous: false, limit: setting.quota + 1 }),
+        devices.countHeldDevices(projectId, { anonymous: true, limit: anonymousLimit }),
       ])
         .then(([held, anonymousHeld]) => {
           const tally = { counted: held, anonymousCounted: anonymousHeld, countedAt: startedAt, added: 0, anonymousAdded: 0 };

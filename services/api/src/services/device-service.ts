@@ -1,6 +1,6 @@
-import { countMatching, type Filter, type ReadModelRegistry } from '@herald/mongo';
-import { type CounterDocument, type DeviceCounts, deviceCountsOf, type DeviceDocument, DEVICES_COUNT_KEY, previewDevice, type TopicDocument } from '@herald/read-models';
-import { purgeDeletedDevices, readCounts } from '@herald/projections';
+import { DeviceQueries, TopicQueries, type ReadModelRegistry } from '@herald/mongo';
+import { type DeviceCounts, type DeviceDocument, previewDevice } from '@herald/read-models';
+import { purgeDeletedDevices } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import type { AdminStore } from '@herald/admin';
 import { createEvent } from '@herald/events';
@@ -24,38 +24,22 @@ export interface DeviceListQuery {
 
 const UNREGISTERED = 'Unregistered';
 
-/**
- * What a metadata write's `identifier` matches. A user id (`external_id`)
- * only when the caller proved it may speak for that user: the key, or a
- * verified write. A verified write (identity verification on, no key)
- * matches an identifier value only where the device's registration proved
- * it, so devices claiming a user's id without proof are out of its reach.
- */
-function identifierMatches(identifier: string, caller: 'key' | 'verified' | 'anonymous'): Array<Filter<DeviceDocument>> {
-  const device: Array<Filter<DeviceDocument>> = [{ _id: identifier }, { token: identifier }];
-  if (caller === 'anonymous') return [...device, { identifier_values: identifier }];
-  if (caller === 'verified') return [...device, { proven_identifier_values: identifier }, { external_id: identifier }];
-  return [...device, { identifier_values: identifier }, { external_id: identifier }];
-}
-
 /** Device commands become events on Kafka; device queries read the `devices` read model. */
 export class DeviceService {
   readonly #producer: EventProducer;
   readonly #admin: AdminStore;
-  readonly #readModels: ReadModelRegistry;
   readonly #policy: DevicePolicy;
   readonly #quota: DeviceQuota;
+  readonly #queries: DeviceQueries;
+  readonly #topics: TopicQueries;
 
   constructor(deps: { producer: EventProducer; admin: AdminStore; readModels: ReadModelRegistry; devicePolicy?: DevicePolicy | undefined }) {
     this.#producer = deps.producer;
     this.#admin = deps.admin;
-    this.#readModels = deps.readModels;
     this.#policy = deps.devicePolicy ?? DEFAULT_DEVICE_POLICY;
     this.#quota = new DeviceQuota({ recountMs: this.#policy.quotaRecountMs });
-  }
-
-  #devices() {
-    return this.#readModels.collection<DeviceDocument>('devices');
+    this.#queries = new DeviceQueries(deps.readModels);
+    this.#topics = new TopicQueries(deps.readModels);
   }
 
   /**
@@ -64,8 +48,7 @@ export class DeviceService {
    * external_id, and makes the device the key's (not anonymous).
    */
   async register(input: RegisterDeviceInput, request: RegisterRequest): Promise<Registered> {
-    const [devices, topics] = await Promise.all([this.#devices(), this.#readModels.collection<TopicDocument>('topics')]);
-    return registerDevice({ producer: this.#producer, admin: this.#admin, devices, topics, policy: this.#policy, quota: this.#quota }, input, request);
+    return registerDevice({ producer: this.#producer, admin: this.#admin, devices: this.#queries, topics: this.#topics, policy: this.#policy, quota: this.#quota }, input, request);
   }
 
   /** A device of the project; 404 when it is not the project's. */
@@ -74,7 +57,7 @@ export class DeviceService {
   }
 
   async #find(projectId: string, deviceId: string): Promise<DeviceDocument> {
-    const device = await (await this.#devices()).findOne({ _id: deviceId, project_id: projectId });
+    const device = await this.#queries.device(projectId, deviceId);
     if (device === null) throw new NotFoundError(`device ${deviceId} does not exist in project ${projectId}`);
     return device;
   }
@@ -92,7 +75,7 @@ export class DeviceService {
    * applied they are gone from the list and the audience index.
    */
   async purgeDeleted(projectId: string, correlationId?: string): Promise<{ purged: number; more: boolean }> {
-    const { events, more } = await purgeDeletedDevices(await this.#devices(), projectId, correlationId);
+    const { events, more } = await purgeDeletedDevices(this.#queries, projectId, correlationId);
     if (events.length > 0) await this.#producer.publish(events);
     return { purged: events.length, more };
   }
@@ -113,25 +96,20 @@ export class DeviceService {
    */
   async list(projectId: string, query: DeviceListQuery): Promise<{ data: DeviceView[]; pagination: Pagination }> {
     const request = pageRequest(query);
-    const filter: Filter<DeviceDocument> = { project_id: projectId };
-    if (query.status !== undefined) filter.status = query.status;
-    if (query.token !== undefined) filter.token = query.token;
-    if (query.external_id !== undefined) filter.external_id = query.external_id;
-    const devices = await this.#devices();
+    const filter = { status: query.status, token: query.token, external_id: query.external_id };
     const counted = async () => {
-      if (query.token !== undefined || query.external_id !== undefined) return countMatching(devices, filter);
+      if (query.token !== undefined || query.external_id !== undefined) return this.#queries.countDevices(projectId, filter);
       const { ios, android } = await this.counts(projectId);
       const statuses: ReadonlyArray<'active' | 'inactive'> = query.status === undefined ? ['active', 'inactive'] : [query.status];
       return statuses.reduce((sum, status) => sum + ios[status] + android[status], 0);
     };
-    const [count, docs] = await Promise.all([counted(), devices.find(filter).sort({ created_at: 1, _id: 1 }).skip(request.skip).limit(request.limit).toArray()]);
+    const [count, docs] = await Promise.all([counted(), this.#queries.devicePage(projectId, filter, request)]);
     return { data: docs.map(toDeviceView), pagination: pagination(request, count, docs.length) };
   }
 
   /** The project's devices by platform and status, from the projector's counters (libs/projections device-counts.ts). */
   async counts(projectId: string): Promise<DeviceCounts> {
-    const counters = await this.#readModels.countsCollection<CounterDocument>('devices');
-    return deviceCountsOf((await readCounts(counters, projectId, [DEVICES_COUNT_KEY])).get(DEVICES_COUNT_KEY));
+    return this.#queries.deviceCounts(projectId);
   }
 
   /**
@@ -155,12 +133,8 @@ export class DeviceService {
     if (verification === null) throw new NotFoundError(`project_id ${projectId} does not exist`);
     const keyed = bearerProjectId === projectId;
     if (!keyed) checkIdentifierHash(verification, identifier, identifierHash);
-    const devices = await this.#devices();
     const limit = DEVICE_LIMITS.identifierMatches;
-    const matching = await devices
-      .find({ project_id: projectId, $or: identifierMatches(identifier, keyed ? 'key' : verification.enabled ? 'verified' : 'anonymous') })
-      .limit(limit + 1)
-      .toArray();
+    const matching = await this.#queries.devicesByIdentifier(projectId, identifier, keyed ? 'key' : verification.enabled ? 'verified' : 'anonymous', limit + 1);
     if (matching.length === 0) throw new NotFoundError(`identifier ${identifier} matches no device in project ${projectId}`);
     if (matching.length > limit) throw new ValidationError([`identifier matches more than ${limit} devices; update them in smaller groups`]);
     const plan = planMetadataUpdate(matching, patch, correlationId, new Date());

@@ -1,7 +1,6 @@
 import { createEvent, newId } from '@herald/events';
-import { countMatching, isTransientMongoError, type Collection, type ReadModelRegistry } from '@herald/mongo';
+import { countMatching, isTransientMongoError, type Collection, type ReadModelRegistry, readCounts } from '@herald/mongo';
 import { audienceEstimateOf, type CounterDocument, type DeliveryLedgerDocument, type DeviceDocument, FINISHED_STATUSES, ledgerDevice, notificationCountOf, type NotificationDocument, NOTIFICATIONS_COUNT_KEY, type NotificationStatus, type Outcome, planReceiptPage, steerNotification, type Tally, tallyOf } from '@herald/read-models';
-import { readCounts } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';

@@ -1,6 +1,5 @@
-import type { ReadModelRegistry } from '@herald/mongo';
+import { readCounts, type ReadModelRegistry } from '@herald/mongo';
 import { type CounterDocument, hoursUpTo, outcomesCountKey, outcomesOver } from '@herald/read-models';
-import { readCounts } from '@herald/projections';
 import type { DeviceService } from './device-service.ts';
 
 /** The current hour and the 23 before it. */

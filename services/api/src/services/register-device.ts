@@ -2,8 +2,8 @@ import { deviceIdFor } from '@herald/events';
 import type { AdminStore, Project } from '@herald/admin';
 import { AppError, ForbiddenError, NotFoundError, ValidationError } from '@herald/errors';
 import type { EventProducer } from '@herald/kafka';
-import type { Collection } from '@herald/mongo';
-import type { DeviceDocument, TopicDocument } from '@herald/read-models';
+import type { DeviceQueries, TopicQueries } from '@herald/mongo';
+import type { DeviceDocument } from '@herald/read-models';
 import { deviceTokenProblem } from '@herald/push-payloads';
 import { isTimeZone } from '@herald/runtime';
 import { currentUser, deviceBytes, planRegistration, type DeviceView, type RegisterDeviceInput } from '../domain/device-registration.ts';
@@ -31,8 +31,8 @@ export interface Registered {
 export interface RegisterDeps {
   producer: EventProducer;
   admin: AdminStore;
-  devices: Collection<DeviceDocument>;
-  topics: Collection<TopicDocument>;
+  devices: DeviceQueries;
+  topics: TopicQueries;
   policy: DevicePolicy;
   quota: DeviceQuota;
 }
@@ -94,24 +94,23 @@ function quotaOf(project: Project, policy: DevicePolicy): { quota: number; anony
  * holds another is refused: taking it back would move the device without a
  * refresh's proof.
  */
-async function continuedDevice(devices: Collection<DeviceDocument>, input: RegisterDeviceInput, bearerProjectId: string | undefined): Promise<DeviceDocument | null> {
+async function continuedDevice(devices: DeviceQueries, input: RegisterDeviceInput, bearerProjectId: string | undefined): Promise<DeviceDocument | null> {
   if (input.device_id !== undefined) {
-    const named = await devices.findOne({ _id: input.device_id, project_id: input.project_id });
+    const named = await devices.device(input.project_id, input.device_id);
     if (named === null) throw new NotFoundError(`device_id ${input.device_id} does not exist in this project`);
     const claim = { currentToken: named.token, newToken: input.token, previousToken: input.previous_token, bearerProjectId, projectId: input.project_id };
     if (!mayRepointDevice(claim)) {
       throw new ForbiddenError("previous_token must equal the device's current token (or send the project's bearer key) to give device_id a new token");
     }
     // One active device per token: two would each get every push sent to it.
-    if (input.token !== named.token && (await devices.findOne({ project_id: input.project_id, token: input.token, status: 'active', _id: { $ne: named._id } }, { projection: { _id: 1 } })) !== null) {
+    if (input.token !== named.token && (await devices.tokenHeldByAnother(input.project_id, input.token, named._id))) {
       throw new AppError('CONFLICT', 'token is held by another active device of this project: a token belongs to one device (delete that device first, with the API key)');
     }
     return named;
   }
-  const holder = await devices.findOne({ project_id: input.project_id, token: input.token });
+  const holder = await devices.deviceByToken(input.project_id, input.token);
   if (holder !== null) return holder;
-  const firstHolder = await devices.findOne({ _id: deviceIdFor(input.project_id, input.token), project_id: input.project_id }, { projection: { _id: 1 } });
-  if (firstHolder !== null) {
+  if (await devices.deviceExists(input.project_id, deviceIdFor(input.project_id, input.token))) {
     throw new AppError('CONFLICT', 'token was the first token of a device that has since moved to another: to move it back, send device_id with previous_token (its current token) or the API key');
   }
   return null;

@@ -1,8 +1,7 @@
 import { topicIdFor } from '@herald/events';
 import { topicNameProblem } from '@herald/audience';
 import { UnprocessableError, ValidationError } from '@herald/errors';
-import type { Collection } from '@herald/mongo';
-import { LIVE_TOPIC, type TopicDocument } from '@herald/read-models';
+import type { TopicQueries } from '@herald/mongo';
 import { assertRoomForTopics } from './topic-quota.ts';
 
 /**
@@ -14,18 +13,14 @@ import { assertRoomForTopics } from './topic-quota.ts';
  * device came first; a token is never checked against topics.
  */
 export interface RegistrationGuards {
-  topics: Collection<TopicDocument>;
+  topics: TopicQueries;
 }
 
 const quoted = (names: readonly string[]) => names.map((name) => JSON.stringify(name)).join(', ');
 
-async function liveTopic(topics: Collection<TopicDocument>, projectId: string, id: string): Promise<boolean> {
-  return (await topics.findOne({ _id: id, project_id: projectId, ...LIVE_TOPIC }, { projection: { _id: 1 } })) !== null;
-}
-
 /** Named topics that do not exist (each looked up by its derived id: cheap on every store). */
-async function missingTopics(topics: Collection<TopicDocument>, projectId: string, names: readonly string[]): Promise<string[]> {
-  const found = await Promise.all(names.map((name) => liveTopic(topics, projectId, topicIdFor(projectId, name))));
+async function missingTopics(topics: TopicQueries, projectId: string, names: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(names.map((name) => topics.topicExists(projectId, topicIdFor(projectId, name))));
   return names.filter((_, index) => !found[index]);
 }
 

@@ -1,11 +1,8 @@
-import { countMatching, type Collection } from '@herald/mongo';
-import { LIVE_TOPIC, type TopicDocument } from '@herald/read-models';
+import type { TopicQueries } from '@herald/mongo';
 import { ValidationError } from '@herald/errors';
 import type { TopicOrigin } from '@herald/events';
 import { DEVICE_LIMITS } from '../domain/device-limits.ts';
 
-/** The project's own topics, and the ones devices created (documents from before origins count as device-created). */
-const ORIGIN_FILTER: Record<TopicOrigin, object> = { project: { origin: 'project' }, device: { origin: { $ne: 'project' } } };
 const LIMIT: Record<TopicOrigin, number> = { project: DEVICE_LIMITS.topicsPerProject, device: DEVICE_LIMITS.deviceTopicsPerProject };
 
 /**
@@ -16,10 +13,10 @@ const LIMIT: Record<TopicOrigin, number> = { project: DEVICE_LIMITS.topicsPerPro
  * to. Counted at request time: concurrent requests may overshoot by what
  * they create together.
  */
-export async function assertRoomForTopics(topics: Collection<TopicDocument>, projectId: string, origin: TopicOrigin, created: number): Promise<void> {
+export async function assertRoomForTopics(topics: Pick<TopicQueries, 'countTopicsOf'>, projectId: string, origin: TopicOrigin, created: number): Promise<void> {
   if (created === 0) return;
   const limit = LIMIT[origin];
-  const existing = await countMatching(topics, { project_id: projectId, ...LIVE_TOPIC, ...ORIGIN_FILTER[origin] }, { limit: limit + 1 });
+  const existing = await topics.countTopicsOf(projectId, origin, limit + 1);
   if (existing + created <= limit) return;
   const what = origin === 'project' ? 'topics' : 'device-created topics';
   const hint = origin === 'device' ? ' (POST /api/v1/topics/reclaim deletes those nobody subscribes to)' : '';

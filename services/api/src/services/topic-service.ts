@@ -1,8 +1,7 @@
 import type { Static } from 'typebox';
 import { createEvent, topicIdFor } from '@herald/events';
-import { countMatching, type Filter, type ReadModelRegistry } from '@herald/mongo';
-import { type CounterDocument, LIVE_TOPIC, topicCountKey, type TopicDocument, topicOrigin } from '@herald/read-models';
-import { readCounts } from '@herald/projections';
+import { TopicQueries, type ReadModelRegistry } from '@herald/mongo';
+import { type TopicDocument, topicOrigin } from '@herald/read-models';
 import type { EventProducer } from '@herald/kafka';
 import { topicNameProblem } from '@herald/audience';
 import { NotFoundError, UnprocessableError } from '@herald/errors';
@@ -17,26 +16,18 @@ const view = (doc: TopicDocument, subscribers: number): TopicView => ({ id: doc.
 /** Topics are the project's: it creates, lists, reads and deletes them with its key (devices only where it lets them). */
 export class TopicService {
   readonly #producer: EventProducer;
-  readonly #readModels: ReadModelRegistry;
+  readonly #topics: TopicQueries;
 
   constructor(deps: { producer: EventProducer; readModels: ReadModelRegistry }) {
     this.#producer = deps.producer;
-    this.#readModels = deps.readModels;
-  }
-
-  #topics() {
-    return this.#readModels.collection<TopicDocument>('topics');
+    this.#topics = new TopicQueries(deps.readModels);
   }
 
   async list(projectId: string, query: { limit?: number | undefined; page?: number | undefined; name?: string | undefined }): Promise<{ data: TopicView[]; pagination: Pagination }> {
     const request = pageRequest(query);
-    const topics = await this.#topics();
     // By name: the id is derived from it, so the lookup is by `_id` (cheap on every store).
-    const filter: Filter<TopicDocument> = { project_id: projectId, ...LIVE_TOPIC, ...(query.name === undefined ? {} : { _id: topicIdFor(projectId, query.name) }) };
-    const [count, docs] = await Promise.all([
-      countMatching(topics, filter),
-      topics.find(filter).sort({ created_at: 1, _id: 1 }).skip(request.skip).limit(request.limit).toArray(),
-    ]);
+    const topicId = query.name === undefined ? undefined : topicIdFor(projectId, query.name);
+    const [count, docs] = await Promise.all([this.#topics.countTopics(projectId, topicId), this.#topics.topicPage(projectId, request, topicId)]);
     const subscribers = await this.#subscriberCounts(projectId, docs.map((doc) => doc._id));
     return { data: docs.map((doc) => view(doc, subscribers.get(doc._id) ?? 0)), pagination: pagination(request, count, docs.length) };
   }
@@ -47,20 +38,14 @@ export class TopicService {
   }
 
   async #find(projectId: string, id: string): Promise<TopicDocument> {
-    const doc = await (await this.#topics()).findOne({ _id: id, project_id: projectId, ...LIVE_TOPIC });
+    const doc = await this.#topics.topic(projectId, id);
     if (doc === null) throw new NotFoundError(`topic ${id} does not exist in project ${projectId}`);
     return doc;
   }
 
-  /**
-   * Active subscribers of each topic, from the counters the devices
-   * projection keeps (one counter document per topic and device-events
-   * partition, summed here: libs/projections device-counts.ts).
-   */
-  async #subscriberCounts(projectId: string, topicIds: readonly string[]): Promise<Map<string, number>> {
-    const counters = await this.#readModels.countsCollection<CounterDocument>('devices');
-    const counts = await readCounts(counters, projectId, topicIds.map(topicCountKey));
-    return new Map(topicIds.map((id) => [id, Math.max(0, counts.get(topicCountKey(id))?.active ?? 0)]));
+  /** Active subscribers of each topic, from the counters the devices projection keeps. */
+  #subscriberCounts(projectId: string, topicIds: readonly string[]): Promise<Map<string, number>> {
+    return this.#topics.subscriberCounts(projectId, topicIds);
   }
 
   /**
@@ -74,11 +59,10 @@ export class TopicService {
     const problem = topicNameProblem('name', name);
     if (problem !== undefined) throw new UnprocessableError([problem]);
     const id = topicIdFor(projectId, name);
-    const topics = await this.#topics();
-    const existing = await topics.findOne({ _id: id, project_id: projectId, ...LIVE_TOPIC });
+    const existing = await this.#topics.topic(projectId, id);
     const context = { project_id: projectId, correlation_id: correlationId };
     if (existing === null || topicOrigin(existing) !== 'project') {
-      await assertRoomForTopics(topics, projectId, 'project', 1);
+      await assertRoomForTopics(this.#topics, projectId, 'project', 1);
       await this.#producer.publish([createEvent('TopicCreated', { topic_id: id, name, origin: 'project' }, context)]);
     }
     if (existing === null) return { id, name, subscribers: 0, origin: 'project', created_at: new Date().toISOString() };
@@ -93,11 +77,7 @@ export class TopicService {
 
   /** Deletes the device-created topics no active device subscribes to; the project's own are never touched. */
   async reclaim(projectId: string, correlationId?: string): Promise<{ deleted: number; names: string[] }> {
-    const topics = await this.#topics();
-    const deviceCreated = await topics
-      .find({ project_id: projectId, ...LIVE_TOPIC, origin: { $ne: 'project' } })
-      .project<Pick<TopicDocument, '_id' | 'name'>>({ _id: 1, name: 1 })
-      .toArray();
+    const deviceCreated = await this.#topics.deviceCreatedTopics(projectId);
     const subscribers = await this.#subscriberCounts(projectId, deviceCreated.map((topic) => topic._id));
     const unused = deviceCreated.filter((topic) => (subscribers.get(topic._id) ?? 0) === 0);
     const context = { project_id: projectId, correlation_id: correlationId };

@@ -1,8 +1,7 @@
 import { Argument, type Command } from 'commander';
 import { NotFoundError, ValidationError } from '@herald/errors';
-import { ReadModelRegistry } from '@herald/mongo';
+import { DeviceQueries, ReadModelRegistry } from '@herald/mongo';
 import { purgeDeletedDevices } from '@herald/projections';
-import type { DeviceDocument } from '@herald/read-models';
 import type { Runner } from '../context.ts';
 
 /**
@@ -64,8 +63,7 @@ export function deviceSettingsCommands(projects: Command, withContext: Runner): 
     .action(async (projectId: string, options: { json?: boolean }) =>
       withContext(async ({ admin, mongo, kafka, out }) => {
         if ((await admin.findProject(projectId)) === null) throw new NotFoundError(`project ${projectId} does not exist`);
-        const devices = await new ReadModelRegistry(mongo.db).collection<DeviceDocument>('devices');
-        const { events, more } = await purgeDeletedDevices(devices, projectId);
+        const { events, more } = await purgeDeletedDevices(new DeviceQueries(new ReadModelRegistry(mongo.db)), projectId);
         if (events.length > 0) await (await kafka()).producer.publish(events);
         if (options.json === true) out(JSON.stringify({ project_id: projectId, purged: events.length, more }));
         else out(`purged ${events.length} deleted devices of project ${projectId}${more ? ' (more are left: run again)' : ''}`);

@@ -1,0 +1,118 @@
+import type { Filter } from 'mongodb';
+import { deviceCountsOf, DEVICES_COUNT_KEY, type CounterDocument, type DeviceCounts, type DeviceDocument } from '@herald/read-models';
+import type { ReadModelRegistry } from '../read-models.ts';
+import { readCounts } from './counters.ts';
+
+/** The listing's filters (GET /devices). */
+export interface DeviceListFilter {
+  status?: 'active' | 'inactive' | undefined;
+  token?: string | undefined;
+  external_id?: string | undefined;
+}
+
+/** Which page of a listing: how many to pass over, how many to answer. */
+export interface PageWindow {
+  skip: number;
+  limit: number;
+}
+
+/** Who writes by identifier: the project's key, a verified write, or an anonymous one. */
+export type IdentifierCaller = 'key' | 'verified' | 'anonymous';
+
+/**
+ * What a metadata write's `identifier` matches. A user id (`external_id`)
+ * only when the caller proved it may speak for that user: the key, or a
+ * verified write. A verified write matches an identifier value only where
+ * the device's registration proved it, so devices claiming a user's id
+ * without proof are out of its reach.
+ */
+function identifierMatches(identifier: string, caller: IdentifierCaller): Array<Filter<DeviceDocument>> {
+  const device: Array<Filter<DeviceDocument>> = [{ _id: identifier }, { token: identifier }];
+  if (caller === 'anonymous') return [...device, { identifier_values: identifier }];
+  if (caller === 'verified') return [...device, { proven_identifier_values: identifier }, { external_id: identifier }];
+  return [...device, { identifier_values: identifier }, { external_id: identifier }];
+}
+
+function listFilter(projectId: string, filter: DeviceListFilter): Filter<DeviceDocument> {
+  const out: Filter<DeviceDocument> = { project_id: projectId };
+  if (filter.status !== undefined) out.status = filter.status;
+  if (filter.token !== undefined) out.token = filter.token;
+  if (filter.external_id !== undefined) out.external_id = filter.external_id;
+  return out;
+}
+
+/** Devices that count toward the quota: all but the ones the project deleted (they stay stored, inactive, for their history). */
+const held = (projectId: string): Filter<DeviceDocument> => ({ project_id: projectId, 'deactivation.reason': { $ne: 'Unregistered' } });
+
+/** The questions the API asks of the `devices` read model (its indexes: libs/read-models devices.ts). */
+export class DeviceQueries {
+  readonly #readModels: ReadModelRegistry;
+
+  constructor(readModels: ReadModelRegistry) {
+    this.#readModels = readModels;
+  }
+
+  #devices() {
+    return this.#readModels.collection<DeviceDocument>('devices');
+  }
+
+  /** The project's device with this id, or null. */
+  async device(projectId: string, deviceId: string): Promise<DeviceDocument | null> {
+    return (await this.#devices()).findOne({ _id: deviceId, project_id: projectId });
+  }
+
+  /** True when the project has a device with this id (active or not). */
+  async deviceExists(projectId: string, deviceId: string): Promise<boolean> {
+    return (await (await this.#devices()).findOne({ _id: deviceId, project_id: projectId }, { projection: { _id: 1 } })) !== null;
+  }
+
+  /** The project's device holding this token, or null. */
+  async deviceByToken(projectId: string, token: string): Promise<DeviceDocument | null> {
+    return (await this.#devices()).findOne({ project_id: projectId, token });
+  }
+
+  /** True when an active device of the project other than `deviceId` holds this token. */
+  async tokenHeldByAnother(projectId: string, token: string, deviceId: string): Promise<boolean> {
+    const other = await (await this.#devices()).findOne({ project_id: projectId, token, status: 'active', _id: { $ne: deviceId } }, { projection: { _id: 1 } });
+    return other !== null;
+  }
+
+  /** A page of the project's devices, oldest first. */
+  async devicePage(projectId: string, filter: DeviceListFilter, page: PageWindow): Promise<DeviceDocument[]> {
+    return (await this.#devices()).find(listFilter(projectId, filter)).sort({ created_at: 1, _id: 1 }).skip(page.skip).limit(page.limit).toArray();
+  }
+
+  /** How many of the project's devices the filter matches, counted (for narrow filters: a token, a user). */
+  async countDevices(projectId: string, filter: DeviceListFilter): Promise<number> {
+    const [devices, store] = await Promise.all([this.#devices(), this.#readModels.store()]);
+    return store.count(devices, listFilter(projectId, filter));
+  }
+
+  /** The project's devices by platform and status, from the projector's counters (libs/read-models device-counts.ts). */
+  async deviceCounts(projectId: string): Promise<DeviceCounts> {
+    const counters = await this.#readModels.countsCollection<CounterDocument>('devices');
+    return deviceCountsOf((await readCounts(counters, projectId, [DEVICES_COUNT_KEY])).get(DEVICES_COUNT_KEY));
+  }
+
+  /** The project's devices an identifier write reaches (identifierMatches), at most `limit`. */
+  async devicesByIdentifier(projectId: string, identifier: string, caller: IdentifierCaller, limit: number): Promise<DeviceDocument[]> {
+    return (await this.#devices()).find({ project_id: projectId, $or: identifierMatches(identifier, caller) }).limit(limit).toArray();
+  }
+
+  /** Ids of the devices the project deleted (DeviceUnregistered), oldest first, at most `limit`. */
+  async deletedDeviceIds(projectId: string, limit: number): Promise<string[]> {
+    const deleted = await (await this.#devices())
+      .find({ project_id: projectId, status: 'inactive', 'deactivation.reason': 'Unregistered' })
+      .sort({ created_at: 1, _id: 1 })
+      .project<Pick<DeviceDocument, '_id'>>({ _id: 1 })
+      .limit(limit)
+      .toArray();
+    return deleted.map((device) => device._id);
+  }
+
+  /** The project's devices that count toward its quota (the anonymous ones only, when asked), counted up to `limit`. */
+  async countHeldDevices(projectId: string, options: { anonymous: boolean; limit: number }): Promise<number> {
+    const [devices, store] = await Promise.all([this.#devices(), this.#readModels.store()]);
+    return store.count(devices, options.anonymous ? { ...held(projectId), anonymous: true } : held(projectId), { limit: options.limit });
+  }
+}
