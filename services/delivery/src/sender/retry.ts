@@ -1,4 +1,4 @@
-import { backoffDelay, type BackoffPolicy } from '@herald/kafka';
+import { backoffDelay, type BackoffPolicy, type Clock } from '@herald/retry';
 import type { DeviceResult, DeviceTarget } from '../providers/push-message.ts';
 
 export interface RetryPolicy extends BackoffPolicy {
@@ -6,12 +6,6 @@ export interface RetryPolicy extends BackoffPolicy {
   deadlineMs: number;
   /** Attempts a batch gets: an attempt fails when its send throws or devices are still retryable at its deadline. */
   maxAttempts: number;
-}
-
-export interface Clock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-  random(): number;
 }
 
 /** A device's last answer, and how many sends it took (AttemptsExhausted: how many attempts failed). */
@@ -36,7 +30,7 @@ export const SEND_FAILED = 'SendFailed';
 export const ATTEMPTS_EXHAUSTED = 'AttemptsExhausted';
 
 /**
- * The sender's one retry loop, with one clock and one back-off formula
+ * The sender's one retry loop, on libs/retry's Clock and back-off formula
  * (`backoffDelay`, honouring the provider's Retry-After): sends to every
  * device, then again to those whose answer was retryable, until each has a
  * final answer. An attempt ends when its send throws or its deadline passes
@@ -45,6 +39,11 @@ export const ATTEMPTS_EXHAUSTED = 'AttemptsExhausted';
  * rejected, AttemptsExhausted, with the attempt count. Errors
  * `isInfrastructure` recognises (the store, Kafka, a rebalance) are not the
  * batch's fault: they are thrown, never counted.
+ *
+ * It keeps its own loop rather than `retry()`: each round sends only the
+ * devices still open, a push-back wait is not a failed attempt, and an
+ * attempt spans several sends up to its deadline, none of which is one
+ * call failing and being called again.
  */
 export async function sendWithRetry(
   devices: readonly DeviceTarget[],

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InfrastructureError, isRetriable } from '@herald/errors';
 import type { DeviceResult, DeviceTarget } from '../providers/push-message.ts';
-import { sendWithRetry, type Clock, type RetryPolicy } from './retry.ts';
+import type { Clock } from '@herald/retry';
+import { sendWithRetry, type RetryPolicy } from './retry.ts';
 
 const policy: RetryPolicy = { deadlineMs: 10_000, minMs: 100, maxMs: 2_000, maxAttempts: 3 };
 const devices: DeviceTarget[] = ['a', 'b', 'c'].map((id) => ({ device_id: id, token: `t-${id}` }));

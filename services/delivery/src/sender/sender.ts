@@ -2,11 +2,11 @@ import type { DeliveryBatchV1, Provider } from '@herald/events';
 import type { ConsumedEvent, HandlerContext, Outgoing } from '@herald/kafka';
 import { isRebalance, isRetriable, RebalanceError } from '@herald/errors';
 import type { Logger } from '@herald/log';
-import { backoffDelay } from '@herald/kafka';
+import { backoffDelay, retry, type Clock } from '@herald/retry';
 import { buildApnsRequest, buildFcmMessage, type PushMessage } from '@herald/push-payloads';
 import { createLimiter } from '../providers/concurrency.ts';
 import type { DeviceTarget } from '../providers/push-message.ts';
-import { isThrottled, sendWithRetry, type AttemptedResult, type Clock, type RetryPolicy } from './retry.ts';
+import { isThrottled, sendWithRetry, type AttemptedResult, type RetryPolicy } from './retry.ts';
 import type { ProviderClients } from './provider-clients.ts';
 import { allFailed, batchReport, cancelledReport, expiredReport, isExpired } from './report.ts';
 import { SendPacer } from '../control/send-pace.ts';
@@ -80,17 +80,16 @@ const isInfrastructure = (error: unknown) => isRetriable(error) || isRebalance(e
  * with back-off, heartbeating, so the chunk's other batches are not sent
  * again; a rebalance still stops it (the heartbeat throws).
  */
-async function untilAvailable<T>(deps: SenderDeps, context: HandlerContext, work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await work();
-    } catch (error) {
-      if (!isRetriable(error) || isRebalance(error)) throw error;
+function untilAvailable<T>(deps: SenderDeps, context: HandlerContext, work: () => Promise<T>): Promise<T> {
+  return retry(() => work(), {
+    classify: (error) => isRetriable(error) && !isRebalance(error),
+    backoff: deps.policy,
+    clock: deps.clock,
+    onRetry: async (error, attempt) => {
       deps.logger.warn({ err: error, attempt }, 'provider client not available; retrying');
-    }
-    await context.heartbeat();
-    await deps.clock.sleep(backoffDelay(attempt, deps.policy, deps.clock.random()));
-  }
+      await context.heartbeat();
+    },
+  });
 }
 
 /** The batch's provider payload, built once, and the send to one set of its devices. */
@@ -212,6 +211,7 @@ export function senderHandler(deps: SenderDeps) {
     }
     if (open.length > 0) {
       const now = deps.clock.now();
+      // The retry lane's first wait: the back-off after one failed send, or longer when the provider said Retry-After.
       const waitMs = retryWaitMs(open, backoffDelay(1, deps.policy, deps.clock.random()));
       deps.logger.info({ batch_id: batch.data.batch_id, project_id: batch.project_id, devices: open.length, reason: open[0]!.reason, wait_ms: waitMs }, 'devices still retryable: handed to the retry lane');
       // Every open device pushed back (429): the project's budget slows now, not only once the retry lane sees it again.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEvent } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import { createLogger } from '@herald/log';
-import { isRebalance } from '@herald/errors';
+import { InfrastructureError, isRebalance, RebalanceError } from '@herald/errors';
 import type { DeviceTarget } from '../providers/push-message.ts';
 import type { ProviderClients } from './provider-clients.ts';
 import { RecentReports, senderHandler } from './sender.ts';
@@ -59,6 +59,48 @@ describe('senderHandler when its partition moves', () => {
     const chunk = [batch('n-1:apns:0:0'), batch('n-1:apns:0:1'), batch('n-1:apns:0:2')];
     await expect(handle(chunk, context)).rejects.toSatisfy(isRebalance);
     expect(sent).toEqual(['01'.repeat(32), '02'.repeat(32)]);
+  });
+});
+
+describe('senderHandler while the provider client is not available', () => {
+  it('waits in place with back-off, heartbeating before each wait, then sends', async () => {
+    const { clients: ready, sent } = recordingClients();
+    let lookups = 0;
+    const clients = {
+      apns: async (projectId: string) => {
+        lookups += 1;
+        if (lookups <= 2) throw new InfrastructureError('MONGO_UNAVAILABLE', 'credential store down');
+        return ready.apns(projectId);
+      },
+    } as unknown as ProviderClients;
+    const slept: number[] = [];
+    let heartbeats = 0;
+    const handle = senderHandler({
+      provider: 'apns',
+      clients,
+      isCancelled: () => false,
+      policy: { deadlineMs: 1_000, minMs: 200, maxMs: 10_000, maxAttempts: 1 },
+      clock: { now: () => 0, sleep: async (ms) => void slept.push(ms), random: () => 1 },
+      logger: createLogger({ name: 'test', level: 'silent' }),
+    });
+    const out = await handle([batch('n-1:apns:0:0')], { heartbeat: async () => void (heartbeats += 1) });
+    expect(out[0]!.event.type).toBe('DeliveryReported');
+    expect(sent).toHaveLength(2);
+    expect(slept).toEqual([200, 400]);
+    expect(heartbeats).toBe(2);
+  });
+
+  it('stops waiting when the partition moves (the heartbeat throws a rebalance)', async () => {
+    const clients = { apns: async () => Promise.reject(new InfrastructureError('MONGO_UNAVAILABLE', 'credential store down')) } as unknown as ProviderClients;
+    const handle = senderHandler({
+      provider: 'apns',
+      clients,
+      isCancelled: () => false,
+      policy: { deadlineMs: 1_000, minMs: 1, maxMs: 1, maxAttempts: 1 },
+      clock: { now: () => 0, sleep: async () => undefined, random: () => 0 },
+      logger: createLogger({ name: 'test', level: 'silent' }),
+    });
+    await expect(handle([batch('n-1:apns:0:0')], { heartbeat: async () => Promise.reject(new RebalanceError()) })).rejects.toSatisfy(isRebalance);
   });
 });
 

@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DELIVERY_CONSUMERS } from '@herald/events';
 import { coPartitionAssigner, runConsumer } from '@herald/kafka';
 import { AdminStore } from '@herald/admin';
+import { systemClock } from '@herald/retry';
 import type { DeliveryDeps } from '../delivery-deps.ts';
 import { rolesOf } from '../config.ts';
 import type { DeliveryRuntime } from '../delivery-runtime.ts';
@@ -47,8 +47,6 @@ export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime,
   const { kafka } = runtime;
   const { config, ports } = deps;
   const roles = rolesOf(config.DELIVERY_ROLES);
-  // Now, sleep and jitter for the senders' retries.
-  const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms).then(() => undefined), random: Math.random };
   // The senders hold a project's campaign batches to its budget too (read at most every 10 s), so a backlog leaves at the budget, not at once.
   const senderBudgets = projectSetting(new AdminStore(ports.db), (project) => project.budget_per_second);
   const projectPacer = new SendPacer();
@@ -109,7 +107,7 @@ export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime,
               return budget === undefined ? undefined : budget * (Math.max(1, held.size) / laneTopicPartitions);
             },
             policy,
-            clock,
+            clock: systemClock,
             logger,
             concurrency: batchesAtOnce,
             // Every batch of the chunks in hand, and those of a few chunks before: a chunk whose commit was lost is reported again, not re-sent.
