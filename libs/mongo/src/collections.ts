@@ -1,4 +1,5 @@
-import { MongoNetworkError, type Db, type IndexDescription } from 'mongodb';
+import { MongoNetworkError, type Db } from 'mongodb';
+import type { IndexDefinition } from '@herald/read-models';
 import { retry } from '@herald/retry';
 import { logicalCollection, storeAdapter } from './store/store-adapter.ts';
 
@@ -27,7 +28,7 @@ export { READ_MODELS, type ReadModelName } from '@herald/read-models';
 
 /** The indexes the admin collections' queries need (read models declare theirs with their projection); created at start, idempotently. */
 // docs/internals/indexes.md lists which query each one serves and who issues it.
-export const ADMIN_INDEXES: Readonly<Record<string, IndexDescription[]>> = {
+export const ADMIN_INDEXES: Readonly<Record<string, IndexDefinition[]>> = {
   [ADMIN_COLLECTIONS.projects]: [
     { key: { name: 1 }, name: 'by_name' },
     { key: { created_at: 1 }, name: 'by_created' },
@@ -56,7 +57,7 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDescription[]>> = {
  * the projector) so two processes rarely race; if they do, the dropped
  * connection is retried.
  */
-export async function ensureIndexes(db: Db, collectionName: string, indexes: readonly IndexDescription[]): Promise<void> {
+export async function ensureIndexes(db: Db, collectionName: string, indexes: readonly IndexDefinition[]): Promise<void> {
   const wanted = (await storeAdapter(db)).indexesFor(logicalCollection(collectionName), indexes);
   if (wanted.length === 0) return;
   const collection = db.collection(collectionName);
@@ -77,7 +78,7 @@ export async function ensureAdminIndexes(db: Db): Promise<void> {
 }
 
 /** Index declarations that repeat a name or a key pattern (each would fail or waste a write path): for tests of every declaration. */
-export function repeatedIndexes(indexes: readonly IndexDescription[]): string[] {
+export function repeatedIndexes(indexes: readonly IndexDefinition[]): string[] {
   const seen = new Set<string>();
   const repeated: string[] = [];
   for (const label of indexes.flatMap((index) => [`name ${String(index.name)}`, `key ${JSON.stringify(index.key)}`])) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IndexDescription } from 'mongodb';
+import type { IndexDefinition } from '@herald/read-models';
 import { ADMIN_INDEXES, repeatedIndexes } from './collections.ts';
 
 describe('index declarations', () => {
@@ -7,7 +7,7 @@ describe('index declarations', () => {
     for (const [collection, indexes] of Object.entries(ADMIN_INDEXES)) expect(repeatedIndexes(indexes), collection).toEqual([]);
   });
   it('finds a repeated name or key pattern', () => {
-    const indexes: IndexDescription[] = [
+    const indexes: IndexDefinition[] = [
       { key: { a: 1 }, name: 'a' },
       { key: { a: 1 }, name: 'b' },
       { key: { c: 1 }, name: 'a' },

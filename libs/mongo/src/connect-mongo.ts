@@ -2,7 +2,7 @@ import { MongoClient, MongoError, MongoNetworkError, MongoServerError, MongoServ
 import { InfrastructureError } from '@herald/errors';
 import { storeAdapter, type StoreAdapter } from './store/store-adapter.ts';
 
-export type { Db, Collection, AnyBulkWriteOperation, Filter, Document, FindCursor, IndexDescription } from 'mongodb';
+export type { Db, Collection, AnyBulkWriteOperation, Filter, Document, FindCursor } from 'mongodb';
 export { Long, ObjectId } from 'mongodb';
 
 export interface MongoHandle {

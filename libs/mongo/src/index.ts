@@ -8,3 +8,7 @@ export { FERRETDB_INDEXES } from './store/ferretdb-store.ts';
 export * from './queries/counters.ts';
 export * from './queries/devices.ts';
 export * from './queries/topics.ts';
+export * from './queries/ledger.ts';
+export * from './queries/notifications.ts';
+export type { ElementPage } from './store/store-contract.ts';
+export * from './queries/notification-reports.ts';

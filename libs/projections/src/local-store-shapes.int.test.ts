@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_INDEXES, ensureIndexes, storeAdapter, type Collection, type Document, type IndexDescription } from '@herald/mongo';
+import { ADMIN_INDEXES, ensureIndexes, storeAdapter, type Collection, type Document } from '@herald/mongo';
 import { countBothWays, createTestEnv, explainHerald, findBothWays, type FindShape, type TestEnv } from '@herald/testing';
-import { COUNTER_INDEXES, DEVICE_INDEXES, LEDGER_INDEXES, NOTIFICATION_INDEXES, TOPIC_INDEXES } from '@herald/read-models';
+import { COUNTER_INDEXES, DEVICE_INDEXES, LEDGER_INDEXES, NOTIFICATION_INDEXES, TOPIC_INDEXES, type IndexDefinition } from '@herald/read-models';
 
 /**
  * Every query shape Herald issues against the read models and admin
@@ -91,7 +91,7 @@ const schedules = () =>
     return { _id: `schedule-${n}`, state: n % 3 === 0 ? 'fired' : 'pending', due_at: dueAt, due_key: dueAt.toISOString(), notification_id: `n${n}` };
   });
 
-const collections: Record<string, { docs: () => Document[]; indexes: readonly IndexDescription[] }> = {
+const collections: Record<string, { docs: () => Document[]; indexes: readonly IndexDefinition[] }> = {
   devices_v1: { docs: devices, indexes: DEVICE_INDEXES },
   notifications_v1: { docs: notifications, indexes: NOTIFICATION_INDEXES },
   topics_v1: { docs: topics, indexes: TOPIC_INDEXES },

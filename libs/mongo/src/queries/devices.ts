@@ -99,6 +99,16 @@ export class DeviceQueries {
     return (await this.#devices()).find({ project_id: projectId, $or: identifierMatches(identifier, caller) }).limit(limit).toArray();
   }
 
+  /**
+   * How many devices an audience filter (libs/audience `audienceFilter`,
+   * already scoped to its project) matches on each platform.
+   */
+  async countAudience(audience: Filter<DeviceDocument>): Promise<{ ios: number; android: number }> {
+    const [devices, store] = await Promise.all([this.#devices(), this.#readModels.store()]);
+    const [ios, android] = await Promise.all([store.count(devices, { ...audience, platform: 'ios' }), store.count(devices, { ...audience, platform: 'android' })]);
+    return { ios, android };
+  }
+
   /** Ids of the devices the project deleted (DeviceUnregistered), oldest first, at most `limit`. */
   async deletedDeviceIds(projectId: string, limit: number): Promise<string[]> {
     const deleted = await (await this.#devices())

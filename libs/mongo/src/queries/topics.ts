@@ -47,6 +47,11 @@ export class TopicQueries {
     return store.count(topics, { project_id: projectId, ...LIVE_TOPIC, ...ORIGIN_FILTER[origin] }, { limit });
   }
 
+  /** The live topics a topic filter (libs/audience `liveTopicsFilter`) matches: ids, projects and names. */
+  async topicsMatching(filter: Filter<TopicDocument>): Promise<Array<Pick<TopicDocument, '_id' | 'project_id' | 'name'>>> {
+    return (await this.#topics()).find(filter).project<Pick<TopicDocument, '_id' | 'project_id' | 'name'>>({ _id: 1, project_id: 1, name: 1 }).toArray();
+  }
+
   /** The project's live topics devices created, ids and names. */
   async deviceCreatedTopics(projectId: string): Promise<Array<Pick<TopicDocument, '_id' | 'name'>>> {
     return (await this.#topics())

@@ -53,4 +53,20 @@ export const ferretdbStore: StoreAdapter = {
     const [row] = await collection.aggregate<{ n: number }>(pipeline).toArray();
     return row?.n ?? 0;
   },
+  /**
+   * `$elemMatch` over subdocuments matches nothing on FerretDB 1.24, so the
+   * documents `filter` matches are read (in order) and their elements
+   * compared here. `filter` should narrow them to a few (one device's
+   * batches: `{'devices.device_id': id}` is evaluated by the store).
+   */
+  pageWithElement: async (collection, { filter, field, element, sort, skip, limit }) => {
+    const all = await collection.find(filter).sort(sort).toArray();
+    const wanted = Object.entries(element);
+    const holds = (doc: Document) => {
+      const items: unknown = doc[field];
+      return Array.isArray(items) && items.some((item: Record<string, unknown>) => wanted.every(([key, value]) => item?.[key] === value));
+    };
+    const kept = all.filter(holds);
+    return { count: kept.length, docs: kept.slice(skip, skip + limit) as never[] };
+  },
 };

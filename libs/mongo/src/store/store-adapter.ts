@@ -1,6 +1,6 @@
-import type { Db } from 'mongodb';
+import type { Collection, Db, Document, Filter } from 'mongodb';
 import { ferretdbStore } from './ferretdb-store.ts';
-import type { StoreAdapter } from './store-contract.ts';
+import type { ElementPage, StoreAdapter } from './store-contract.ts';
 
 export type { StoreAdapter } from './store-contract.ts';
 
@@ -9,7 +9,14 @@ export const mongodbStore: StoreAdapter = {
   flavour: 'mongodb',
   indexesFor: (_logical, declared) => [...declared],
   count: (collection, filter, options = {}) => collection.countDocuments(filter, options.limit === undefined ? {} : { limit: options.limit }),
+  pageWithElement,
 };
+
+async function pageWithElement<T extends Document>(collection: Collection<T>, { filter, field, element, sort, skip, limit }: ElementPage<T>): Promise<{ count: number; docs: T[] }> {
+  const matching = { $and: [filter, { [field]: { $elemMatch: element } }] } as Filter<T>;
+  const [count, docs] = await Promise.all([collection.countDocuments(matching), collection.find(matching).sort(sort).skip(skip).limit(limit).toArray()]);
+  return { count, docs: docs as T[] };
+}
 
 /** The adapter for a server, from `buildInfo` (FerretDB names itself there). */
 export async function detectStore(db: Db): Promise<StoreAdapter> {

@@ -1,4 +1,4 @@
-import type { Collection, Document, Filter, IndexDescription } from 'mongodb';
+import type { Collection, Document, Filter, IndexDescription, Sort } from 'mongodb';
 
 /**
  * What differs between the stores Herald runs on, in one place (ARCHITECTURE.md,
@@ -18,4 +18,19 @@ export interface StoreAdapter {
   indexesFor(logical: string, declared: readonly IndexDescription[]): IndexDescription[];
   /** How many documents match `filter` (at most `limit`, when given). */
   count<T extends Document>(collection: Collection<T>, filter: Filter<T>, options?: { limit?: number }): Promise<number>;
+  /**
+   * A page (in `sort` order) of the documents matching `filter` whose array
+   * `field` holds an element equal to `element` on each of its keys, and how
+   * many such documents there are.
+   */
+  pageWithElement<T extends Document>(collection: Collection<T>, query: ElementPage<T>): Promise<{ count: number; docs: T[] }>;
+}
+
+export interface ElementPage<T extends Document> {
+  filter: Filter<T>;
+  field: string;
+  element: Readonly<Record<string, string | number | boolean>>;
+  sort: Sort;
+  skip: number;
+  limit: number;
 }

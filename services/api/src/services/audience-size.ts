@@ -1,7 +1,6 @@
 import { audienceFilter, liveTopicsFilter, resolveAudience, topicCandidates, topicLookupOf } from '@herald/audience';
 import type { Target } from '@herald/events';
-import { countMatching, type ReadModelRegistry } from '@herald/mongo';
-import type { DeviceDocument, TopicDocument } from '@herald/read-models';
+import { DeviceQueries, TopicQueries, type ReadModelRegistry } from '@herald/mongo';
 
 export interface AudienceSize {
   ios: number;
@@ -17,10 +16,6 @@ export interface AudienceSize {
  */
 export async function audienceSize(readModels: ReadModelRegistry, projectId: string, targets: readonly Target[]): Promise<AudienceSize> {
   const candidates = topicCandidates(targets);
-  const topics = await readModels.collection<TopicDocument>('topics');
-  const live = candidates.length === 0 ? [] : await topics.find(liveTopicsFilter(projectId, candidates)).project<Pick<TopicDocument, '_id' | 'project_id' | 'name'>>({ _id: 1, project_id: 1, name: 1 }).toArray();
-  const filter = audienceFilter(projectId, resolveAudience(projectId, targets, topicLookupOf(live)));
-  const devices = await readModels.collection<DeviceDocument>('devices');
-  const [ios, android] = await Promise.all((['ios', 'android'] as const).map((platform) => countMatching(devices, { ...filter, platform })));
-  return { ios: ios!, android: android! };
+  const live = candidates.length === 0 ? [] : await new TopicQueries(readModels).topicsMatching(liveTopicsFilter(projectId, candidates));
+  return new DeviceQueries(readModels).countAudience(audienceFilter(projectId, resolveAudience(projectId, targets, topicLookupOf(live))));
 }

@@ -1,6 +1,6 @@
 import { createEvent, newId } from '@herald/events';
-import { countMatching, isTransientMongoError, type Collection, type ReadModelRegistry, readCounts } from '@herald/mongo';
-import { audienceEstimateOf, type CounterDocument, type DeliveryLedgerDocument, type DeviceDocument, FINISHED_STATUSES, ledgerDevice, notificationCountOf, type NotificationDocument, NOTIFICATIONS_COUNT_KEY, type NotificationStatus, type Outcome, planReceiptPage, steerNotification, type Tally, tallyOf } from '@herald/read-models';
+import { DeviceQueries, isTransientMongoError, LedgerQueries, NotificationQueries, type ReadModelRegistry } from '@herald/mongo';
+import { audienceEstimateOf, type DeliveryLedgerDocument, type DeviceDocument, FINISHED_STATUSES, ledgerDevice, notificationCountOf, type NotificationDocument, type NotificationStatus, type Outcome, planReceiptPage, steerNotification, type Tally, tallyOf } from '@herald/read-models';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
@@ -31,12 +31,18 @@ export class NotificationService {
   readonly #logger: Logger;
   readonly #clock: Clock;
   readonly #accepted: AcceptedHere;
+  readonly #notifications: NotificationQueries;
+  readonly #ledger: LedgerQueries;
+  readonly #devices: DeviceQueries;
 
   constructor(deps: { producer: EventProducer; readModels: ReadModelRegistry; idempotency: IdempotencyStore; logger: Logger; clock: Clock; accepted?: AcceptedHere }) {
     this.#accepted = deps.accepted ?? new AcceptedHere();
     this.#clock = deps.clock;
     this.#producer = deps.producer;
     this.#readModels = deps.readModels;
+    this.#notifications = new NotificationQueries(deps.readModels);
+    this.#ledger = new LedgerQueries(deps.readModels);
+    this.#devices = new DeviceQueries(deps.readModels);
     this.#idempotency = deps.idempotency;
     this.#logger = deps.logger;
   }
@@ -169,27 +175,23 @@ export class NotificationService {
    * is listed under `scheduled` too.
    */
   async list(projectId: string, query: { status?: NotificationStatus | undefined; page?: number | undefined; limit?: number | undefined }): Promise<{ data: NotificationView[]; pagination: Pagination }> {
-    const notifications = await this.#readModels.collection<NotificationDocument>('notifications');
-    const counters = await this.#readModels.countsCollection<CounterDocument>('notifications');
-    const filter = { project_id: projectId, ...(query.status === undefined ? {} : { status: query.status }) };
     const request = pageRequest(query);
-    const unprojected = await this.#unprojected(notifications, projectId, query.status);
+    const unprojected = await this.#unprojected(projectId, query.status);
     const windowStart = Math.max(0, request.skip - unprojected.length);
     const [counts, window] = await Promise.all([
-      readCounts(counters, projectId, [NOTIFICATIONS_COUNT_KEY]),
-      notifications.find(filter).sort({ created_at: -1, _id: -1 }).skip(windowStart).limit(request.skip + request.limit - windowStart).toArray(),
+      this.#notifications.notificationCounts(projectId),
+      this.#notifications.notificationPage(projectId, query.status, { skip: windowStart, limit: request.skip + request.limit - windowStart }),
     ]);
     const docs = unprojected.length === 0 ? window : mergeUnprojected(window, windowStart, unprojected, request.skip, request.limit);
-    const count = notificationCountOf(counts.get(NOTIFICATIONS_COUNT_KEY), query.status) + unprojected.length;
+    const count = notificationCountOf(counts, query.status) + unprojected.length;
     return { data: docs.map((doc) => notificationView(doc)), pagination: pagination(request, count, docs.length) };
   }
 
   /** What this instance accepted (in `status`) that the read model has no document for yet, newest first. */
-  async #unprojected(notifications: Collection<NotificationDocument>, projectId: string, status: NotificationStatus | undefined): Promise<NotificationDocument[]> {
+  async #unprojected(projectId: string, status: NotificationStatus | undefined): Promise<NotificationDocument[]> {
     const remembered = this.#accepted.list(projectId, status);
     if (remembered.length === 0) return [];
-    const projected = await notifications.find({ _id: { $in: remembered.map((doc) => doc._id) }, project_id: projectId }, { projection: { _id: 1 } }).toArray();
-    const inStore = new Set(projected.map((doc) => doc._id));
+    const inStore = await this.#notifications.storedIds(projectId, remembered.map((doc) => doc._id));
     return remembered.filter((doc) => !inStore.has(doc._id));
   }
 
@@ -200,15 +202,13 @@ export class NotificationService {
    */
   async receipts(projectId: string, id: string, query: ReceiptQuery): Promise<{ data: ReceiptView[]; pagination: Pagination }> {
     await this.#find(projectId, id);
-    const ledger = await this.#readModels.collection<DeliveryLedgerDocument>('delivery_ledger');
-    const filter = { notification_id: id, project_id: projectId };
-    const batches = await ledger.find(filter, { projection: { _id: 1, tally: 1 } }).sort({ provider: 1, partition: 1, sequence: 1, _id: 1 }).toArray();
+    const batches = await this.#ledger.batchTallies(projectId, id);
     const untallied = batches.filter((batch) => batch.tally === undefined).map((batch) => batch._id);
     // Ledger documents written before tallies existed: count their devices once (a replay adds the tallies).
-    const legacy = untallied.length === 0 ? new Map<string, Tally>() : new Map((await ledger.find({ _id: { $in: untallied } }).toArray()).map((doc) => [doc._id, tallyOf(doc.devices)]));
+    const legacy = untallied.length === 0 ? new Map<string, Tally>() : new Map((await this.#ledger.batches(untallied)).map((doc) => [doc._id, tallyOf(doc.devices)]));
     const request = pageRequest(query);
     const plan = planReceiptPage(batches.map((batch) => ({ _id: batch._id, tally: batch.tally ?? legacy.get(batch._id) ?? {} })), query.outcome, request.skip, request.limit);
-    const docs = plan.slices.length === 0 ? [] : await ledger.find({ _id: { $in: plan.slices.map((slice) => slice.batch_id) } }).toArray();
+    const docs = await this.#ledger.batches(plan.slices.map((slice) => slice.batch_id));
     const byId = new Map(docs.map((doc) => [doc._id, doc]));
     const data = plan.slices.flatMap((slice) => {
       const doc = byId.get(slice.batch_id);
@@ -221,34 +221,17 @@ export class NotificationService {
 
   /** A device's receipts, newest first: one per batch (so per notification) that holds it. */
   async deviceReceipts(projectId: string, deviceId: string, query: ReceiptQuery): Promise<{ data: ReceiptView[]; pagination: Pagination }> {
-    const devices = await this.#readModels.collection<DeviceDocument>('devices');
-    if ((await devices.findOne({ _id: deviceId, project_id: projectId }, { projection: { _id: 1 } })) === null) {
+    if (!(await this.#devices.deviceExists(projectId, deviceId))) {
       throw new NotFoundError(`device ${deviceId} does not exist in project ${projectId}`);
     }
-    const ledger = await this.#readModels.collection<DeliveryLedgerDocument>('delivery_ledger');
-    const filter = { project_id: projectId, 'devices.device_id': deviceId };
     const request = pageRequest(query);
     const receipts = (docs: DeliveryLedgerDocument[]) =>
       docs.flatMap((doc) => {
         const device = ledgerDevice(doc, deviceId);
         return device === undefined || (query.outcome !== undefined && device.outcome !== query.outcome) ? [] : [receiptView(doc, device)];
       });
-    let count: number;
-    let data: ReceiptView[];
-    if (query.outcome === undefined) {
-      const [counted, docs] = await Promise.all([
-        countMatching(ledger, filter),
-        ledger.find(filter).sort({ reported_at: -1, _id: 1 }).skip(request.skip).limit(request.limit).toArray(),
-      ]);
-      count = counted;
-      data = receipts(docs);
-    } else {
-      // One device's line with a given outcome needs $elemMatch, which FerretDB 1.24 does not evaluate on
-      // subdocuments (it matches nothing): the device's batches are read and filtered here instead.
-      const all = receipts(await ledger.find(filter).sort({ reported_at: -1, _id: 1 }).toArray());
-      count = all.length;
-      data = all.slice(request.skip, request.skip + request.limit);
-    }
+    const { count, docs } = await this.#ledger.deviceReceiptPage(projectId, deviceId, query.outcome, request);
+    const data = receipts(docs);
     return { data, pagination: pagination(request, count, data.length) };
   }
 
@@ -258,9 +241,8 @@ export class NotificationService {
    * for briefly (just-sent.ts).
    */
   async #find(projectId: string, id: string): Promise<NotificationDocument> {
-    const notifications = await this.#readModels.collection<NotificationDocument>('notifications');
     // Ids are minted on the system clock (uuid v7), whatever clock the service decides schedules by.
-    const doc = await findJustSent(id, () => notifications.findOne({ _id: id, project_id: projectId }), systemClock, () => this.#accepted.find(projectId, id));
+    const doc = await findJustSent(id, () => this.#notifications.notification(projectId, id), systemClock, () => this.#accepted.find(projectId, id));
     if (doc === null) throw new NotFoundError(`notification ${id} does not exist in project ${projectId}`);
     return doc;
   }
@@ -268,8 +250,7 @@ export class NotificationService {
   /** Records one open per (notification, device); repeats succeed and record nothing. */
   async open(id: string, body: { project_id: string; token: string }, correlationId?: string): Promise<void> {
     const notification = await this.#find(body.project_id, id);
-    const devices = await this.#readModels.collection<DeviceDocument>('devices');
-    const device = await devices.findOne({ project_id: body.project_id, token: body.token });
+    const device = await this.#devices.deviceByToken(body.project_id, body.token);
     const batchId = device === null ? undefined : await this.#deliveredIn(notification, device);
     if (device === null || batchId === undefined) throw new NotFoundError(`token is not a recipient of notification ${id}`);
     const claim = await this.#idempotency.claim(`open:${id}:${device._id}`, 'open', FOREVER);
@@ -288,8 +269,7 @@ export class NotificationService {
    * `_id`. Indexed by {notification_id, devices.device_id} (multikey).
    */
   async #deliveredIn(notification: NotificationDocument, device: DeviceDocument): Promise<string | undefined> {
-    const ledger = await this.#readModels.collection<DeliveryLedgerDocument>('delivery_ledger');
-    const batches = await ledger.find({ notification_id: notification._id, 'devices.device_id': device._id }).toArray();
+    const batches = await this.#ledger.deviceBatches(notification._id, device._id);
     const delivered = batches.find((batch) => batch.devices.some((line) => line.device_id === device._id && line.outcome === 'delivered'));
     return delivered?._id;
   }

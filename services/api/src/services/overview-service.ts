@@ -1,5 +1,5 @@
-import { readCounts, type ReadModelRegistry } from '@herald/mongo';
-import { type CounterDocument, hoursUpTo, outcomesCountKey, outcomesOver } from '@herald/read-models';
+import { ReportQueries, type ReadModelRegistry } from '@herald/mongo';
+import { hoursUpTo, outcomesCountKey, outcomesOver } from '@herald/read-models';
 import type { DeviceService } from './device-service.ts';
 
 /** The current hour and the 23 before it. */
@@ -7,19 +7,18 @@ const HOURS = 24;
 
 /** The console's Overview: devices by platform and status, outcomes and opens of the last 24 hours. */
 export class OverviewService {
-  readonly #readModels: ReadModelRegistry;
+  readonly #reports: ReportQueries;
   readonly #devices: DeviceService;
 
   constructor(deps: { readModels: ReadModelRegistry; devices: DeviceService }) {
-    this.#readModels = deps.readModels;
+    this.#reports = new ReportQueries(deps.readModels);
     this.#devices = deps.devices;
   }
 
   async overview(projectId: string, now = Date.now()) {
     const day = hoursUpTo(now, HOURS);
-    const counters = await this.#readModels.countsCollection<CounterDocument>('notification_reports');
     // The reports' counters: one small document per (hour, partition of herald.notification-events).
-    const [devices, sums] = await Promise.all([this.#devices.counts(projectId), readCounts(counters, projectId, day.map(outcomesCountKey))]);
+    const [devices, sums] = await Promise.all([this.#devices.counts(projectId), this.#reports.outcomeCounts(projectId, day.map(outcomesCountKey))]);
     const { totals, hours } = outcomesOver(sums, day);
     return {
       devices,

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { AppError, NotFoundError, ValidationError } from '@herald/errors';
 import { createEvent } from '@herald/events';
-import { ReadModelRegistry } from '@herald/mongo';
-import { FINISHED_STATUSES, type NotificationDocument } from '@herald/read-models';
+import { NotificationQueries, ReadModelRegistry } from '@herald/mongo';
+import { FINISHED_STATUSES } from '@herald/read-models';
 import type { CliContext, Runner } from '../context.ts';
 
 /** A rate as the CLI takes it: a positive whole number of pushes per minute. */
@@ -14,8 +14,7 @@ export function parseRate(text: string): number {
 
 /** Publishes NotificationSteered as PATCH /api/v1/notifications/{id} does, after the same checks. */
 async function steer(context: CliContext, projectId: string, id: string, change: { state?: 'paused' | 'sending'; rate_per_minute?: number }): Promise<void> {
-  const notifications = await new ReadModelRegistry(context.mongo.db).collection<NotificationDocument>('notifications');
-  const doc = await notifications.findOne({ _id: id, project_id: projectId });
+  const doc = await new NotificationQueries(new ReadModelRegistry(context.mongo.db)).notification(projectId, id);
   if (doc === null) throw new NotFoundError(`notification ${id} does not exist in project ${projectId}`);
   if (FINISHED_STATUSES.includes(doc.status)) throw new AppError('CONFLICT', `notification ${id} has already finished (status ${doc.status})`);
   const { producer } = await context.kafka();
