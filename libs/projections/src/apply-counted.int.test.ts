@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import { readCounts, type Collection } from '@herald/mongo';
+import { readCounts, type Collection, storeAdapter, type StoreAdapter } from '@herald/mongo';
 import { createTestEnv, type TestEnv } from '@herald/testing';
 import { applyCounted, applyCounts, foldWithCounts } from './apply-counted.ts';
 import { readByIds } from './apply-projection.ts';
@@ -14,6 +14,7 @@ import { countedWrites } from './written-documents.ts';
  * a chunk applied twice, or a crash between the counters and the documents.
  */
 let env: TestEnv;
+let store: StoreAdapter;
 let devices: Collection<DeviceDocument>;
 let counters: Collection<CounterDocument>;
 const project_id = 'counted';
@@ -50,6 +51,7 @@ async function counted() {
 
 beforeAll(async () => {
   env = await createTestEnv('apply-counted');
+  store = await storeAdapter(env.mongo.db);
   devices = env.mongo.db.collection<DeviceDocument>('devices_v1');
   counters = env.mongo.db.collection<CounterDocument>('devices_v1_counts');
 });
@@ -66,7 +68,7 @@ describe('applyCounted', () => {
         register(`p${partition}-5`, 'ios', ['t2']),
       ]),
     );
-    await Promise.all(chunks.map((chunk) => applyCounted(devicesProjection, devices, counters, chunk)));
+    await Promise.all(chunks.map((chunk) => applyCounted(devicesProjection, devices, counters, store, chunk)));
     const expected = await recount();
     expect(expected.devices.ios.active).toBeGreaterThan(0);
     expect(await counted()).toEqual(expected);
@@ -75,9 +77,9 @@ describe('applyCounted', () => {
 
   it('adds nothing when a chunk is applied again', async () => {
     const chunk = at(0, [register('again-1', 'ios', ['t1']), unregister('p0-7')]);
-    await applyCounted(devicesProjection, devices, counters, chunk);
+    await applyCounted(devicesProjection, devices, counters, store, chunk);
     const once = await counted();
-    await applyCounted(devicesProjection, devices, counters, chunk);
+    await applyCounted(devicesProjection, devices, counters, store, chunk);
     expect(await counted()).toEqual(once);
     expect(once).toEqual(await recount());
   });
@@ -86,10 +88,10 @@ describe('applyCounted', () => {
     const chunk = at(1, [register('crash-1', 'android', ['t2']), unregister('p1-9'), register('p1-9', 'ios', ['t1'])]);
     // The counters of the chunk were written, then the process died before the documents were.
     const { deltas } = foldWithCounts(devicesProjection, chunk, await readByIds(devices, [...new Set(chunk.flatMap((record) => devicesProjection.documentIds(record)))]));
-    await applyCounts(counters, deltas);
+    await applyCounts(counters, store, deltas);
     // The chunk comes again, longer (more records arrived meanwhile).
     const longer = [...chunk, ...at(1, [unregister('crash-1')])];
-    await applyCounted(devicesProjection, devices, counters, longer);
+    await applyCounted(devicesProjection, devices, counters, store, longer);
     expect(await counted()).toEqual(await recount());
   });
 
@@ -101,11 +103,11 @@ describe('applyCounted', () => {
     const cachedDevices = counting(devices);
     const cachedCounters = counting(counters);
 
-    await applyCounted(devicesProjection, cachedDevices, cachedCounters, at(2, [register('w-1', 'ios', ['t1']), register('w-2', 'android')]), written);
+    await applyCounted(devicesProjection, cachedDevices, cachedCounters, store, at(2, [register('w-1', 'ios', ['t1']), register('w-2', 'android')]), written);
     expect(finds.length).toBeGreaterThan(0);
     finds.length = 0;
     // w-1 and the counters it changes (partition 2's devices and t1) were written by this consumer: nothing is read back.
-    await applyCounted(devicesProjection, cachedDevices, cachedCounters, at(2, [unregister('w-1')]), written);
+    await applyCounted(devicesProjection, cachedDevices, cachedCounters, store, at(2, [unregister('w-1')]), written);
     expect(finds).toEqual([]);
     expect(await counted()).toEqual(await recount());
 
@@ -113,10 +115,10 @@ describe('applyCounted', () => {
     const failing = new Proxy(cachedDevices, { get: (target, key, receiver) => (key === 'bulkWrite' ? () => Promise.reject(new Error('store went away')) : (Reflect.get(target, key, receiver) as unknown)) });
     // (The counters were written before the documents failed; the chunk comes again, as after a crash.)
     const chunk = at(2, [register('w-1', 'ios')]);
-    await expect(applyCounted(devicesProjection, failing, cachedCounters, chunk, written)).rejects.toThrow(/store went away/);
+    await expect(applyCounted(devicesProjection, failing, cachedCounters, store, chunk, written)).rejects.toThrow(/store went away/);
     expect(written.documents.size).toBe(0);
     finds.length = 0;
-    await applyCounted(devicesProjection, cachedDevices, cachedCounters, chunk, written);
+    await applyCounted(devicesProjection, cachedDevices, cachedCounters, store, chunk, written);
     expect(finds).toContain(devices.collectionName);
     expect(await counted()).toEqual(await recount());
   });

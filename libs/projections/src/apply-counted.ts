@@ -1,7 +1,7 @@
-import type { Collection } from '@herald/mongo';
+import type { Collection, StoreAdapter } from '@herald/mongo';
 import { wrapMongoError } from '@herald/mongo';
 import type { ConsumedEvent } from '@herald/kafka';
-import { insertNew, replaceExisting, type ApplyResult } from './apply-projection.ts';
+import { insertNew, type ApplyResult } from './apply-projection.ts';
 import { type CounterDocument, counterId, foldCounts, type ProjectedDocument, type Projection, type RecordDelta } from '@herald/read-models';
 import { forgetWrites, readThrough, type CountedWrites, type WrittenDocuments } from './written-documents.ts';
 import { anyDue, planWrites, type Held, type Origin } from './held-documents.ts';
@@ -56,6 +56,7 @@ export async function applyCounted<Doc extends ProjectedDocument>(
   projection: Projection<Doc>,
   collection: Collection<Doc>,
   counters: Collection<CounterDocument>,
+  store: StoreAdapter,
   records: readonly ConsumedEvent[],
   written?: CountedWrites<Doc, CounterDocument>,
   now: number = Date.now(),
@@ -78,7 +79,7 @@ export async function applyCounted<Doc extends ProjectedDocument>(
       changed.delete(id);
       held.delete(id);
     }
-    await applyCounts(counters, deltas, written?.counters);
+    await applyCounts(counters, store, deltas, written?.counters);
     const hold = written === undefined || projection.hold === undefined ? undefined : (doc: Doc) => projection.hold?.(doc) === true;
     const plan = planWrites({
       changed,
@@ -91,13 +92,13 @@ export async function applyCounted<Doc extends ProjectedDocument>(
     });
     // Created since the read only by another writer of the same partition (a rebalance's overlap): ours replaces it.
     const existed = await insertNew(collection, plan.insert);
-    await replaceExisting(collection, [...plan.replace, ...plan.insert.filter((doc) => existed.has(doc._id))]);
+    await store.replaceAll(collection, [...plan.replace, ...plan.insert.filter((doc) => existed.has(doc._id))]);
     let inserted = plan.insert.length - existed.size;
     if (written !== undefined && written.assignment !== assignment) {
       // The group was joined again meanwhile: what this apply would hold may belong to another member now.
       const late = [...plan.held.values()].map((entry) => entry.doc);
       const lateExisted = await insertNew(collection, late);
-      await replaceExisting(collection, late.filter((doc) => lateExisted.has(doc._id)));
+      await store.replaceAll(collection, late.filter((doc) => lateExisted.has(doc._id)));
       inserted += late.length - lateExisted.size;
       plan.insert.push(...late);
       plan.held.clear();
@@ -134,10 +135,10 @@ function originsOf<Doc extends ProjectedDocument>(projection: Projection<Doc>, r
 }
 
 /** Adds deltas to their counter documents (read unless `written` has them, folded, replaced). */
-export async function applyCounts(counters: Collection<CounterDocument>, deltas: readonly RecordDelta[], written?: WrittenDocuments<CounterDocument>): Promise<void> {
+export async function applyCounts(counters: Collection<CounterDocument>, store: StoreAdapter, deltas: readonly RecordDelta[], written?: WrittenDocuments<CounterDocument>): Promise<void> {
   if (deltas.length === 0) return;
   const ids = [...new Set(deltas.map(({ partition, delta }) => counterId(delta.key, delta.project_id, partition)))];
   const changed = foldCounts(await readThrough(counters, ids, written), deltas);
-  await replaceExisting(counters, [...changed.values()]);
+  await store.replaceAll(counters, [...changed.values()]);
   for (const doc of changed.values()) written?.set(doc._id, doc);
 }

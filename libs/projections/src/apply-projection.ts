@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Collection } from '@herald/mongo';
+import type { Collection, StoreAdapter } from '@herald/mongo';
 import { wrapMongoError } from '@herald/mongo';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { Logger } from '@herald/log';
@@ -57,6 +57,7 @@ export function foldRecords<Doc extends ProjectedDocument>(
 export async function applyProjection<Doc extends ProjectedDocument>(
   projection: Projection<Doc>,
   collection: Collection<Doc>,
+  store: StoreAdapter,
   records: readonly ConsumedEvent[],
   logger: Logger,
 ): Promise<ApplyResult> {
@@ -72,7 +73,7 @@ export async function applyProjection<Doc extends ProjectedDocument>(
 
     const current = await readByIds(collection, [...toRead]);
     const changed = foldRecords(projection, records, current, toRead);
-    await replaceExisting(collection, [...changed.values()]);
+    await store.replaceAll(collection, [...changed.values()]);
     const inserted = assumedNew.size - duplicates.size;
     if (toRead.size > changed.size) logger.debug({ model: projection.name, unchanged: toRead.size - changed.size }, 'documents already up to date or never created');
     return { inserted, replaced: changed.size };
@@ -100,19 +101,4 @@ export async function readByIds<Doc extends { _id: string }>(collection: Collect
   if (ids.length === 0) return new Map();
   const docs = (await collection.find({ _id: { $in: [...ids] } } as never).toArray()) as unknown as Doc[];
   return new Map(docs.map((doc) => [doc._id, doc] as const));
-}
-
-/**
- * FerretDB 1.24 hangs on an `update` command of 100 or more updates that
- * match existing documents: replace in slices well below that.
- */
-const REPLACE_SLICE = 50;
-
-export async function replaceExisting<Doc extends { _id: string }>(collection: Collection<Doc>, docs: readonly Doc[]): Promise<void> {
-  for (let start = 0; start < docs.length; start += REPLACE_SLICE) {
-    const operations = docs
-      .slice(start, start + REPLACE_SLICE)
-      .map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } }) as unknown as AnyBulkWriteOperation<Doc>);
-    await collection.bulkWrite(operations, { ordered: false });
-  }
 }

@@ -1,4 +1,4 @@
-import { countsCollectionName, ensureIndexes, type Db, type ReadModelVersion } from '@herald/mongo';
+import { countsCollectionName, ensureIndexes, storeAdapter, type Db, type ReadModelVersion } from '@herald/mongo';
 import { runConsumer, type ConsumerSpec, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import { applyProjection } from './apply-projection.ts';
@@ -56,9 +56,10 @@ export async function runProjection(
   // What a counted projection's consumer wrote last, not read again while it keeps its partitions (written-documents.ts).
   const written = counted ? countedWrites<ProjectedDocument, CounterDocument>(options.holdMs) : undefined;
   const holds = written !== undefined && projection.hold !== undefined;
+  const store = await storeAdapter(deps.db);
   const apply = applyTogether(async (records) => {
-    if (written !== undefined) await applyCounted(projection, collection as never, counters, records, written);
-    else await applyProjection(projection, collection as never, records, logger);
+    if (written !== undefined) await applyCounted(projection, collection as never, counters, store, records, written);
+    else await applyProjection(projection, collection as never, store, records, logger);
   });
   const consumer = await runConsumer({
     kafka: deps.kafka,

@@ -1,5 +1,6 @@
 import type { Document } from 'mongodb';
 import type { StoreAdapter } from './store-contract.ts';
+import { replacements } from './replacements.ts';
 
 /**
  * The indexes the local FerretDB creates, by logical collection: those its
@@ -36,6 +37,12 @@ export const FERRETDB_INDEXES: Readonly<Record<string, readonly string[]>> = {
   delivery_schedules: ['by_state_due_key'],
 };
 
+/**
+ * FerretDB 1.24 hangs on an `update` command of 100 or more updates that
+ * match existing documents: replace in slices well below that.
+ */
+const REPLACE_SLICE = 50;
+
 export const ferretdbStore: StoreAdapter = {
   flavour: 'ferretdb',
   indexesFor: (logical, declared) => declared.filter((index) => index.name !== undefined && (FERRETDB_INDEXES[logical] ?? []).includes(index.name)),
@@ -68,5 +75,8 @@ export const ferretdbStore: StoreAdapter = {
     };
     const kept = all.filter(holds);
     return { count: kept.length, docs: kept.slice(skip, skip + limit) as never[] };
+  },
+  replaceAll: async (collection, docs) => {
+    for (let start = 0; start < docs.length; start += REPLACE_SLICE) await collection.bulkWrite(replacements(docs.slice(start, start + REPLACE_SLICE)), { ordered: false });
   },
 };

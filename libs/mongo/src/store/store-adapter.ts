@@ -1,4 +1,5 @@
 import type { Collection, Db, Document, Filter } from 'mongodb';
+import { replacements } from './replacements.ts';
 import { ferretdbStore } from './ferretdb-store.ts';
 import type { ElementPage, StoreAdapter } from './store-contract.ts';
 
@@ -10,6 +11,9 @@ export const mongodbStore: StoreAdapter = {
   indexesFor: (_logical, declared) => [...declared],
   count: (collection, filter, options = {}) => collection.countDocuments(filter, options.limit === undefined ? {} : { limit: options.limit }),
   pageWithElement,
+  replaceAll: async (collection, docs) => {
+    if (docs.length > 0) await collection.bulkWrite(replacements(docs), { ordered: false });
+  },
 };
 
 async function pageWithElement<T extends Document>(collection: Collection<T>, { filter, field, element, sort, skip, limit }: ElementPage<T>): Promise<{ count: number; docs: T[] }> {

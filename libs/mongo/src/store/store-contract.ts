@@ -24,6 +24,8 @@ export interface StoreAdapter {
    * many such documents there are.
    */
   pageWithElement<T extends Document>(collection: Collection<T>, query: ElementPage<T>): Promise<{ count: number; docs: T[] }>;
+  /** Writes each document whole by its `_id` (replace, or insert when missing), unordered. */
+  replaceAll<T extends { _id: string }>(collection: Collection<T>, docs: readonly T[]): Promise<void>;
 }
 
 export interface ElementPage<T extends Document> {
