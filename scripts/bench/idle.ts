@@ -4,7 +4,7 @@
 // and lets F more fire and finish, then measures every process group's CPU while nothing is sent.
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ADMIN_COLLECTIONS, countMatching } from '@herald/mongo';
+import { ADMIN_COLLECTIONS, storeAdapter } from '@herald/mongo';
 import { setUpInfra, type BenchInfra } from './infra.ts';
 import { startSystem, type BenchSystem } from './system.ts';
 import { ProcessWatch } from './proc.ts';
@@ -96,10 +96,11 @@ async function main(): Promise<number> {
   const pending = await schedule(baseUrl, project.apiKey, deviceId, args.pending, () => tomorrow);
   const statusOf = async (id: string) => (await call(baseUrl, project.apiKey, 'GET', `/api/v1/notifications/${id}`)).body.data?.status;
   const schedules = infra.mongo.db.collection(ADMIN_COLLECTIONS.deliverySchedules);
-  await waitUntil('every pending send held', async () => (await countMatching(schedules, { state: 'pending' })) >= args.pending, 300_000);
+  const store = await storeAdapter(infra.mongo.db);
+  await waitUntil('every pending send held', async () => (await store.count(schedules, { state: 'pending' })) >= args.pending, 300_000);
   for (const id of finished) await waitUntil(`scheduled send ${id} sent`, async () => (await statusOf(id)) === 'sent', 120_000);
   if (pending.length > 0 && (await statusOf(pending.at(-1)!)) !== 'scheduled') throw new Error('a send for tomorrow is not scheduled');
-  const stored = { pending: await countMatching(schedules, { state: 'pending' }), finished_kept: await countMatching(schedules, { state: { $ne: 'pending' } }) };
+  const stored = { pending: await store.count(schedules, { state: 'pending' }), finished_kept: await store.count(schedules, { state: { $ne: 'pending' } }) };
   // Let the sends' own work (projections, reports, the finished schedules' clean-up) settle first.
   await sleep(10_000);
 

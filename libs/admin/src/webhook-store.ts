@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Collection, Db } from '@herald/mongo';
-import { ADMIN_COLLECTIONS, countMatching } from '@herald/mongo';
+import { ADMIN_COLLECTIONS, storeAdapter } from '@herald/mongo';
 
 /** Next offset per partition of a topic, as stored (field names without dots: topic names have them). */
 export interface StoredOffset {
@@ -86,14 +86,16 @@ export function signingSecrets(secrets: readonly WebhookSecret[], now: Date): st
 export class WebhookStore {
   readonly webhooks: Collection<WebhookDocument>;
   readonly deadLetters: Collection<WebhookDeadLetter>;
+  readonly #db: Db;
 
   constructor(db: Db) {
+    this.#db = db;
     this.webhooks = db.collection<WebhookDocument>(ADMIN_COLLECTIONS.webhooks);
     this.deadLetters = db.collection<WebhookDeadLetter>(ADMIN_COLLECTIONS.webhookDeadLetters);
   }
 
   async count(projectId: string): Promise<number> {
-    return countMatching(this.webhooks, { project_id: projectId });
+    return (await storeAdapter(this.#db)).count(this.webhooks, { project_id: projectId });
   }
 
   async insert(document: WebhookDocument): Promise<void> {

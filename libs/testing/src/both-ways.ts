@@ -30,7 +30,7 @@ export async function findBothWays(collection: Collection<Document>, shape: Find
   return { on: await run(), off: await run(PUSHDOWN_OFF) };
 }
 
-/** `[$match, $limit?, $count]` (countMatching's pipeline), with the pushdown and without. */
+/** `[$match, $limit?, $count]` (the FerretDB adapter's count, libs/mongo store/ferretdb-store.ts), with the pushdown and without. */
 export async function countBothWays(collection: Collection<Document>, filter: Document, limit?: number): Promise<{ on: number; off: number }> {
   const pipeline: Document[] = [{ $match: filter }, ...(limit === undefined ? [] : [{ $limit: limit }]), { $count: 'n' }];
   const run = async (comment?: string) => {
