@@ -109,6 +109,12 @@ export class DeviceQueries {
     return { ios, android };
   }
 
+  /** The time zones the project's devices registered (any status). */
+  async registeredZones(projectId: string): Promise<string[]> {
+    const zones = await (await this.#devices()).distinct('timezone', { project_id: projectId });
+    return zones.filter((zone): zone is string => typeof zone === 'string');
+  }
+
   /** Ids of the devices the project deleted (DeviceUnregistered), oldest first, at most `limit`. */
   async deletedDeviceIds(projectId: string, limit: number): Promise<string[]> {
     const deleted = await (await this.#devices())

@@ -1,7 +1,6 @@
 import { DELIVERY_CONSUMERS, TOPICS, type FanoutMessage } from '@herald/events';
 import { coPartitionAssigner, highsByPartition, partitionForKey, readRecordAt, runConsumer } from '@herald/kafka';
-import { ReadModelRegistry, wrapMongoError } from '@herald/mongo';
-import type { DeviceDocument } from '@herald/read-models';
+import { DeviceQueries, ReadModelRegistry, wrapMongoError } from '@herald/mongo';
 import { AdminStore } from '@herald/admin';
 import type { DeliveryDeps } from '../delivery-deps.ts';
 import type { DeliveryRuntime } from '../delivery-runtime.ts';
@@ -121,8 +120,7 @@ function messageIn(event: { type: string; data: unknown }): FanoutMessage {
 /** Zones the project's devices registered: a local-time send makes a slot for each (one read per such send). */
 async function registeredZones(readModels: ReadModelRegistry, projectId: string): Promise<string[]> {
   try {
-    const devices = await readModels.collection<DeviceDocument>('devices');
-    return (await devices.distinct('timezone', { project_id: projectId })).filter((zone): zone is string => typeof zone === 'string');
+    return await new DeviceQueries(readModels).registeredZones(projectId);
   } catch (error) {
     throw wrapMongoError(error);
   }
