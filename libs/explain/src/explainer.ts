@@ -2,8 +2,7 @@ import { NotFoundError } from '@herald/errors';
 import { ConcurrencyLimit } from './concurrency-limit.ts';
 import { deviceIdFor, TOPICS, type FanoutTaskV1, type NotificationRequestedV1 } from '@herald/events';
 import type { HeraldKafka, LogRecord } from '@herald/kafka';
-import type { ReadModelRegistry } from '@herald/mongo';
-import type { DeliveryLedgerDocument, DeviceDocument, NotificationDocument, TopicDocument } from '@herald/read-models';
+import { DeviceQueries, LedgerQueries, NotificationQueries, TopicQueries, type ReadModelRegistry } from '@herald/mongo';
 import { deviceAt, deviceTimeline } from './device-timeline.ts';
 import { explainReach } from './explain-reach.ts';
 import { devicePartition, readFacts, uuidV7Time, type FactQuery } from './log-facts.ts';
@@ -44,7 +43,10 @@ const keyOf = (record: LogRecord) => record.key?.toString() ?? '';
  */
 export class Explainer {
   readonly #kafka: HeraldKafka;
-  readonly #readModels: ReadModelRegistry;
+  readonly #devices: DeviceQueries;
+  readonly #ledger: LedgerQueries;
+  readonly #topics: TopicQueries;
+  readonly #notifications: NotificationQueries;
   readonly #limits: ExplainLimits;
   readonly #limit: ConcurrencyLimit;
   readonly #knownOnly: boolean;
@@ -59,7 +61,10 @@ export class Explainer {
   constructor(deps: { kafka: HeraldKafka; readModels: ReadModelRegistry; limits: ExplainLimits; knownOnly?: boolean; acceptedHere?: (projectId: string, notificationId: string) => boolean }) {
     this.#acceptedHere = deps.acceptedHere;
     this.#kafka = deps.kafka;
-    this.#readModels = deps.readModels;
+    this.#devices = new DeviceQueries(deps.readModels);
+    this.#ledger = new LedgerQueries(deps.readModels);
+    this.#topics = new TopicQueries(deps.readModels);
+    this.#notifications = new NotificationQueries(deps.readModels);
     this.#limits = deps.limits;
     this.#knownOnly = deps.knownOnly ?? false;
     this.#limit = new ConcurrencyLimit({ perKey: deps.limits.perProject, total: deps.limits.total });
@@ -67,18 +72,11 @@ export class Explainer {
 
   async device(projectId: string | undefined, idOrToken: string): Promise<DeviceExplanation> {
     return this.#bounded(projectId, async () => {
-      const devices = await this.#readModels.collection<DeviceDocument>('devices');
-      const projectFilter = projectId === undefined ? {} : { project_id: projectId };
-      const stored = UUID.test(idOrToken) ? await devices.findOne({ _id: idOrToken, ...projectFilter }) : await devices.findOne({ token: idOrToken, ...projectFilter });
+      const stored = await this.#devices.deviceByIdOrToken(projectId, UUID.test(idOrToken) ? { id: idOrToken } : { token: idOrToken });
       if (stored === null && this.#knownOnly) throw notFound('device', idOrToken, projectId);
       const deviceId = stored?._id ?? (UUID.test(idOrToken) || projectId === undefined ? idOrToken : deviceIdFor(projectId, idOrToken));
-      const ledger = await this.#readModels.collection<DeliveryLedgerDocument>('delivery_ledger');
-      const batches = await ledger
-        .find({ ...projectFilter, 'devices.device_id': deviceId }, { projection: { notification_id: 1, reported_at: 1 } })
-        .sort({ reported_at: -1 })
-        .limit(this.#limits.notifications * 4)
-        .toArray();
-      const notifications = [...new Set(batches.map((batch) => batch.notification_id))].slice(0, this.#limits.notifications);
+      const recent = await this.#ledger.recentNotificationIds(projectId, deviceId, this.#limits.notifications * 4);
+      const notifications = [...new Set(recent)].slice(0, this.#limits.notifications);
       const read = await readFacts(
         this.#kafka,
         [
@@ -110,10 +108,9 @@ export class Explainer {
       const since = uuidV7Time(notificationId);
       const queries: FactQuery[] = [{ topic: TOPICS.notificationEvents, key: notificationId, sinceMs: since }];
       if (deviceId !== undefined) {
-        const devices = await this.#readModels.collection<DeviceDocument>('devices');
-        const stored = await devices.findOne({ _id: deviceId }, { projection: { created_at: 1 } });
+        const createdAt = await this.#devices.deviceCreatedAt(deviceId);
         queries.push(
-          { topic: TOPICS.deviceEvents, key: deviceId, sinceMs: stored === null ? undefined : Date.parse(stored.created_at) },
+          { topic: TOPICS.deviceEvents, key: deviceId, sinceMs: createdAt === undefined ? undefined : Date.parse(createdAt) },
           // Step 0 of each of its fan-out tasks on the device's partition (keyed by fan-out id: the id, or `<id>@<slot>`).
           { topic: TOPICS.fanoutTasks, key: notificationId, sinceMs: since, partitionKey: deviceId, keep: (record) => isTaskOf(record, notificationId) },
         );
@@ -145,19 +142,15 @@ export class Explainer {
   async #topicNames(projectId: string, ids: readonly string[]): Promise<(id: string) => string> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return (id) => id;
-    const topics = await this.#readModels.collection<TopicDocument>('topics');
-    const names = new Map((await topics.find({ _id: { $in: unique }, project_id: projectId }, { projection: { name: 1 } }).toArray()).map((topic) => [topic._id, topic.name]));
+    const names = await this.#topics.topicNames(projectId, unique);
     return (id) => names.get(id) ?? id;
   }
 
   async #requireKnown(projectId: string | undefined, notificationId: string, deviceId: string | undefined): Promise<void> {
-    const scope = projectId === undefined ? {} : { project_id: projectId };
-    const notifications = await this.#readModels.collection<NotificationDocument>('notifications');
     const accepted = projectId !== undefined && this.#acceptedHere?.(projectId, notificationId) === true;
-    if (!accepted && (await notifications.findOne({ _id: notificationId, ...scope }, { projection: { _id: 1 } })) === null) throw notFound('notification', notificationId, projectId);
+    if (!accepted && !(await this.#notifications.notificationExists(projectId, notificationId))) throw notFound('notification', notificationId, projectId);
     if (deviceId === undefined) return;
-    const devices = await this.#readModels.collection<DeviceDocument>('devices');
-    if ((await devices.findOne({ _id: deviceId, ...scope }, { projection: { _id: 1 } })) === null) throw notFound('device', deviceId, projectId);
+    if (!(await this.#devices.deviceExists(projectId, deviceId))) throw notFound('device', deviceId, projectId);
   }
 
   /** Each explain reads the log: a caller must not pile them up (429 past the bounds). */

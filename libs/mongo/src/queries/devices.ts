@@ -41,6 +41,11 @@ function listFilter(projectId: string, filter: DeviceListFilter): Filter<DeviceD
   return out;
 }
 
+/** One project's documents, or every project's (an operator's question). */
+export function scope(projectId: string | undefined): { project_id?: string } {
+  return projectId === undefined ? {} : { project_id: projectId };
+}
+
 /** Devices that count toward the quota: all but the ones the project deleted (they stay stored, inactive, for their history). */
 const held = (projectId: string): Filter<DeviceDocument> => ({ project_id: projectId, 'deactivation.reason': { $ne: 'Unregistered' } });
 
@@ -61,9 +66,20 @@ export class DeviceQueries {
     return (await this.#devices()).findOne({ _id: deviceId, project_id: projectId });
   }
 
-  /** True when the project has a device with this id (active or not). */
-  async deviceExists(projectId: string, deviceId: string): Promise<boolean> {
-    return (await (await this.#devices()).findOne({ _id: deviceId, project_id: projectId }, { projection: { _id: 1 } })) !== null;
+  /** True when the project (any project, for an operator: `undefined`) has a device with this id (active or not). */
+  async deviceExists(projectId: string | undefined, deviceId: string): Promise<boolean> {
+    return (await (await this.#devices()).findOne({ _id: deviceId, ...scope(projectId) }, { projection: { _id: 1 } })) !== null;
+  }
+
+  /** The device with this id, or holding this token, in the project (any project: `undefined`), or null. */
+  async deviceByIdOrToken(projectId: string | undefined, by: { id: string } | { token: string }): Promise<DeviceDocument | null> {
+    const devices = await this.#devices();
+    return 'id' in by ? devices.findOne({ _id: by.id, ...scope(projectId) }) : devices.findOne({ token: by.token, ...scope(projectId) });
+  }
+
+  /** When a device (of any project) was first registered, or undefined when it is not stored. */
+  async deviceCreatedAt(deviceId: string): Promise<string | undefined> {
+    return (await (await this.#devices()).findOne({ _id: deviceId }, { projection: { created_at: 1 } }))?.created_at;
   }
 
   /** The project's device holding this token, or null. */

@@ -1,6 +1,6 @@
 import type { DeliveryLedgerDocument, LedgerDevice } from '@herald/read-models';
 import type { ReadModelRegistry } from '../read-models.ts';
-import type { PageWindow } from './devices.ts';
+import { scope, type PageWindow } from './devices.ts';
 
 /** The questions the API asks of the `delivery_ledger` read model: receipts (its indexes: libs/read-models delivery-ledger.ts). */
 export class LedgerQueries {
@@ -54,6 +54,16 @@ export class LedgerQueries {
     if (outcome !== undefined) return store.pageWithElement(ledger, { filter, field: 'devices', element: { device_id: deviceId, outcome }, sort, ...page });
     const [count, docs] = await Promise.all([store.count(ledger, filter), ledger.find(filter).sort(sort).skip(page.skip).limit(page.limit).toArray()]);
     return { count, docs };
+  }
+
+  /** The notifications of a device's latest batches (newest first, at most `batches` batches read), in the project (any: `undefined`). */
+  async recentNotificationIds(projectId: string | undefined, deviceId: string, batches: number): Promise<string[]> {
+    const docs = await (await this.#ledger())
+      .find({ ...scope(projectId), 'devices.device_id': deviceId }, { projection: { notification_id: 1, reported_at: 1 } })
+      .sort({ reported_at: -1 })
+      .limit(batches)
+      .toArray();
+    return docs.map((doc) => doc.notification_id);
   }
 
   /** The batches of a notification that hold a device (indexed by {notification_id, devices.device_id}, multikey). */

@@ -1,7 +1,7 @@
 import { NOTIFICATIONS_COUNT_KEY, type CounterDocument, type NotificationDocument, type NotificationStatus } from '@herald/read-models';
 import type { ReadModelRegistry } from '../read-models.ts';
 import { readCounts } from './counters.ts';
-import type { PageWindow } from './devices.ts';
+import { scope, type PageWindow } from './devices.ts';
 
 /** The questions the API asks of the `notifications` read model (its indexes: libs/read-models notification-document.ts). */
 export class NotificationQueries {
@@ -20,9 +20,9 @@ export class NotificationQueries {
     return (await this.#notifications()).findOne({ _id: id, project_id: projectId });
   }
 
-  /** True when the project's read model holds this notification. */
-  async notificationExists(projectId: string, id: string): Promise<boolean> {
-    return (await (await this.#notifications()).findOne({ _id: id, project_id: projectId }, { projection: { _id: 1 } })) !== null;
+  /** True when the project's read model (any project's: `undefined`) holds this notification. */
+  async notificationExists(projectId: string | undefined, id: string): Promise<boolean> {
+    return (await (await this.#notifications()).findOne({ _id: id, ...scope(projectId) }, { projection: { _id: 1 } })) !== null;
   }
 
   /** A page of the project's notifications (in one status, when given), newest first. */

@@ -52,6 +52,13 @@ export class TopicQueries {
     return (await this.#topics()).find(filter).project<Pick<TopicDocument, '_id' | 'project_id' | 'name'>>({ _id: 1, project_id: 1, name: 1 }).toArray();
   }
 
+  /** The names of the project's topics with these ids (deleted ones included), by id. */
+  async topicNames(projectId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const found = await (await this.#topics()).find({ _id: { $in: [...ids] }, project_id: projectId }, { projection: { name: 1 } }).toArray();
+    return new Map(found.map((topic) => [topic._id, topic.name]));
+  }
+
   /** The project's live topics devices created, ids and names. */
   async deviceCreatedTopics(projectId: string): Promise<Array<Pick<TopicDocument, '_id' | 'name'>>> {
     return (await this.#topics())
