@@ -11,3 +11,5 @@ export * from './queries/ledger.ts';
 export * from './queries/notifications.ts';
 export type { ElementPage } from './store/store-contract.ts';
 export * from './queries/notification-reports.ts';
+export * from './queries/frequency-caps.ts';
+export * from './queries/schedules.ts';

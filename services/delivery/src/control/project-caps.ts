@@ -1,7 +1,7 @@
 import { createEvent, type CampaignCaps } from '@herald/events';
+import type { Schedule } from '@herald/mongo';
 import type { AdminStore } from '@herald/admin';
 import type { Outgoing } from '@herald/kafka';
-import type { Schedule } from '../schedule/schedule-store.ts';
 import { projectSetting } from './project-setting.ts';
 
 /** What a project's settings give a send (pure): its frequency cap and quiet hours (with the project zone for devices without one), or nothing. */

@@ -1,11 +1,11 @@
 import { createEvent, TOPICS, type DeliveryBatchV1, type DeliveryReportedV1, type FanoutTaskV1 } from '@herald/events';
+import { dueKey, type Schedule, type ScheduleStore } from '@herald/mongo';
 import type { Outgoing } from '@herald/kafka';
 import { cutBatches, providerFor, type CutLimits, type PlannedBatch } from './batcher.ts';
 import type { TaskProgress } from './task-step.ts';
 import type { AudienceRow, Page } from '@herald/audience-index';
 import { capKey, gateDevices, type CapEntry, type GateDecision } from '../control/caps.ts';
 import type { CapState } from '../control/cap-store.ts';
-import { dueKey, type Schedule, type ScheduleStore } from '../schedule/schedule-store.ts';
 
 type Task = FanoutTaskV1['data'];
 type Context = { project_id: string; correlation_id?: string | undefined };

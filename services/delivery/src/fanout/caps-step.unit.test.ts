@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { Schedule } from '@herald/mongo';
 import { createEvent, deliveryBatchId, type FanoutTaskV1 } from '@herald/events';
 import { gatePage, heldBatches, keepsCaps, type CapsDeps } from './caps-step.ts';
 import { planStep, type TaskProgress } from './task-step.ts';
 import type { Page } from '@herald/audience-index';
 import type { CapEntry } from '../control/caps.ts';
-import type { Schedule } from '../schedule/schedule-store.ts';
 
 const now = Date.parse('2026-01-10T13:30:00Z');
 const task = (extra: Partial<FanoutTaskV1['data']> = {}): FanoutTaskV1['data'] => ({

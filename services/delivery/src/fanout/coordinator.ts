@@ -1,4 +1,5 @@
 import { createEvent, TOPICS, type CampaignCaps, type NotificationDueV1, type NotificationRequestedV1 } from '@herald/events';
+import type { ScheduleStore } from '@herald/mongo';
 import type { TopicLookup } from '@herald/audience';
 import { highsByPartition, type ConsumedEvent, type Outgoing, type PartitionEnd } from '@herald/kafka';
 import type { Logger } from '@herald/log';
@@ -6,7 +7,6 @@ import type { Clock } from '@herald/runtime';
 import { planTasks } from './plan-tasks.ts';
 import { holdSchedules } from '../schedule/hold.ts';
 import { isScheduledSend } from '../schedule/slots.ts';
-import type { ScheduleStore } from '../schedule/schedule-store.ts';
 
 export interface CoordinatorDeps {
   schedules: Pick<ScheduleStore, 'hold' | 'markFired' | 'request' | 'cancel'>;

@@ -1,10 +1,9 @@
 import { DELIVERY_CONSUMERS, TOPICS, type FanoutMessage } from '@herald/events';
 import { coPartitionAssigner, highsByPartition, partitionForKey, readRecordAt, runConsumer } from '@herald/kafka';
-import { DeviceQueries, ReadModelRegistry, wrapMongoError } from '@herald/mongo';
+import { DeviceQueries, ReadModelRegistry, wrapMongoError, ScheduleStore } from '@herald/mongo';
 import { AdminStore } from '@herald/admin';
 import type { DeliveryDeps } from '../delivery-deps.ts';
 import type { DeliveryRuntime } from '../delivery-runtime.ts';
-import { ScheduleStore } from '../schedule/schedule-store.ts';
 import { startScheduler } from '../schedule/scheduler.ts';
 import { fanoutRoles, runAudienceIndex } from '../index/run-index.ts';
 import { ProjectBudgets } from '../control/project-budgets.ts';

@@ -1,6 +1,6 @@
 import type { NotificationRequestedV1 } from '@herald/events';
+import { dueKey, type Schedule, type ScheduleStore } from '@herald/mongo';
 import type { Logger } from '@herald/log';
-import { dueKey, type Schedule, type ScheduleStore } from './schedule-store.ts';
 import { planLocalSlots } from './slots.ts';
 
 export interface HoldDeps {

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Schedule, ScheduleStore } from '@herald/mongo';
 import { createEvent, type NotificationDueV1 } from '@herald/events';
 import type { EventProducer } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import type { Clock } from '@herald/runtime';
-import type { Schedule, ScheduleStore } from './schedule-store.ts';
 
 export interface SchedulerDeps {
   schedules: Pick<ScheduleStore, 'earliest' | 'claim' | 'prune'> & Partial<Pick<ScheduleStore, 'onHeld' | 'addMissingDueKeys'>>;

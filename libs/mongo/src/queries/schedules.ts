@@ -1,5 +1,7 @@
 import type { DeliveryBatchV1, FanoutSlot, NotificationRequestedV1 } from '@herald/events';
-import { ADMIN_COLLECTIONS, wrapMongoError, type Collection, type Db } from '@herald/mongo';
+import type { Collection, Db } from 'mongodb';
+import { ADMIN_COLLECTIONS } from '../collections.ts';
+import { wrapMongoError } from '../connect-mongo.ts';
 
 /** A send waiting for its time: the whole notification (send_at), or one slot of a local-time send. Small: the request is kept once, apart. */
 export interface Schedule {
@@ -38,7 +40,7 @@ export function dueKey(at: Date): string {
 
 /**
  * `delivery_schedules` and `delivery_requests`: what makes a scheduled send
- * durable. The fan-out writes them before committing the request's offset;
+ * durable (services/delivery's fan-out and scheduler use it). The fan-out writes them before committing the request's offset;
  * every instance's scheduler reads only ids and due times, claims a due one
  * with a lease and announces it (NotificationDue); the fan-out marks it
  * fired when it takes that record, so a repeated announcement is dropped.
