@@ -8,6 +8,11 @@ const NO_COUNT_DOCUMENTS = {
   message: 'Count through the store adapter (StoreAdapter.count, libs/mongo): FerretDB holds every document countDocuments counts in memory.',
 };
 const NO_KAFKAJS = { name: 'kafkajs', message: 'Use @herald/kafka (kafkajs stays inside libs/kafka).' };
+const NO_DRIVER_TYPES = {
+  name: '@herald/mongo',
+  importNames: ['Collection', 'Filter', 'Document', 'FindCursor', 'AnyBulkWriteOperation', 'ObjectId', 'Long'],
+  message: "The driver's collections and filters stay inside libs/mongo: ask a query class (queries/<model>.ts) instead.",
+};
 const NO_DRIVER = { name: 'mongodb', message: 'Ask the store through @herald/mongo (queries/<model>.ts); the driver stays inside libs/mongo and the composition roots.' };
 
 export default tseslint.config(
@@ -42,7 +47,7 @@ export default tseslint.config(
     files: ['services/**/*.ts', 'services/**/*.tsx'],
     ignores: ['services/*/src/index.ts', 'services/*/src/app-deps.ts', 'services/*/src/start-*.ts', 'services/cli/src/context.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [NO_KAFKAJS, NO_DRIVER], patterns: [{ group: ['mongodb/*'], message: NO_DRIVER.message }] }],
+      'no-restricted-imports': ['error', { paths: [NO_KAFKAJS, NO_DRIVER, NO_DRIVER_TYPES], patterns: [{ group: ['mongodb/*'], message: NO_DRIVER.message }] }],
     },
   },
   {
