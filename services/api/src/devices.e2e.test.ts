@@ -226,9 +226,9 @@ describe('bad input never yields a 500', () => {
     // 408, 429, 431 and 503 on every API route: request deadline, rate limits, header size, deadline (documented-statuses.ts).
     const documented = (path: string, method: string) => Object.keys(paths[path]?.[method]?.responses ?? {}).sort();
     expect(documented('/api/v1/devices', 'get')).toEqual(['200', '400', '401', '408', '429', '431', '503']);
-    expect(documented('/api/v1/devices', 'post')).toEqual(['201', '400', '401', '403', '404', '408', '409', '413', '415', '429', '431', '503']);
+    expect(documented('/api/v1/devices', 'post')).toEqual(['201', '400', '401', '403', '404', '408', '409', '413', '415', '422', '429', '431', '503']);
     expect(documented('/api/v1/topics', 'get')).toEqual(['200', '400', '401', '408', '429', '431', '503']);
-    expect(documented('/api/v1/topics', 'post')).toEqual(['201', '400', '401', '408', '413', '415', '429', '431', '503']);
+    expect(documented('/api/v1/topics', 'post')).toEqual(['201', '400', '401', '408', '413', '415', '422', '429', '431', '503']);
     expect(documented('/api/v1/topics/{id}', 'delete')).toEqual(['204', '400', '401', '404', '408', '429', '431', '503']);
     expect(documented('/api/v1/notifications', 'post')).toEqual(['201', '400', '401', '408', '409', '413', '415', '422', '429', '431', '503']);
     expect(documented('/api/v1/notifications/{id}', 'get')).toEqual(['200', '400', '401', '404', '408', '429', '431', '503']);
