@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent } from '@herald/events';
 import { ReadModelRegistry } from '@herald/mongo';
 import type { NotificationDocument } from '@herald/read-models';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { outputTails, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 import { NOTIFICATION_STATUSES } from './schemas/notifications.ts';
 
 /**
@@ -26,7 +26,9 @@ beforeAll(async () => {
   await waitFor('three devices projected', async () => ((await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key })).body?.pagination as { count: number }).count === 3);
 }, 180_000);
 afterAll(async () => {
-  expect(await harness?.stop()).toEqual({ api: 0, projector: 0, delivery: 0 });
+  const codes = await harness?.stop();
+  if (codes !== undefined && Object.values(codes).some((code) => code !== 0)) process.stderr.write(outputTails(harness, 60));
+  expect(codes).toEqual({ api: 0, projector: 0, delivery: 0 });
 });
 
 type Status = (typeof NOTIFICATION_STATUSES)[number];

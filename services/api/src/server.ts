@@ -53,7 +53,13 @@ await runProcess('api', async () => {
   await app.listen({ host: config.HOST, port: config.PORT });
 
   return async () => {
+    // Every request has had its answer (or its 503) by the request deadline; a connection still open past it (a
+    // keep-alive socket whose response ended after the close began, a client that never reads) is cut, so a
+    // stop fits the process's deadline.
+    const cut = setTimeout(() => app.server.closeAllConnections(), config.REQUEST_DEADLINE_MS + 500);
+    cut.unref();
     await app.close();
+    clearTimeout(cut);
     await metricsServer.close();
     await backbone.close();
   };

@@ -142,10 +142,21 @@ function builtPayload<T>(deps: SenderDeps, batch: DeliveryBatchV1, build: () => 
 
 /** Sleeps `ms` in pieces of at most 5 s, heartbeating between them. */
 async function sleepHeartbeating(deps: SenderDeps, context: HandlerContext, ms: number): Promise<void> {
-  for (let left = ms; left > 0; left -= 5_000) {
-    await deps.clock.sleep(Math.min(left, 5_000));
-    if (left > 5_000) await context.heartbeat();
+  for (let left = ms; left > 0; left -= 1_000) {
+    leaveIfMoved(context);
+    await deps.clock.sleep(Math.min(left, 1_000));
+    if (left > 1_000) await context.heartbeat();
   }
+}
+
+/**
+ * A batch waiting (paused, paced, backing off) stops waiting once its
+ * partition is no longer this member's or the consumer is stopping: it is
+ * left unsent and uncommitted for the partition's next owner, so a stop
+ * never waits on a paused campaign.
+ */
+function leaveIfMoved(context: HandlerContext): void {
+  if (context.active?.() === false) throw new RebalanceError('the partition moved or the sender is stopping while this batch waited; its next owner sends it');
 }
 
 /**
@@ -261,6 +272,7 @@ async function atPace(deps: SenderDeps, pacer: { notifications: SendPacer; proje
     budget === undefined || budget <= 0 ? 0 : pacer.projects.book(batch.project_id, now, pushes, budget),
   );
   while (waitMs > 0 && !deps.isCancelled(batch.data.notification_id)) {
+    leaveIfMoved(context);
     const slice = Math.min(waitMs, 1_000);
     await deps.clock.sleep(slice);
     waitMs -= slice;
@@ -279,6 +291,7 @@ async function whilePaused(deps: SenderDeps, batch: DeliveryBatchV1, context: Ha
   const id = batch.data.notification_id;
   let logged = false;
   while (deps.isPaused?.(id) === true && !deps.isCancelled(id) && !isExpired(batch, deps.clock.now())) {
+    leaveIfMoved(context);
     if (!logged) deps.logger.info({ batch_id: batch.data.batch_id, notification_id: id }, 'notification paused: batch held until resumed');
     logged = true;
     let timer: NodeJS.Timeout | undefined;

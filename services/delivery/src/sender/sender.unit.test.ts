@@ -62,6 +62,34 @@ describe('senderHandler when its partition moves', () => {
   });
 });
 
+describe('senderHandler on a paused notification', () => {
+  it('holds the batch while paused and lets go of it, unsent, once the consumer stops (a stop never waits on a paused campaign)', async () => {
+    const { clients, sent } = recordingClients();
+    let running = true;
+    let heartbeats = 0;
+    const handle = senderHandler({
+      provider: 'apns',
+      clients,
+      isCancelled: () => false,
+      isPaused: () => true,
+      changed: () => new Promise<void>((resolve) => setTimeout(resolve, 5)),
+      policy: { deadlineMs: 1_000, minMs: 1, maxMs: 1, maxAttempts: 1 },
+      clock: { now: () => 0, sleep: async () => undefined, random: () => 0 },
+      logger: createLogger({ name: 'test', level: 'silent' }),
+    });
+    const context = {
+      heartbeat: async () => {
+        heartbeats += 1;
+        if (heartbeats === 3) running = false;
+      },
+      active: () => running,
+    };
+    await expect(handle([batch('n-1:apns:0:0')], context)).rejects.toSatisfy(isRebalance);
+    expect(heartbeats).toBe(3);
+    expect(sent).toEqual([]);
+  });
+});
+
 describe('senderHandler while the provider client is not available', () => {
   it('waits in place with back-off, heartbeating before each wait, then sends', async () => {
     const { clients: ready, sent } = recordingClients();
