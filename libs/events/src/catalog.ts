@@ -1,15 +1,20 @@
 import type { TSchema } from 'typebox';
 import { TOPICS, type TopicName } from './topics.ts';
 import { DeviceRegisteredV1 } from './schemas/device-registered.v1.ts';
+import { DeviceRegisteredV2 } from './schemas/device-registered.v2.ts';
 import { MetadataUpdatedV1 } from './schemas/metadata-updated.v1.ts';
+import { MetadataUpdatedV2 } from './schemas/metadata-updated.v2.ts';
 import { DeviceDeactivatedV1 } from './schemas/device-deactivated.v1.ts';
 import { TopicCreatedV1 } from './schemas/topic-created.v1.ts';
 import { TopicDeletedV1 } from './schemas/topic-deleted.v1.ts';
 import { DeviceUnlinkedV1 } from './schemas/device-unlinked.v1.ts';
 import { NotificationRequestedV1 } from './schemas/notification-requested.v1.ts';
+import { NotificationRequestedV2 } from './schemas/notification-requested.v2.ts';
 import { NotificationDispatchedV1 } from './schemas/notification-dispatched.v1.ts';
 import { DeliveryReportedV1 } from './schemas/delivery-reported.v1.ts';
+import { DeliveryReportedV2 } from './schemas/delivery-reported.v2.ts';
 import { NotificationOpenedV1 } from './schemas/notification-opened.v1.ts';
+import { NotificationOpenedV2 } from './schemas/notification-opened.v2.ts';
 import { DeliveryBatchV1 } from './schemas/delivery-batch.v1.ts';
 import { FanoutTaskV1 } from './schemas/fanout-task.v1.ts';
 import { TokenAssignedV1 } from './schemas/token-assigned.v1.ts';
@@ -25,16 +30,16 @@ import { ProjectThrottledV1 } from './schemas/project-throttled.v1.ts';
 
 /** The latest version of every event; consumers only ever see these (older versions are upcast). */
 export type HeraldEvent =
-  | DeviceRegisteredV1
-  | MetadataUpdatedV1
+  | DeviceRegisteredV2
+  | MetadataUpdatedV2
   | DeviceDeactivatedV1
   | TopicCreatedV1
   | TopicDeletedV1
   | DeviceUnlinkedV1
-  | NotificationRequestedV1
+  | NotificationRequestedV2
   | NotificationDispatchedV1
-  | DeliveryReportedV1
-  | NotificationOpenedV1
+  | DeliveryReportedV2
+  | NotificationOpenedV2
   | DeliveryBatchV1
   | FanoutTaskV1
   | TokenAssignedV1
@@ -73,7 +78,9 @@ function entry(schema: TSchema, topic: TopicName, streamField: string): CatalogE
 /** Every published event version. Published versions never change; a breaking change adds vN+1. */
 export const CATALOG: readonly CatalogEntry[] = [
   entry(DeviceRegisteredV1, TOPICS.deviceEvents, 'device_id'),
+  entry(DeviceRegisteredV2, TOPICS.deviceEvents, 'device_id'),
   entry(MetadataUpdatedV1, TOPICS.deviceEvents, 'device_id'),
+  entry(MetadataUpdatedV2, TOPICS.deviceEvents, 'device_id'),
   entry(DeviceDeactivatedV1, TOPICS.deviceEvents, 'device_id'),
   entry(DeviceUnregisteredV1, TOPICS.deviceEvents, 'device_id'),
   entry(DevicePurgedV1, TOPICS.deviceEvents, 'device_id'),
@@ -83,9 +90,12 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry(TopicCreatedV1, TOPICS.topicEvents, 'topic_id'),
   entry(TopicDeletedV1, TOPICS.topicEvents, 'topic_id'),
   entry(NotificationRequestedV1, TOPICS.notificationEvents, 'notification_id'),
+  entry(NotificationRequestedV2, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationDispatchedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(DeliveryReportedV1, TOPICS.notificationEvents, 'notification_id'),
+  entry(DeliveryReportedV2, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationOpenedV1, TOPICS.notificationEvents, 'notification_id'),
+  entry(NotificationOpenedV2, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationCancelledV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationExpiredV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationSteeredV1, TOPICS.notificationEvents, 'notification_id'),

@@ -71,12 +71,28 @@ export function decodeEvent(value: Buffer | string | null | undefined): HeraldEv
   if (!validator.Check(parsed)) {
     throw new EventDecodeError(`invalid ${type} v${version}: ${describeErrors(validator, parsed).join('; ')}`);
   }
-  return upcast(parsed as HeraldEvent);
+  return upcast(parsed);
 }
 
-/** Every event has one version so far; when v2 of one is published, its upcaster goes here. */
-function upcast(event: HeraldEvent): HeraldEvent {
-  return event;
+/**
+ * Older versions whose successor only added optional fields: the old data is
+ * valid data of the next version as it stands, so upcasting renumbers it.
+ * A breaking change (a field removed, renamed or retyped) gets its own
+ * function here instead.
+ */
+const ADDITIVE_SUCCESSORS: ReadonlySet<string> = new Set([
+  'DeviceRegistered.v1',
+  'MetadataUpdated.v1',
+  'NotificationRequested.v1',
+  'DeliveryReported.v1',
+  'NotificationOpened.v1',
+]);
+
+/** The latest version of a decoded event (consumers only ever see those). */
+function upcast(event: { type: string; version: number }): HeraldEvent {
+  let current = event;
+  while (ADDITIVE_SUCCESSORS.has(`${current.type}.v${current.version}`)) current = { ...current, version: current.version + 1 };
+  return current as HeraldEvent;
 }
 
 /** For tests and the export script: every schema, keyed by `<Type>.v<N>`. */

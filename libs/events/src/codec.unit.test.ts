@@ -13,8 +13,23 @@ describe('encodeEvent / decodeEvent', () => {
     const event = createEvent('MetadataUpdated', { device_id, set: { plan: 'pro' }, unset: ['old'] }, { project_id: 'project-1', correlation_id: 'req-1' });
     const record = encodeEvent(event);
     expect(record.key).toBe(device_id);
-    expect(record.headers).toEqual({ type: 'MetadataUpdated', version: '1', project_id: 'project-1' });
+    expect(record.headers).toEqual({ type: 'MetadataUpdated', version: '2', project_id: 'project-1' });
     expect(decodeEvent(Buffer.from(record.value))).toEqual(event);
+  });
+
+  it.each(['DeviceRegistered', 'MetadataUpdated', 'NotificationRequested', 'DeliveryReported', 'NotificationOpened'])('reads a stored %s v1 as its latest version, data unchanged', (type) => {
+    const sample = {
+      DeviceRegistered: { device_id, token: 't', platform: 'ios' },
+      MetadataUpdated: { device_id, set: { plan: 'pro' }, unset: [] },
+      NotificationRequested: { notification_id: 'n', title: 't', body: 'b', targets: ['news'] },
+      DeliveryReported: { notification_id: 'n', batch_id: 'b', provider: 'apns', results: [{ device_id, outcome: 'delivered' }] },
+      NotificationOpened: { notification_id: 'n', device_id },
+    }[type];
+    const stored = { id: '0190b3c0-0000-7000-8000-000000000000', type, version: 1, occurred_at: '2026-12-07T10:00:00.000Z', project_id: 'p', stream_id: 's', data: sample };
+    const decoded = decodeEvent(JSON.stringify(stored));
+    expect(decoded.version).toBe(latestEntry(decoded.type).version);
+    expect(decoded.version).toBeGreaterThan(1);
+    expect(decoded.data).toEqual(sample);
   });
 
   it('refuses to encode an invalid event', () => {

@@ -1,12 +1,12 @@
 import { explainAudience, resolveAudience, type ZoneFilter } from '@herald/audience';
-import type { FanoutTaskV1, NotificationRequestedV1 } from '@herald/events';
+import type { FanoutTaskV1, NotificationRequestedV2 } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { DeviceDocument } from '@herald/read-models';
 import { deviceAt, evidenceOf, opensOf, receiptsOf } from './device-timeline.ts';
 import type { ReachExplanation } from './types.ts';
 
 /** Whether the targets can only name devices by id or token (typed targets): then the fan-out had tasks on their partitions only. */
-function namesDevicesOnly(targets: NotificationRequestedV1['data']['targets']): boolean {
+function namesDevicesOnly(targets: NotificationRequestedV2['data']['targets']): boolean {
   return targets.every((target) => typeof target !== 'string' && ('device_id' in target || 'token' in target));
 }
 
@@ -16,7 +16,7 @@ export interface ReachFacts {
   deviceId: string;
   /** The device-events partition the device's events are on. */
   partition: number;
-  request: NotificationRequestedV1;
+  request: NotificationRequestedV2;
   /** The notification's events (notification-events, its key). */
   notificationRecords: readonly ConsumedEvent[];
   /** Step 0 of every fan-out task of the notification on the device's partition (one per slot of a local-time send). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEvent, TOPICS, type EventData, type EventType, type FanoutTaskV1, type NotificationRequestedV1, type ResolvedAudience } from '@herald/events';
+import { createEvent, TOPICS, type EventData, type EventType, type FanoutTaskV1, type NotificationRequestedV2, type ResolvedAudience } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import { explainReach, type ReachFacts } from './explain-reach.ts';
 import { deviceTimeline } from './device-timeline.ts';
@@ -14,7 +14,7 @@ function record<T extends EventType>(topic: string, offset: number, type: T, dat
 const device = (offset: number, type: 'DeviceRegistered' | 'MetadataUpdated' | 'DeviceDeactivated' | 'DeviceUnregistered' | 'DeviceUnlinked', data: object) =>
   record(TOPICS.deviceEvents, offset, type, { device_id: D, ...data });
 const none: ResolvedAudience = { topic_ids: [], device_ids: [], tokens: [], external_ids: [], metadata: [] };
-const request = record(TOPICS.notificationEvents, 0, 'NotificationRequested', { notification_id: 'n1', title: 't', body: 'b', targets: [{ topic: 'news' }] }).event as NotificationRequestedV1;
+const request = record(TOPICS.notificationEvents, 0, 'NotificationRequested', { notification_id: 'n1', title: 't', body: 'b', targets: [{ topic: 'news' }] }).event as NotificationRequestedV2;
 function task(waitFor: number, audience: ResolvedAudience): FanoutTaskV1 {
   return createEvent(
     'FanoutTask',

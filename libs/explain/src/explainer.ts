@@ -1,6 +1,6 @@
 import { NotFoundError } from '@herald/errors';
 import { ConcurrencyLimit } from './concurrency-limit.ts';
-import { deviceIdFor, TOPICS, type FanoutTaskV1, type NotificationRequestedV1 } from '@herald/events';
+import { deviceIdFor, TOPICS, type FanoutTaskV1, type NotificationRequestedV2 } from '@herald/events';
 import type { HeraldKafka, LogRecord } from '@herald/kafka';
 import { DeviceQueries, LedgerQueries, NotificationQueries, TopicQueries, type ReadModelRegistry } from '@herald/mongo';
 import { deviceAt, deviceTimeline } from './device-timeline.ts';
@@ -117,7 +117,7 @@ export class Explainer {
       }
       const read = await readFacts(this.#kafka, queries, this.#limits);
       const [notificationRecords = [], deviceRecords = [], taskRecords = []] = read.records;
-      const requested = notificationRecords.find((record) => record.event.type === 'NotificationRequested')?.event as NotificationRequestedV1 | undefined;
+      const requested = notificationRecords.find((record) => record.event.type === 'NotificationRequested')?.event as NotificationRequestedV2 | undefined;
       if (requested === undefined || (projectId !== undefined && requested.project_id !== projectId)) {
         throw notFound('notification', notificationId, projectId);
       }

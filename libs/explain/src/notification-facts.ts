@@ -1,9 +1,9 @@
-import type { NotificationRequestedV1 } from '@herald/events';
+import type { NotificationRequestedV2 } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { NotificationFacts } from './types.ts';
 
 /** What a notification's own events say about it (pure). */
-export function notificationFacts(requested: NotificationRequestedV1, records: readonly ConsumedEvent[]): NotificationFacts {
+export function notificationFacts(requested: NotificationRequestedV2, records: readonly ConsumedEvent[]): NotificationFacts {
   let cancelled: string | null = null;
   let expired: NotificationFacts['expired'] = null;
   let dispatches = 0;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createEvent, TOPICS, type DeliveryReportedV1, type HeraldEvent } from '@herald/events';
+import { createEvent, TOPICS, type DeliveryReportedV2, type HeraldEvent } from '@herald/events';
 import { type DeliveryLedgerDocument, deliveryLedgerProjection, evolveNotification, foldCounts, ledgerCounts, type NotificationDocument, notificationReportsProjection, outcomesOver, receiptRows, sumCounts } from '@herald/read-models';
 import { foldRecords } from './apply-projection.ts';
 import { foldWithCounts } from './apply-counted.ts';
 
 const context = { project_id: 'p' };
-type Results = DeliveryReportedV1['data']['results'];
+type Results = DeliveryReportedV2['data']['results'];
 const reported = (batch: string, results: Results, settles = false) =>
   createEvent('DeliveryReported', { notification_id: 'n1', batch_id: batch, provider: 'apns', results, ...(settles ? { settles_deferral: true } : {}) }, context);
 const records = (events: HeraldEvent[]) => events.map((event, offset) => ({ event, topic: TOPICS.notificationEvents, partition: 0, offset }));

@@ -1,4 +1,4 @@
-import { parseBatchId, TOPICS, type DeliveryOutcome, type DeliveryReportedV1, type ConsumedEvent } from '@herald/events';
+import { parseBatchId, TOPICS, type DeliveryOutcome, type DeliveryReportedV2, type ConsumedEvent } from '@herald/events';
 import type { ProjectedDocument } from './documents.ts';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 import type { IndexDefinition } from './index-definition.ts';
@@ -100,7 +100,7 @@ export function evolveLedger(state: DeliveryLedgerDocument | undefined, record: 
   }
 }
 
-function ledgerLine(result: DeliveryReportedV1['data']['results'][number]): LedgerDevice {
+function ledgerLine(result: DeliveryReportedV2['data']['results'][number]): LedgerDevice {
   return {
     device_id: result.device_id,
     outcome: result.outcome,
@@ -112,7 +112,7 @@ function ledgerLine(result: DeliveryReportedV1['data']['results'][number]): Ledg
 }
 
 /** A released deferred batch's report replaces the lines still `deferred` (a repeat of it finds none left and changes nothing). */
-export function settleDeferral(state: DeliveryLedgerDocument, results: DeliveryReportedV1['data']['results'], at: string, position: DeliveryLedgerDocument['position']): DeliveryLedgerDocument {
+export function settleDeferral(state: DeliveryLedgerDocument, results: DeliveryReportedV2['data']['results'], at: string, position: DeliveryLedgerDocument['position']): DeliveryLedgerDocument {
   const settled = new Map(results.map((result) => [result.device_id, result]));
   let changed = false;
   const devices = state.devices.map((device) => {

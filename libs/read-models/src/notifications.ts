@@ -1,4 +1,4 @@
-import { TOPICS, type NotificationRequestedV1, type ConsumedEvent } from '@herald/events';
+import { TOPICS, type NotificationRequestedV2, type ConsumedEvent } from '@herald/events';
 import { batchProvider, isSent } from './ledger-rows.ts';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 import { notificationCountDeltas } from './notification-counts.ts';
@@ -6,13 +6,13 @@ import { FINISHED_STATUSES, NOTIFICATION_INDEXES, ZERO_COUNTS, type DeliveryCoun
 
 
 /** Request fields kept as the client sent them besides title, body, targets, link_to and group. */
-function optionsOf(data: NotificationRequestedV1['data']): NotificationOptions | undefined {
+function optionsOf(data: NotificationRequestedV2['data']): NotificationOptions | undefined {
   const { notification_id: _id, title: _title, body: _body, targets: _targets, link_to: _link, group: _group, ...options } = data;
   return Object.keys(options).length === 0 ? undefined : options;
 }
 
 /** Held for later: a `send_at` after the request, or a local-time send (each zone's 09:00 comes in its own time). */
-export function isScheduled(data: NotificationRequestedV1['data'], requestedAt: string): boolean {
+export function isScheduled(data: NotificationRequestedV2['data'], requestedAt: string): boolean {
   if (data.send_at_local !== undefined) return true;
   return data.send_at !== undefined && Date.parse(data.send_at) > Date.parse(requestedAt);
 }

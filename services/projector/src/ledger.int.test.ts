@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, deliveryBatchId, newId, type DeliveryReportedV1 } from '@herald/events';
+import { createEvent, deliveryBatchId, newId, type DeliveryReportedV2 } from '@herald/events';
 import { ensureTopics } from '@herald/kafka';
 import { readModelVersion } from '@herald/mongo';
 import { type DeliveryLedgerDocument, ledgerCounts, type NotificationDocument } from '@herald/read-models';
@@ -23,8 +23,8 @@ afterAll(async () => {
 });
 
 /** A campaign's reports: `batches` full batches of 500 per provider, every 7th device failed, every 11th invalid. */
-function campaignReports(notificationId: string, batches: number): DeliveryReportedV1[] {
-  const reports: DeliveryReportedV1[] = [];
+function campaignReports(notificationId: string, batches: number): DeliveryReportedV2[] {
+  const reports: DeliveryReportedV2[] = [];
   for (const provider of ['apns', 'fcm'] as const) {
     for (let sequence = 0; sequence < batches; sequence += 1) {
       const results = Array.from({ length: 500 }, (_, index) => {

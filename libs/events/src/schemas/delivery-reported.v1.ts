@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox';
 import { eventSchema } from '../envelope.ts';
 import { Provider } from './common.ts';
 
-export const DeliveryOutcome = Type.Union([
+export const DeliveryOutcomeV1 = Type.Union([
   Type.Literal('delivered'),
   Type.Literal('failed'),
   Type.Literal('invalid'),
@@ -11,7 +11,7 @@ export const DeliveryOutcome = Type.Union([
   Type.Literal('capped'),
   Type.Literal('deferred'),
 ]);
-export type DeliveryOutcome = Static<typeof DeliveryOutcome>;
+export type DeliveryOutcomeV1 = Static<typeof DeliveryOutcomeV1>;
 
 export const DeliveryReportedV1 = eventSchema(
   'DeliveryReported',
@@ -23,7 +23,7 @@ export const DeliveryReportedV1 = eventSchema(
     results: Type.Array(
       Type.Object({
         device_id: Type.String({ minLength: 1 }),
-        outcome: DeliveryOutcome,
+        outcome: DeliveryOutcomeV1,
         reason: Type.Optional(Type.String({ description: "Provider's reason code when not delivered" })),
         attempts: Type.Optional(Type.Integer({ minimum: 1 })),
         rule: Type.Optional(Type.String({ description: 'capped / deferred / expired after a deferral: the frequency cap or quiet hours that applied, e.g. "cap 3/86400s per user" or "quiet 22:00-08:00 Europe/Paris"' })),

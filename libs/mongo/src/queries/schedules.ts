@@ -1,4 +1,4 @@
-import type { DeliveryBatchV1, FanoutSlot, NotificationRequestedV1 } from '@herald/events';
+import type { DeliveryBatchV1, FanoutSlot, NotificationRequestedV2 } from '@herald/events';
 import type { Collection, Db } from 'mongodb';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
 import { wrapMongoError } from '../connect-mongo.ts';
@@ -28,7 +28,7 @@ export interface HeldRequest {
   _id: string;
   project_id: string;
   correlation_id?: string;
-  request: NotificationRequestedV1['data'];
+  request: NotificationRequestedV2['data'];
   /** After this (the last slot's time plus DELIVERY_MAX_AGE_MS) nothing can fire it any more: it is removed. */
   expires_at: Date;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceIdFor, topicIdFor, type DeviceRegisteredV1 } from '@herald/events';
+import { deviceIdFor, topicIdFor, type DeviceRegisteredV2 } from '@herald/events';
 import type { DeviceDocument } from '@herald/read-models';
 import { deviceBytes, planRegistration } from './device-registration.ts';
 
@@ -24,7 +24,7 @@ describe('planRegistration', () => {
     expect(events.map((event) => event.type)).toEqual(['TopicCreated', 'DeviceRegistered']);
     expect(events[0]).toMatchObject({ data: { topic_id: topicIds[1], name: 'sport', origin: 'device' } });
     expect(device.topics).toEqual(topicIds);
-    expect((events[1] as DeviceRegisteredV1).data.topic_ids).toEqual(topicIds);
+    expect((events[1] as DeviceRegisteredV2).data.topic_ids).toEqual(topicIds);
     expect(events.every((event) => event.correlation_id === 'corr-1')).toBe(true);
   });
 
@@ -66,7 +66,7 @@ describe('planRegistration', () => {
     const topicIds = [topicIdFor('p1', 'news'), topicIdFor('p1', 'sport')];
     expect(events.map((event) => event.type)).toEqual(['TopicCreated', 'TopicCreated', 'DeviceRegistered']);
     expect(device.topics).toEqual(topicIds);
-    expect((events[2] as DeviceRegisteredV1).data.topic_ids).toEqual(topicIds);
+    expect((events[2] as DeviceRegisteredV2).data.topic_ids).toEqual(topicIds);
     expect(events.every((event) => event.correlation_id === 'corr-1')).toBe(true);
   });
 
@@ -74,7 +74,7 @@ describe('planRegistration', () => {
     const existing = existingDevice;
     const { device, events } = planRegistration({ project_id: 'p1', token: 'new', platform: 'ios' }, existing, { now });
     expect(device).toMatchObject({ id: existing._id, token: 'new', status: 'active', metadata: { plan: 'pro' }, topics: ['t1'], created_at: existing.created_at });
-    expect((events[0] as DeviceRegisteredV1).data).toEqual({ device_id: existing._id, token: 'new', platform: 'ios' });
+    expect((events[0] as DeviceRegisteredV2).data).toEqual({ device_id: existing._id, token: 'new', platform: 'ios' });
   });
 });
 

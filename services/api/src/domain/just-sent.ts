@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { TOPICS, type NotificationRequestedV1 } from '@herald/events';
+import { TOPICS, type NotificationRequestedV2 } from '@herald/events';
 import { evolveNotification, type NotificationDocument } from '@herald/read-models';
 import type { Clock } from '@herald/runtime';
 
@@ -80,7 +80,7 @@ export class AcceptedHere {
     this.#docs = new LRUCache<string, NotificationDocument>({ max, ttl: JUST_SENT_MS });
   }
 
-  accepted(event: NotificationRequestedV1): void {
+  accepted(event: NotificationRequestedV2): void {
     // Its log position is not known here: no record of the log is "already applied" to it.
     const doc = evolveNotification(undefined, { event, topic: TOPICS.notificationEvents, partition: -1, offset: -1 });
     if (doc !== undefined) this.#docs.set(doc._id, doc);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MetadataUpdatedV1 } from '@herald/events';
+import type { MetadataUpdatedV2 } from '@herald/events';
 import type { DeviceDocument } from '@herald/read-models';
 import { planMetadataUpdate } from './metadata-update.ts';
 
@@ -24,7 +24,7 @@ describe('planMetadataUpdate', () => {
     const plan = planMetadataUpdate([device('a'), device('b')], { plan: 'pro', old: null }, 'req-1', new Date('2026-02-01T00:00:00.000Z'));
     if (plan.kind !== 'update') throw new Error(`expected an update, got ${plan.kind}`);
     const { events, updated } = plan;
-    expect(events.map((event) => [event.stream_id, (event as MetadataUpdatedV1).data.set, (event as MetadataUpdatedV1).data.unset])).toEqual([
+    expect(events.map((event) => [event.stream_id, (event as MetadataUpdatedV2).data.set, (event as MetadataUpdatedV2).data.unset])).toEqual([
       ['a', { plan: 'pro' }, ['old']],
       ['b', { plan: 'pro' }, ['old']],
     ]);

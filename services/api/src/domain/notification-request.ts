@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { createEvent, type NotificationRequestedV1 } from '@herald/events';
+import { createEvent, type NotificationRequestedV2 } from '@herald/events';
 import { type DeliveryCounts, FINISHED_STATUSES, isScheduled, type NotificationDocument, ZERO_COUNTS } from '@herald/read-models';
 import { fitsProviderLimits } from '@herald/push-payloads';
 import type { Notification, NotificationRequest } from '../schemas/notifications.ts';
@@ -25,7 +25,7 @@ function pushFields(input: Partial<NotificationInput>): Partial<NotificationInpu
 
 const OPTIONAL_FIELDS = ['link_to', 'group', ...Object.keys(PushOptionsInput), ...Object.keys(ScheduleInput), ...Object.keys(PaceInput)] as Array<keyof NotificationInput>;
 
-export function requestedEvent(input: NotificationInput, notificationId: string, projectId: string, correlationId: string | undefined, now: Date): NotificationRequestedV1 {
+export function requestedEvent(input: NotificationInput, notificationId: string, projectId: string, correlationId: string | undefined, now: Date): NotificationRequestedV2 {
   return createEvent(
     'NotificationRequested',
     { notification_id: notificationId, title: input.title, body: input.body, targets: input.targets, ...pushFields(input) },
@@ -34,7 +34,7 @@ export function requestedEvent(input: NotificationInput, notificationId: string,
 }
 
 /** As the client sees it right after 201: queued (or scheduled), counts not yet known. */
-export function acceptedView(event: NotificationRequestedV1): NotificationView {
+export function acceptedView(event: NotificationRequestedV2): NotificationView {
   const status = isScheduled(event.data, event.occurred_at) ? 'scheduled' : 'queued';
   const { notification_id: _id, ...request } = event.data;
   return { ...baseView({ ...event.data, _id: event.data.notification_id, status, created_at: event.occurred_at }), priority_lane: event.data.priority_lane ?? null, request };

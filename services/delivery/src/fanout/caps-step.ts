@@ -1,4 +1,4 @@
-import { createEvent, TOPICS, type DeliveryBatchV1, type DeliveryReportedV1, type FanoutTaskV1 } from '@herald/events';
+import { createEvent, TOPICS, type DeliveryBatchV1, type DeliveryReportedV2, type FanoutTaskV1 } from '@herald/events';
 import { dueKey, type Schedule, type ScheduleStore } from '@herald/mongo';
 import type { Outgoing } from '@herald/kafka';
 import { cutBatches, providerFor, type CutLimits, type PlannedBatch } from './batcher.ts';
@@ -125,9 +125,9 @@ export async function heldBatches(
 
 const REASONS = { capped: 'FrequencyCap', expired: 'MaxDurationExceeded' } as const;
 
-function reportOf(batch: DeliveryBatchV1, decision: HeldRow['decision'], context: Context): DeliveryReportedV1 {
+function reportOf(batch: DeliveryBatchV1, decision: HeldRow['decision'], context: Context): DeliveryReportedV2 {
   const { data } = batch;
-  const line = (deviceId: string): DeliveryReportedV1['data']['results'][number] =>
+  const line = (deviceId: string): DeliveryReportedV2['data']['results'][number] =>
     decision.kind === 'deferred'
       ? { device_id: deviceId, outcome: 'deferred', reason: decision.reason, rule: decision.rule, until: new Date(decision.until).toISOString() }
       : { device_id: deviceId, outcome: decision.kind, reason: REASONS[decision.kind], rule: decision.rule };

@@ -1,4 +1,4 @@
-import { createEvent, TOPICS, type CampaignCaps, type NotificationDueV1, type NotificationRequestedV1 } from '@herald/events';
+import { createEvent, TOPICS, type CampaignCaps, type NotificationDueV1, type NotificationRequestedV2 } from '@herald/events';
 import type { ScheduleStore } from '@herald/mongo';
 import type { TopicLookup } from '@herald/audience';
 import { highsByPartition, type ConsumedEvent, type Outgoing, type PartitionEnd } from '@herald/kafka';
@@ -93,7 +93,7 @@ function take(
   deps: CoordinatorDeps,
   tooOld: TooOld[],
   event: { project_id: string; correlation_id?: string | undefined },
-  request: NotificationRequestedV1['data'],
+  request: NotificationRequestedV2['data'],
   requestedAt: string,
   slot: NotificationDueV1['data']['slot'],
   deviceEnds: readonly number[],

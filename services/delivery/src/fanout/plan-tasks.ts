@@ -1,4 +1,4 @@
-import { createEvent, PushOptionFields, type FanoutMessage, type CampaignCaps, type FanoutSlot, type FanoutTaskV1, type NotificationRequestedV1 } from '@herald/events';
+import { createEvent, PushOptionFields, type FanoutMessage, type CampaignCaps, type FanoutSlot, type FanoutTaskV1, type NotificationRequestedV2 } from '@herald/events';
 import { partitionsOf, resolveAudience, type TopicLookup } from '@herald/audience';
 import type { Outgoing } from '@herald/kafka';
 import { deadlineOf } from '../control/pace.ts';
@@ -6,7 +6,7 @@ import { deadlineOf } from '../control/pace.ts';
 const PUSH_OPTION_KEYS = Object.keys(PushOptionFields) as Array<keyof typeof PushOptionFields>;
 
 /** What every batch of the notification carries: the content and the push options the client set (pure). */
-export function messageOf(request: NotificationRequestedV1['data']): FanoutMessage {
+export function messageOf(request: NotificationRequestedV2['data']): FanoutMessage {
   const options = Object.fromEntries(PUSH_OPTION_KEYS.flatMap((key) => (request[key] === undefined ? [] : [[key, request[key]]])));
   return {
     title: request.title,
@@ -18,7 +18,7 @@ export function messageOf(request: NotificationRequestedV1['data']): FanoutMessa
 }
 
 export interface TaskPlanInput {
-  request: NotificationRequestedV1['data'];
+  request: NotificationRequestedV2['data'];
   projectId: string;
   correlationId?: string | undefined;
   /** When it was requested, or when it became due (expiry counts from it). */

@@ -1,4 +1,4 @@
-import type { NotificationRequestedV1 } from '@herald/events';
+import type { NotificationRequestedV2 } from '@herald/events';
 import { dueKey, type Schedule, type ScheduleStore } from '@herald/mongo';
 import type { Logger } from '@herald/log';
 import { planLocalSlots } from './slots.ts';
@@ -17,7 +17,7 @@ export interface HoldDeps {
  * every zone the runtime knows plus any the project's devices registered
  * (aliases included); devices without one go with the project's default zone.
  */
-export async function holdSchedules(deps: HoldDeps, event: NotificationRequestedV1): Promise<void> {
+export async function holdSchedules(deps: HoldDeps, event: NotificationRequestedV2): Promise<void> {
   const { data } = event;
   const base = { notification_id: data.notification_id, project_id: event.project_id, state: 'pending' as const, created_at: new Date() };
   let schedules: Schedule[];

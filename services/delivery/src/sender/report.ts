@@ -1,4 +1,4 @@
-import { createEvent, type DeliveryBatchV1, type DeliveryReportedV1, type DeviceDeactivatedV1 } from '@herald/events';
+import { createEvent, type DeliveryBatchV1, type DeliveryReportedV2, type DeviceDeactivatedV1 } from '@herald/events';
 import type { AttemptedResult } from './retry.ts';
 import type { DeviceTarget } from '../providers/push-message.ts';
 
@@ -7,7 +7,7 @@ import type { DeviceTarget } from '../providers/push-message.ts';
  * device's outcome, and a DeviceDeactivated per token the provider said is
  * dead. Still-retryable devices (deadline passed) are reported failed.
  */
-export function batchReport(batch: DeliveryBatchV1, results: readonly AttemptedResult[], now = new Date()): { reported: DeliveryReportedV1; deactivated: DeviceDeactivatedV1[] } {
+export function batchReport(batch: DeliveryBatchV1, results: readonly AttemptedResult[], now = new Date()): { reported: DeliveryReportedV2; deactivated: DeviceDeactivatedV1[] } {
   const { data } = batch;
   const context = { project_id: batch.project_id, correlation_id: batch.correlation_id, now };
   const reported = createEvent(
@@ -45,7 +45,7 @@ export function batchReport(batch: DeliveryBatchV1, results: readonly AttemptedR
 }
 
 /** A batch of a cancelled notification, not sent: every device's outcome is `cancelled`. */
-export function cancelledReport(batch: DeliveryBatchV1, now = new Date()): DeliveryReportedV1 {
+export function cancelledReport(batch: DeliveryBatchV1, now = new Date()): DeliveryReportedV2 {
   return unsentReport(batch, 'cancelled', undefined, now);
 }
 
@@ -53,7 +53,7 @@ export function cancelledReport(batch: DeliveryBatchV1, now = new Date()): Deliv
 export const MAX_DURATION_EXCEEDED = 'MaxDurationExceeded';
 
 /** A batch whose notification's `max_duration` ran out before it was sent: every device's outcome is `expired`. */
-export function expiredReport(batch: DeliveryBatchV1, now = new Date()): DeliveryReportedV1 {
+export function expiredReport(batch: DeliveryBatchV1, now = new Date()): DeliveryReportedV2 {
   return unsentReport(batch, 'expired', MAX_DURATION_EXCEEDED, now);
 }
 
@@ -62,7 +62,7 @@ export function isExpired(batch: DeliveryBatchV1, now: number): boolean {
   return batch.data.expires_at !== undefined && now >= Date.parse(batch.data.expires_at);
 }
 
-function unsentReport(batch: DeliveryBatchV1, outcome: 'cancelled' | 'expired', reason: string | undefined, now: Date): DeliveryReportedV1 {
+function unsentReport(batch: DeliveryBatchV1, outcome: 'cancelled' | 'expired', reason: string | undefined, now: Date): DeliveryReportedV2 {
   const { data } = batch;
   return createEvent(
     'DeliveryReported',

@@ -1,0 +1,28 @@
+import Type, { type Static } from 'typebox';
+import { eventSchema } from '../envelope.ts';
+import { Target } from './common.ts';
+import { PushOptionFields } from './push-options.ts';
+import { PriorityLane } from './fanout-task.v1.ts';
+
+export const NotificationRequestedV2 = eventSchema(
+  'NotificationRequested',
+  2,
+  Type.Object({
+    notification_id: Type.String({ minLength: 1 }),
+    title: Type.String(),
+    body: Type.String(),
+    targets: Type.Array(Target, { minItems: 1 }),
+    link_to: Type.Optional(Type.String()),
+    group: Type.Optional(Type.String()),
+    ...PushOptionFields,
+    send_at: Type.Optional(Type.String({ format: 'date-time', description: 'Held until this instant (RFC 3339)' })),
+    send_at_local: Type.Optional(
+      Type.String({ description: 'Wall-clock time ("2026-12-01T09:00") at which each device gets it in its own time zone' }),
+    ),
+    rate_per_minute: Type.Optional(Type.Integer({ minimum: 1, description: 'Pushes per minute across every delivery instance together (paced campaign); absent: as fast as Herald goes' })),
+    max_duration: Type.Optional(Type.Integer({ minimum: 1, description: 'Seconds after the send (or its slot) became due; devices not sent by then are reported `expired`' })),
+    priority_lane: Type.Optional(PriorityLane),
+  }),
+  'A client asked for a notification to be sent to its targets, now or at `send_at` / `send_at_local`. Fields added later are optional.',
+);
+export type NotificationRequestedV2 = Static<typeof NotificationRequestedV2>;
