@@ -23,8 +23,9 @@ describe('fitsProviderLimits', () => {
 
   it('reports each provider the message is too large for', () => {
     const problems = fitsProviderLimits({ ...base, body: 'é'.repeat(2100) });
-    expect(problems).toHaveLength(2);
+    expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/APNs/);
     expect(problems[1]).toMatch(/^notification must fit in 4096 bytes as an FCM message \(it takes \d+\)$/);
+    expect(problems[2]).toMatch(/^notification must fit in 3993 bytes as a Web Push plaintext \(it takes \d+;/);
   });
 });

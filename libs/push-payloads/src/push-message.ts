@@ -23,6 +23,8 @@ export interface PushMessage {
   /** Raw objects merged last: onto the APNs JSON body, onto the FCM message. */
   apns?: Record<string, unknown> | undefined;
   fcm?: Record<string, unknown> | undefined;
+  /** Raw object merged last onto the Web Push plaintext (Declarative Web Push JSON): `lang`, `dir`, `actions`. */
+  webpush?: Record<string, unknown> | undefined;
 }
 
 /** Keys Herald itself puts beside the content: custom `data` may not use them. */

@@ -80,6 +80,7 @@ describe('POST /api/v1/notifications', () => {
       'notification.targets must contain at least 1 item',
       expect.stringMatching(/^notification must fit in 4096 bytes as an APNs payload \(it takes \d+\)$/),
       expect.stringMatching(/^notification must fit in 4096 bytes as an FCM message \(it takes \d+\)$/),
+      expect.stringMatching(/^notification must fit in 3993 bytes as a Web Push plaintext/),
     ]);
   });
 

@@ -67,6 +67,7 @@ describe('push options on send', () => {
     expect((response.body as { errors: string[] }).errors).toEqual([
       expect.stringMatching(/^notification must fit in 4096 bytes as an APNs payload/),
       expect.stringMatching(/^notification must fit in 4096 bytes as an FCM message/),
+      expect.stringMatching(/^notification must fit in 3993 bytes as a Web Push plaintext/),
     ]);
   });
 });
