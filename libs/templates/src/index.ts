@@ -1,1 +1,4 @@
-export {};
+export * from './content.ts';
+export { pickLocale, isLocaleTag, normaliseLocale, LOCALE_PATTERN } from './locale.ts';
+export * from './render.ts';
+export * from './check.ts';
