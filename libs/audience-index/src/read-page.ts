@@ -12,7 +12,7 @@ export interface AudienceRow {
   ordinal: number;
   device_id: string;
   token: string;
-  platform: 'ios' | 'android';
+  platform: 'ios' | 'android' | 'web';
   /** For frequency caps per user and quiet hours (campaign control). */
   external_id?: string | undefined;
   timezone?: string | undefined;

@@ -1,4 +1,4 @@
-import { TOPICS, type HeraldEvent, type ConsumedEvent } from '@herald/events';
+import { TOPICS, type DeviceRegisteredV2, type HeraldEvent, type ConsumedEvent, type Platform } from '@herald/events';
 import type { ProjectedDocument } from './documents.ts';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 import type { IndexDefinition } from './index-definition.ts';
@@ -7,7 +7,7 @@ import { deviceCountDeltas } from './device-counts.ts';
 /** A device as its events leave it: read by the API's device endpoints and by fan-out. */
 export interface DeviceDocument extends ProjectedDocument {
   token: string;
-  platform: 'ios' | 'android';
+  platform: Platform;
   status: 'active' | 'inactive';
   metadata: Record<string, string>;
   identifiers: Record<string, string>;
@@ -29,6 +29,8 @@ export interface DeviceDocument extends ProjectedDocument {
   timezone?: string;
   /** Registered without the project's API key (and not registered with it since): counts toward the anonymous share of the quota. */
   anonymous?: true;
+  /** web devices: the Web Push subscription's keys and the project's VAPID key it was made with (the endpoint is `token`). */
+  subscription?: NonNullable<DeviceRegisteredV2['data']['subscription']>;
   /**
    * Purged (DevicePurged): never stored. The apply that folds it deletes the
    * document (`Projection.removes`), and the next event for the id starts
@@ -93,7 +95,9 @@ export function evolveDevice(stored: DeviceDocument | undefined, record: Consume
       };
       // A device that comes back from inactive (deleted, or its token rejected) comes back without a user:
       // only a registration that carries external_id (with proof, checked by the API) links it again.
-      const { deactivation: _cleared, external_id: previousUser, anonymous: wasAnonymous, proven_identifier_values: _proven, ...rest } = base;
+      const { deactivation: _cleared, external_id: previousUser, anonymous: wasAnonymous, proven_identifier_values: _proven, subscription: previousSubscription, ...rest } = base;
+      // A web device's registration always brings its subscription; any other platform has none.
+      const subscription = data.platform === 'web' ? (data.subscription ?? previousSubscription) : undefined;
       const user = data.external_id ?? (base.status === 'inactive' ? undefined : previousUser);
       // Anonymous from its creation (or comeback) until the key registers it; a keyed device stays the key's.
       const arrives = state === undefined || base.status === 'inactive';
@@ -112,6 +116,7 @@ export function evolveDevice(stored: DeviceDocument | undefined, record: Consume
         ...(user === undefined ? {} : { external_id: user }),
         ...(data.timezone === undefined ? {} : { timezone: data.timezone }),
         ...(anonymous ? { anonymous: true as const } : {}),
+        ...(subscription === undefined ? {} : { subscription }),
         updated_at: event.occurred_at,
         registered_at: event.occurred_at,
         position,

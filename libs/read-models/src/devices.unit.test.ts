@@ -7,6 +7,23 @@ const project_id = 'project-1';
 const device_id = deviceIdFor(project_id, 'tok-1');
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second));
 
+describe('evolveDevice, web devices', () => {
+  const subscription = { endpoint: 'https://push.example/sub/1', p256dh: 'BKey', auth: 'c2VjcmV0', key_id: 'vapid-1', expiration_time: null };
+
+  it('keeps the subscription a web registration brings, and the last one when a registration brings none', () => {
+    const device = project(consumed([registered(1, { platform: 'web', token: subscription.endpoint, subscription })]));
+    expect(device).toMatchObject({ platform: 'web', token: subscription.endpoint, subscription });
+    const renewed = { ...subscription, p256dh: 'BOther', key_id: 'vapid-2' };
+    expect(project(consumed([registered(1, { platform: 'web', subscription }), registered(2, { platform: 'web', subscription: renewed })]))?.subscription).toEqual(renewed);
+    expect(project(consumed([registered(1, { platform: 'web', subscription }), registered(2, { platform: 'web' })]))?.subscription).toEqual(subscription);
+  });
+
+  it('a device registered again on another platform has no subscription', () => {
+    const device = project(consumed([registered(1, { platform: 'web', subscription }), registered(2, { platform: 'ios' })]));
+    expect(device?.subscription).toBeUndefined();
+  });
+});
+
 function consumed(events: HeraldEvent[]): ConsumedEvent[] {
   return events.map((event, offset) => ({ event, topic: TOPICS.deviceEvents, partition: 0, offset }));
 }

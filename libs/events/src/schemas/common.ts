@@ -1,6 +1,11 @@
 import Type, { type Static } from 'typebox';
 
-export const Platform = Type.Union([Type.Literal('ios'), Type.Literal('android')]);
+/** The platforms v1 events name. Published: never widened (v2 events use Platform). */
+export const PlatformV1 = Type.Union([Type.Literal('ios'), Type.Literal('android')]);
+export type PlatformV1 = Static<typeof PlatformV1>;
+
+/** Every platform: `web` is a browser's Web Push subscription (its token is the subscription's endpoint). */
+export const Platform = Type.Union([Type.Literal('ios'), Type.Literal('android'), Type.Literal('web')]);
 export type Platform = Static<typeof Platform>;
 
 export const Provider = Type.Union([Type.Literal('apns'), Type.Literal('fcm')]);

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { eventSchema } from '../envelope.ts';
-import { Platform, StringMap } from './common.ts';
+import { PlatformV1 as Platform, StringMap } from './common.ts';
 
 export const DeviceRegisteredV1 = eventSchema(
   'DeviceRegistered',

@@ -22,6 +22,18 @@ export const DeviceRegisteredV2 = eventSchema(
     anonymous: Type.Optional(
       Type.Boolean({ description: "true: registered without the project's API key (such devices fill only their share of the project's device quota)" }),
     ),
+    subscription: Type.Optional(
+      Type.Object(
+        {
+          endpoint: Type.String({ minLength: 1, description: "The push service URL (also the device's `token`)" }),
+          p256dh: Type.String({ minLength: 1, description: "The browser's P-256 public key, uncompressed, base64url (RFC 8291)" }),
+          auth: Type.String({ minLength: 1, description: 'The 16-byte authentication secret, base64url (RFC 8291)' }),
+          expiration_time: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: "The browser's `expirationTime` (ms since epoch), when it gave one" })),
+          key_id: Type.String({ minLength: 1, description: "The project's VAPID key the browser subscribed with (the application server key): pushes to this subscription are signed with it" }),
+        },
+        { description: 'web devices: the Web Push subscription (PushSubscription.toJSON()) the pushes are encrypted to' },
+      ),
+    ),
   }),
   'A device registered or re-registered (token refresh, reactivation). Absent optional fields keep their previous value.',
 );

@@ -5,8 +5,8 @@ import { DEVICE_LIMITS } from '../domain/device-limits.ts';
 export const Device = Type.Object(
   {
     id: Type.String(),
-    token: Type.String(),
-    platform: Type.Enum(['ios', 'android']),
+    token: Type.String({ description: 'The APNs or FCM token; for a web device, its push subscription endpoint' }),
+    platform: Type.Enum(['ios', 'android', 'web']),
     status: Type.Enum(['active', 'inactive']),
     metadata: StringMap,
     identifiers: StringMap,

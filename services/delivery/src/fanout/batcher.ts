@@ -34,8 +34,15 @@ export interface CutLimits {
   maxDeviceBytes: number;
 }
 
-export function providerFor(platform: Platform): Provider {
-  return platform === 'ios' ? 'apns' : 'fcm';
+/**
+ * The provider a platform's devices are sent through; undefined for `web`
+ * until the fan-out has a Web Push lane: such devices are left out of
+ * batches and counts rather than handed to a provider that cannot reach them.
+ */
+export function providerFor(platform: Platform): Provider | undefined {
+  if (platform === 'ios') return 'apns';
+  if (platform === 'android') return 'fcm';
+  return undefined;
 }
 
 /** What one device adds to the encoded `devices` array: its JSON object and a comma (exact for JSON.stringify). */
@@ -64,6 +71,7 @@ export function cutBatches(rows: readonly BatchRow[], start: PerProvider, limits
   };
   for (const row of rows) {
     const provider = providerFor(row.platform);
+    if (provider === undefined) continue;
     const device = { device_id: row.device_id, token: row.token };
     const bytes = encodedDeviceBytes(device);
     const open = pending[provider];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BATCH_BYTE_BUDGET, cutBatches, encodedDeviceBytes } from './batcher.ts';
 
-const row = (n: number, platform: 'ios' | 'android', token = `tok${n}`) => ({ device_id: `d${String(n).padStart(5, '0')}`, token, platform });
+const row = (n: number, platform: 'ios' | 'android' | 'web', token = `tok${n}`) => ({ device_id: `d${String(n).padStart(5, '0')}`, token, platform });
 const limits = { maxDevices: 2, maxDeviceBytes: 1_000_000 };
 
 describe('cutBatches', () => {
@@ -14,6 +14,12 @@ describe('cutBatches', () => {
       ['fcm', 1, ['d00002', 'd00005']],
     ]);
     expect(next).toEqual({ apns: 6, fcm: 2 });
+  });
+
+  it('leaves web devices out: no provider lane reaches them yet', () => {
+    const { batches, next } = cutBatches([row(1, 'web'), row(2, 'ios')], { apns: 0, fcm: 0 }, limits);
+    expect(batches.map((b) => [b.provider, b.devices.map((d) => d.device_id)])).toEqual([['apns', ['d00002']]]);
+    expect(next).toEqual({ apns: 1, fcm: 0 });
   });
 
   it('makes no batch for no rows', () => {

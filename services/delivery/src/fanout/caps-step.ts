@@ -97,7 +97,10 @@ export async function heldBatches(
       limits,
     );
     sequence = cut.next;
-    for (const item of items) targeted[providerFor(item.row.platform)] += 1;
+    for (const item of items) {
+      const provider = providerFor(item.row.platform);
+      if (provider !== undefined) targeted[provider] += 1;
+    }
     for (const planned of cut.batches) {
       const batch = batchOf(planned);
       out.push({ event: reportOf(batch, decision, context) });

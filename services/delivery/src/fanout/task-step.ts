@@ -41,7 +41,10 @@ export function progressOf(task: FanoutTaskV1['data']): TaskProgress {
 export function planStep(progress: TaskProgress, page: Page, limits: CutLimits): StepPlan {
   const { batches, next: sequence } = cutBatches(page.rows, progress.sequence, limits);
   const targeted = { ...progress.targeted };
-  for (const row of page.rows) targeted[providerFor(row.platform)] += 1;
+  for (const row of page.rows) {
+    const provider = providerFor(row.platform);
+    if (provider !== undefined) targeted[provider] += 1;
+  }
   const done = page.exhausted;
   return {
     batches,
