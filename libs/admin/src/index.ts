@@ -8,3 +8,4 @@ export * from './credential-store.ts';
 export * from './device-auth.ts';
 export * from './local-secret-key.ts';
 export * from './webhook-store.ts';
+export * from './webpush-keys.ts';
