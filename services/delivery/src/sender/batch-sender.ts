@@ -1,0 +1,87 @@
+import type { DeliveryBatchV1 } from '@herald/events';
+import type { HandlerContext } from '@herald/kafka';
+import { isRebalance, isRetriable } from '@herald/errors';
+import { retry } from '@herald/retry';
+import { buildApnsRequest, buildFcmMessage, type PushMessage } from '@herald/push-payloads';
+import type { DeviceTarget } from '../providers/push-message.ts';
+import { sendWithRetry, type AttemptedResult } from './retry.ts';
+import { THROTTLE_MAX_MS, type SenderDeps } from './sender-deps.ts';
+import { sleepHeartbeating } from './waits.ts';
+
+function pushMessage(batch: DeliveryBatchV1): PushMessage {
+  const { message } = batch.data;
+  return { notification_id: batch.data.notification_id, project_id: batch.project_id, ...message };
+}
+
+/** Wraps a provider send so each call's duration is observed. */
+function timed<T>(deps: SenderDeps, send: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  return send().finally(() => deps.observer?.sent(deps.provider, (performance.now() - started) / 1000));
+}
+
+const isInfrastructure = (error: unknown) => isRetriable(error) || isRebalance(error);
+
+/**
+ * Waits out an infrastructure failure (the credential store down) in place
+ * with back-off, heartbeating, so the chunk's other batches are not sent
+ * again; a rebalance still stops it (the heartbeat throws).
+ */
+function untilAvailable<T>(deps: SenderDeps, context: HandlerContext, work: () => Promise<T>): Promise<T> {
+  return retry(() => work(), {
+    classify: (error) => isRetriable(error) && !isRebalance(error),
+    backoff: deps.policy,
+    clock: deps.clock,
+    onRetry: async (error, attempt) => {
+      deps.logger.warn({ err: error, attempt }, 'provider client not available; retrying');
+      await context.heartbeat();
+    },
+  });
+}
+
+/** The batch's provider payload, built once, and the send to one set of its devices. */
+export async function batchSender(deps: SenderDeps, batch: DeliveryBatchV1, context: HandlerContext): Promise<((devices: readonly DeviceTarget[]) => Promise<AttemptedResult[]>) | string> {
+  const message = pushMessage(batch);
+  const now = deps.clock.now();
+  const expiresAt = batch.data.expires_at === undefined ? Number.POSITIVE_INFINITY : Date.parse(batch.data.expires_at);
+  const hooks = {
+    isInfrastructure,
+    onFailedAttempt: (error: unknown, failures: number) => deps.logger.warn({ err: error, batch_id: batch.data.batch_id, failures, max: deps.policy.maxAttempts }, 'batch attempt failed'),
+    onThrottled: (waitMs: number, reason: string) => {
+      deps.logger.info({ batch_id: batch.data.batch_id, project_id: batch.project_id, wait_ms: waitMs, reason }, 'provider pushed back: waiting, not failing');
+      deps.onThrottled?.(batch.project_id, deps.clock.now() + waitMs, reason);
+    },
+    throttleUntil: Math.min(expiresAt, now + (deps.throttleMaxMs ?? THROTTLE_MAX_MS)),
+    handOff: deps.lane !== 'retry',
+    ...(batch.data.retry === undefined ? {} : { sendsBefore: batch.data.retry.sends }),
+  };
+  // Waits (back-off, Retry-After) heartbeat, so a long push-back does not cost the partition.
+  const clock = { ...deps.clock, sleep: (ms: number) => sleepHeartbeating(deps, context, ms) };
+  const gated = <T>(call: () => Promise<T>): Promise<T> => (deps.gate === undefined ? call() : deps.lane === 'express' ? deps.gate.express(call) : deps.gate.campaign(call));
+  // Express requests also go ahead of campaign requests already waiting inside the client for its send slots.
+  const urgent = deps.lane === 'express';
+  if (deps.provider === 'apns') {
+    const client = await untilAvailable(deps, context, () => deps.clients.apns(batch.project_id));
+    if (client === undefined) return 'NoApnsCredentials';
+    const request = builtPayload(deps, batch, () => buildApnsRequest(message));
+    if (request === undefined) return PAYLOAD_BUILD_FAILED;
+    return (devices) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, request, urgent))), deps.policy, clock, hooks);
+  }
+  const client = await untilAvailable(deps, context, () => deps.clients.fcm(batch.project_id));
+  if (client === undefined) return 'NoFcmCredentials';
+  const fcmMessage = builtPayload(deps, batch, () => buildFcmMessage(message));
+  if (fcmMessage === undefined) return PAYLOAD_BUILD_FAILED;
+  return (devices) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, fcmMessage, urgent))), deps.policy, clock, hooks);
+}
+
+/** The reason every device of a batch gets when its provider payload cannot be built. */
+export const PAYLOAD_BUILD_FAILED = 'PayloadBuildFailed';
+
+/** A payload that cannot be built now never can (it is pure over the batch): the batch fails, final, without a send. */
+function builtPayload<T>(deps: SenderDeps, batch: DeliveryBatchV1, build: () => T): T | undefined {
+  try {
+    return build();
+  } catch (error) {
+    deps.logger.warn({ err: error, batch_id: batch.data.batch_id, project_id: batch.project_id }, 'provider payload could not be built: batch failed, not retried');
+    return undefined;
+  }
+}
