@@ -21,6 +21,10 @@ export const ADMIN_COLLECTIONS = {
   webhookDeadLetters: 'webhook_dead_letters',
   /** Frequency cap state: the campaign pushes each device (or user) took within its project's cap window (services/delivery, docs/internals/campaign-control.md). */
   frequencyCaps: 'frequency_caps',
+  /** Message templates: one head per template (name, latest version number), API-written (docs/guides/templates.md). */
+  templates: 'templates',
+  /** Each immutable version of a template's content; a send copies the version it uses into its event. */
+  templateVersions: 'template_versions',
 } as const;
 
 // Read model names live with the read models; the store keeps their versions (read-models.ts).
@@ -45,6 +49,9 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDefinition[]>> = {
   // GET /api/v1/webhooks: a project's webhooks in creation order; dead letters per webhook.
   [ADMIN_COLLECTIONS.webhooks]: [{ key: { project_id: 1, created_at: 1 }, name: 'by_project_created' }],
   [ADMIN_COLLECTIONS.webhookDeadLetters]: [{ key: { webhook_id: 1, at: 1 }, name: 'by_webhook_at' }],
+  // GET /api/v1/templates: a project's templates in creation order; a template's versions, newest first (and its newest).
+  [ADMIN_COLLECTIONS.templates]: [{ key: { project_id: 1, created_at: 1 }, name: 'by_project_created' }],
+  [ADMIN_COLLECTIONS.templateVersions]: [{ key: { template_id: 1, version: 1 }, name: 'by_template_version' }],
 };
 
 /**

@@ -13,3 +13,4 @@ export type { ElementPage } from './store/store-contract.ts';
 export * from './queries/notification-reports.ts';
 export * from './queries/frequency-caps.ts';
 export * from './queries/schedules.ts';
+export * from './queries/templates.ts';

@@ -16,6 +16,8 @@ function shapeProblems(content: TemplateContent): TemplateProblem[] {
   const problems: TemplateProblem[] = [];
   const locales = Object.keys(content);
   if (!locales.includes(DEFAULT_LOCALE)) problems.push({ locale: DEFAULT_LOCALE, field: '*', message: 'every template needs a `default` locale (what devices of other languages get)' });
+  const bytes = Buffer.byteLength(JSON.stringify(content));
+  if (bytes > TEMPLATE_LIMITS.contentBytes) problems.push({ locale: '*', field: '*', message: `${bytes} bytes of content, more than ${TEMPLATE_LIMITS.contentBytes}` });
   if (locales.length > TEMPLATE_LIMITS.locales) problems.push({ locale: '*', field: '*', message: `${locales.length} locales, more than ${TEMPLATE_LIMITS.locales}` });
   for (const locale of locales) {
     if (locale !== DEFAULT_LOCALE && !isLocaleTag(locale)) problems.push({ locale, field: '*', message: 'not a locale tag (`fr`, `fr-CA`, `zh-Hant-TW`) nor `default`' });

@@ -35,6 +35,8 @@ export const TEMPLATE_LIMITS = {
   renderedField: 4096,
   /** Locales per template, `default` included. */
   locales: 50,
+  /** Bytes of a template's whole content as JSON: a send carries the version it uses in its event. */
+  contentBytes: 64_000,
   /** Keys of `data` per locale. */
   dataKeys: 20,
   /** Milliseconds one field's render may take (liquidjs `renderLimit`). */

@@ -15,6 +15,7 @@ import type { OperatorOptions } from './operator-token.ts';
 import type { ExplainService } from './services/explain-service.ts';
 import type { ExplainLimits } from '@herald/explain';
 import type { WebhookService, WebhookSettings } from './services/webhook-service.ts';
+import type { TemplateService } from './services/template-service.ts';
 
 /** Everything the HTTP app needs, created by its owner (server.ts or a test) and passed in. */
 export interface AppDeps {
@@ -53,6 +54,7 @@ export interface AppServices {
   overview: OverviewService;
   explain: ExplainService;
   webhooks: WebhookService;
+  templates: TemplateService;
   admin: AdminStore;
   keys: ApiKeyCache;
   checkReady: () => Promise<string[]>;
