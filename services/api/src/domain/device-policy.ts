@@ -11,6 +11,8 @@ export interface DevicePolicy {
   maxDeviceBytes: number;
   /** How often a project's devices are counted again for its quota, per API process. */
   quotaRecountMs: number;
+  /** Local mode (WEBPUSH_LOCAL=on): web subscription endpoints may be http and loopback (the local fake push service). */
+  webPushLocal?: boolean;
 }
 
 export const DEFAULT_DEVICE_POLICY: DevicePolicy = { projectDeviceQuota: 1_000_000, anonymousDevicePercent: 90, maxDeviceBytes: 16_384, quotaRecountMs: 60_000 };

@@ -2,8 +2,11 @@ import { createEvent, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/
 import { type DeviceDocument, previewDevice } from '@herald/read-models';
 import type { Static } from 'typebox';
 import type { Device, RegisterDeviceBody } from '../schemas/devices.ts';
+import type { StoredSubscription } from './web-subscription.ts';
 
 export type RegisterDeviceInput = Static<typeof RegisterDeviceBody>;
+/** A registration once its token is known: a web device's is its subscription's endpoint (web-registration.ts). */
+export type TokenedRegistration = RegisterDeviceInput & { token: string };
 export type DeviceView = Static<typeof Device>;
 
 export function toDeviceView(doc: DeviceDocument): DeviceView {
@@ -48,6 +51,8 @@ export interface RegistrationPlanOptions {
   provenIdentifiers?: readonly string[];
   /** Registered without the project's API key (recorded on the event: the quota's anonymous share counts these). */
   anonymous?: boolean;
+  /** A web device's subscription as the event keeps it. */
+  subscription?: StoredSubscription | undefined;
 }
 
 /**
@@ -59,7 +64,7 @@ export interface RegistrationPlanOptions {
  * whose id was derived from another token also gets a TokenAssigned.
  */
 export function planRegistration(
-  input: RegisterDeviceInput,
+  input: TokenedRegistration,
   existing: DeviceDocument | undefined,
   options: RegistrationPlanOptions,
 ): { device: DeviceView; events: HeraldEvent[] } {
@@ -89,6 +94,7 @@ export function planRegistration(
         // external_id_hash is proof for this request only: it is not stored.
         ...(input.timezone === undefined ? {} : { timezone: input.timezone }),
         ...(options.anonymous === true ? { anonymous: true } : {}),
+        ...(options.subscription === undefined ? {} : { subscription: options.subscription }),
       },
       context,
     ),

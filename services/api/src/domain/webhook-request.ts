@@ -17,23 +17,25 @@ export const WEBHOOK_LIMITS = {
  * as host (a webhook names its host; only local mode may call 127.0.0.1 or
  * [::1]), credentials in the URL, a fragment. The addresses a host resolves
  * to are checked at every delivery (they may change), by delivery's webhooks
- * role.
+ * role. Web Push endpoints obey the same rules (`field` names them in the
+ * problems: `subscription.endpoint`), and the webpush senders check the
+ * addresses the same way.
  */
-export function webhookUrlProblems(value: string, local: boolean): string[] {
+export function webhookUrlProblems(value: string, local: boolean, field = 'url'): string[] {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return ['url must be an absolute URL'];
+    return [`${field} must be an absolute URL`];
   }
   const loopbackHost = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
   const problems: string[] = [];
   if (url.protocol === 'http:') {
-    if (!local || !loopbackHost) problems.push('url must use https (http only to a loopback host in local mode)');
-  } else if (url.protocol !== 'https:') problems.push('url must use https');
-  if (isIpLiteral(url.hostname) && !(local && loopbackHost)) problems.push('url must name its host, not an IP address (a loopback address only in local mode)');
-  if (url.username !== '' || url.password !== '') problems.push('url must not carry credentials (user:password@)');
-  if (url.hash !== '') problems.push('url must not have a fragment');
+    if (!local || !loopbackHost) problems.push(`${field} must use https (http only to a loopback host in local mode)`);
+  } else if (url.protocol !== 'https:') problems.push(`${field} must use https`);
+  if (isIpLiteral(url.hostname) && !(local && loopbackHost)) problems.push(`${field} must name its host, not an IP address (a loopback address only in local mode)`);
+  if (url.username !== '' || url.password !== '') problems.push(`${field} must not carry credentials (user:password@)`);
+  if (url.hash !== '') problems.push(`${field} must not have a fragment`);
   return problems;
 }
 

@@ -26,8 +26,38 @@ export const Device = Type.Object(
 export const RegisterDeviceBody = Type.Object(
   {
     project_id: Type.String({ minLength: 1 }),
-    token: Type.String({ minLength: 1, maxLength: 4096, description: 'APNs device token or FCM registration token' }),
-    platform: Type.Enum(['ios', 'android']),
+    token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'APNs device token or FCM registration token (required for ios and android; web devices send `subscription`)' })),
+    platform: Type.Enum(['ios', 'android', 'web']),
+    subscription: Type.Optional(
+      Type.Object(
+        {
+          endpoint: Type.String({ minLength: 1, maxLength: 2048, description: "The push service URL: https to a public host (the device's token from now on)" }),
+          expirationTime: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+          keys: Type.Object(
+            {
+              p256dh: Type.String({ minLength: 1, maxLength: 128, description: 'base64url of an uncompressed P-256 public key' }),
+              auth: Type.String({ minLength: 1, maxLength: 64, description: 'base64url of the 16-byte authentication secret' }),
+            },
+            { additionalProperties: false },
+          ),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "platform web: the browser's `PushSubscription.toJSON()` as it is. The device id is derived from (project, endpoint); a new endpoint for the same " +
+            "device is a token refresh (`device_id` with `previous_token` = the old endpoint, or the bearer key)",
+        },
+      ),
+    ),
+    application_server_key: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description:
+          "platform web: the key the browser subscribed with (`subscription.options.applicationServerKey`, base64url); it must be one of the project's Web Push keys. " +
+          "Absent: the project's current key",
+      }),
+    ),
     device_id: Type.Optional(
       Type.String({ minLength: 1, maxLength: 64, description: 'On a token refresh: the id the device had, which it keeps' }),
     ),
@@ -138,6 +168,8 @@ export const registerDeviceSchema = {
     'A token refresh names the existing `device_id` with a new token and proves it is that device: `previous_token` ' +
     "equal to the device's current token, or the project's bearer key; without proof it is refused with 403 and nothing changes. " +
     "A token that was a device's first one while the device now holds another is refused with 409 (moving it back needs a refresh's proof). " +
+    'A web device (`platform` web) sends `subscription` instead of `token`: its endpoint must be https to a public host and its keys a P-256 point and a 16-byte secret (400 naming the field); ' +
+    "the project needs Web Push keys first (422 otherwise; `GET /api/v1/webpush/public-key`). " +
     'A device over DEVICE_MAX_BYTES or a new device past the project\'s device quota is refused with 400; ' +
     'a new device-created topic whose name has an id\'s or a device token\'s form with 422 (a plain target string of that form names a device, never a topic). ' +
     'The answer is the caller\'s own device only (the caller holds its token).',
