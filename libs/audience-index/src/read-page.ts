@@ -1,5 +1,6 @@
-import { matchesAudience, type ResolvedAudience, type ZoneFilter } from '@herald/audience';
+import { compileAudience, type Audience, type ZoneFilter } from '@herald/audience';
 import type { AudienceIndex } from './audience-index.ts';
+import { candidatePlan, planSize, planSources } from './candidates.ts';
 import { lookupKey } from './index-rows.ts';
 
 export type IndexReader = Pick<AudienceIndex, 'ordinals' | 'allOrdinals' | 'ordinalOf' | 'rowsAt' | 'alias' | 'countUnder' | 'deviceCount'>;
@@ -31,7 +32,7 @@ export interface Page {
 export interface PageRequest {
   partition: number;
   projectId: string;
-  audience: ResolvedAudience;
+  audience: Audience;
   zones?: ZoneFilter | undefined;
   after: number | undefined;
   /** Devices to return at most. */
@@ -51,8 +52,9 @@ export interface PageRequest {
 /**
  * One page of a partition's audience, in ordinal order (a pure read of the
  * index): candidates come from the lookup keys of every target (a topic's
- * members, a metadata pair, a user, a token, named ids), merged without
- * repeats, and each is kept only if `matchesAudience` says so — the same
+ * members, a metadata pair, a user, a token, named ids; an expression's
+ * narrowest keys, candidates.ts), merged without repeats, and each is kept
+ * only if `matchesAudience` (compiled once: `compileAudience`) says so — the same
  * predicate every reader of the devices read model uses. Ordinals are
  * given in log order, so once a device registered after the send comes up,
  * every later one did too: the page is then exhausted.
@@ -87,6 +89,9 @@ export function readPage(index: IndexReader, request: PageRequest): Page {
     const first = Object.entries(filter)[0];
     sources.push(first === undefined ? index.allOrdinals(partition, start) : index.ordinals(lookupKey.metadata(partition, projectId, first[0], first[1]), start));
   }
+  for (const condition of audience.expressions ?? []) sources.push(...planSources(index, partition, candidatePlan(index, partition, projectId, condition), start));
+  // Compiled once per page: each candidate is tested by closures, not by walking the expressions.
+  const matches = compileAudience(projectId, audience, request.zones);
 
   const rows: AudienceRow[] = [];
   const scanLimit = request.scanLimit ?? request.limit * 10;
@@ -110,7 +115,7 @@ export function readPage(index: IndexReader, request: PageRequest): Page {
         const device = devices[at];
         // Ordinals follow the log: from the first device created after the send on, none belongs to it.
         if (device !== undefined && request.registeredBefore !== undefined && device.since >= request.registeredBefore) return { rows, after, exhausted: true, forwards };
-        if (device !== undefined && matchesAudience(device, projectId, audience, request.zones)) {
+        if (device !== undefined && matches(device)) {
           rows.push({ ordinal, device_id: device._id, token: device.token, platform: device.platform, external_id: device.external_id ?? undefined, timezone: device.timezone ?? undefined });
         }
       }
@@ -126,7 +131,8 @@ export function readPage(index: IndexReader, request: PageRequest): Page {
  * How many devices a partition's audience holds, from key counts alone (no
  * row is read): exact for one topic, one user or named devices and tokens;
  * an upper bound when targets overlap (a device in two topics counts twice),
- * for a metadata filter (the members of its first pair), for every device
+ * for a metadata filter (the members of its first pair), for an expression
+ * (the keys of its narrowest part, or every device), for every device
  * (inactive ones included), and for devices registered after the send. What
  * a campaign's progress and ETA are measured against until it is dispatched.
  */
@@ -139,6 +145,7 @@ export function estimateAudience(index: IndexReader, request: Pick<PageRequest, 
     const first = Object.entries(filter)[0];
     devices += first === undefined ? index.deviceCount(partition) : index.countUnder(lookupKey.metadata(partition, projectId, first[0], first[1]));
   }
+  for (const condition of audience.expressions ?? []) devices += planSize(index, partition, candidatePlan(index, partition, projectId, condition));
   return devices;
 }
 

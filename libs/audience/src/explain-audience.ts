@@ -1,9 +1,11 @@
 import type { ResolvedAudience } from '@herald/events';
-import { AUDIENCE_CLAUSES, inZones, matchesAudience, type AudienceClauseKind, type AudienceDevice, type ZoneFilter } from './predicate.ts';
+import { explainCondition } from './explain-condition.ts';
+import { AUDIENCE_CLAUSES, inZones, matchesAudience, type Audience, type AudienceClauseKind, type AudienceDevice, type ZoneFilter } from './predicate.ts';
 
 /** Why one clause of the audience did or did not name the device. */
 export interface ClauseVerdict {
-  clause: AudienceClauseKind;
+  /** A plain target's kind, or `expression` for each target expression (its detail names the part that failed). */
+  clause: AudienceClauseKind | 'expression';
   matched: boolean;
   /** What the clause asked and what the device had, for a person. */
   detail: string;
@@ -61,14 +63,18 @@ function detailOf(kind: AudienceClauseKind, device: AudienceDevice, audience: Re
  * what the device had. Explain answers "not matched by any target" with it.
  * `topicName` names a topic id for a person (default: the id).
  */
-export function explainAudience(device: AudienceDevice, projectId: string, audience: ResolvedAudience, zones?: ZoneFilter, topicName: (id: string) => string = (id) => id): AudienceVerdict {
+export function explainAudience(device: AudienceDevice, projectId: string, audience: Audience, zones?: ZoneFilter, topicName: (id: string) => string = (id) => id): AudienceVerdict {
   const failed: AudienceVerdict['failed'] = [];
   if (device.project_id !== projectId) failed.push('project');
   if (device.status !== 'active') failed.push('status');
   if (!inZones(device, zones)) failed.push('zone');
-  const clauses = AUDIENCE_CLAUSES.filter((clause) => clause.present(audience)).map((clause): ClauseVerdict => {
+  const clauses: ClauseVerdict[] = AUDIENCE_CLAUSES.filter((clause) => clause.present(audience)).map((clause): ClauseVerdict => {
     const matched = clause.test(device, audience);
     return { clause: clause.kind, matched, detail: detailOf(clause.kind, device, audience, matched, topicName) };
   });
+  for (const condition of audience.expressions ?? []) {
+    const { matched, reason } = explainCondition(condition, device, topicName);
+    clauses.push({ clause: 'expression', matched, detail: `expression: ${reason}` });
+  }
   return { matches: matchesAudience(device, projectId, audience, zones), failed, clauses };
 }

@@ -1,4 +1,5 @@
-import type { ResolvedAudience } from '@herald/events';
+import type { AudienceCondition, ResolvedAudience } from '@herald/events';
+import { compileCondition, type DevicePredicate } from './condition.ts';
 
 /** The fields of a device the audience predicate reads. */
 export interface AudienceDevice {
@@ -10,7 +11,18 @@ export interface AudienceDevice {
   metadata: Readonly<Record<string, string>>;
   external_id?: string | undefined;
   timezone?: string | undefined;
+  platform?: string | undefined;
+  /** BCP 47, canonical (locale.ts). */
+  locale?: string | undefined;
 }
+
+/**
+ * A send's audience: the union of its plain targets (`ResolvedAudience`,
+ * checked by lookup keys and lists: the fast path every send had before
+ * expressions) and of its expressions, each a resolved condition
+ * (condition.ts). A device is named when either names it.
+ */
+export type Audience = ResolvedAudience & { expressions?: AudienceCondition[] | undefined };
 
 /** One slot of a local-time send: devices in these zones, and with `includeUnset` those without a zone. */
 export interface ZoneFilter {
@@ -68,17 +80,32 @@ export const AUDIENCE_CLAUSES: readonly AudienceClause[] = [
 ];
 
 /** Whether a device is named by any target of the audience, whatever its status. */
-export function namedBy(device: AudienceDevice, audience: ResolvedAudience): boolean {
-  return AUDIENCE_CLAUSES.some((clause) => clause.test(device, audience));
+export function namedBy(device: AudienceDevice, audience: Audience): boolean {
+  return AUDIENCE_CLAUSES.some((clause) => clause.test(device, audience)) || (audience.expressions?.some((condition) => compileCondition(condition)(device)) ?? false);
+}
+
+/**
+ * The audience predicate compiled once for many devices (a fan-out step, a
+ * count): the expressions become closures here, not per device. Decides as
+ * `matchesAudience` does; plain audiences keep the union's clauses alone.
+ */
+export function compileAudience(projectId: string, audience: Audience, zones?: ZoneFilter): DevicePredicate {
+  const expressions = (audience.expressions ?? []).map(compileCondition);
+  const plain = AUDIENCE_CLAUSES.filter((clause) => clause.present(audience));
+  return (device) =>
+    device.project_id === projectId &&
+    device.status === 'active' &&
+    inZones(device, zones) &&
+    (plain.some((clause) => clause.test(device, audience)) || expressions.some((test) => test(device)));
 }
 
 /**
  * The audience predicate: an active device of the project, in the slot's
- * zones, named by a target. The delivery index and every reader of the
+ * zones, named by a target (a plain one or an expression). The delivery index and every reader of the
  * devices read model (dry runs, explain) decide with this function or with
  * its MongoDB twin `audienceFilter`, which a property test holds equal;
  * `explainAudience` (explain-audience.ts) gives the same answer with reasons.
  */
-export function matchesAudience(device: AudienceDevice, projectId: string, audience: ResolvedAudience, zones?: ZoneFilter): boolean {
+export function matchesAudience(device: AudienceDevice, projectId: string, audience: Audience, zones?: ZoneFilter): boolean {
   return device.project_id === projectId && device.status === 'active' && inZones(device, zones) && namedBy(device, audience);
 }

@@ -1,5 +1,7 @@
-import { deviceIdFor, topicIdFor, type ResolvedAudience, type Target } from '@herald/events';
+import { deviceIdFor, topicIdFor, type TargetExpression } from '@herald/events';
 import { plainTargetKind } from './plain-target.ts';
+import { conditionTopicCandidates, isExpression, resolveCondition, type TopicLookup } from './condition.ts';
+import type { Audience } from './predicate.ts';
 
 /**
  * What the targets of a send name once topic names are known. A plain
@@ -12,22 +14,21 @@ import { plainTargetKind } from './plain-target.ts';
  */
 export type { ResolvedAudience } from '@herald/events';
 
-/** Finds a live topic of the project by id or by name; undefined when there is none (or it was deleted). */
-export type TopicLookup = (projectId: string, idOrName: string) => string | undefined;
 
 /** Every name and id a send's targets might mean as a topic (what a topic lookup must be able to answer). */
-export function topicCandidates(targets: readonly Target[]): string[] {
+export function topicCandidates(targets: readonly TargetExpression[]): string[] {
   const names = new Set<string>();
-  for (const target of targets) {
-    if (typeof target !== 'string') {
-      if ('topic' in target) names.add(target.topic);
-    } else if (plainTargetKind(target) !== 'token') names.add(target);
-  }
+  for (const target of targets) conditionTopicCandidates(target, names);
   return [...names];
 }
 
-/** The resolved audience of a send (pure): topic strings become topic ids through `topicOf`, the rest is kept as named. */
-export function resolveAudience(projectId: string, targets: readonly Target[], topicOf: TopicLookup): ResolvedAudience {
+/**
+ * The resolved audience of a send (pure): topic strings become topic ids
+ * through `topicOf`, the rest is kept as named. Plain targets fill the
+ * union's lists (the fast path); expressions become resolved conditions
+ * (condition.ts), present only when the send has one.
+ */
+export function resolveAudience(projectId: string, targets: readonly TargetExpression[], topicOf: TopicLookup): Audience {
   const topicIds = new Set<string>();
   const deviceIds = new Set<string>();
   const tokens = new Set<string>();
@@ -37,7 +38,9 @@ export function resolveAudience(projectId: string, targets: readonly Target[], t
     const id = topicOf(projectId, idOrName);
     if (id !== undefined) topicIds.add(id);
   };
+  const expressions = targets.filter(isExpression).map((target) => resolveCondition(projectId, target, topicOf));
   for (const target of targets) {
+    if (isExpression(target)) continue;
     if (typeof target === 'string') {
       const kind = plainTargetKind(target);
       if (kind === 'token') tokens.add(target);
@@ -52,9 +55,10 @@ export function resolveAudience(projectId: string, targets: readonly Target[], t
     else if ('device_id' in target) deviceIds.add(target.device_id);
     else if ('token' in target) tokens.add(target.token);
     else if ('external_id' in target) externalIds.add(target.external_id);
-    else metadata.push({ ...target.metadata });
+    else if ('metadata' in target) metadata.push({ ...(target.metadata as Record<string, string>) });
   }
-  return { topic_ids: [...topicIds], device_ids: [...deviceIds], tokens: [...tokens], external_ids: [...externalIds], metadata };
+  const plain = { topic_ids: [...topicIds], device_ids: [...deviceIds], tokens: [...tokens], external_ids: [...externalIds], metadata };
+  return expressions.length === 0 ? plain : { ...plain, expressions };
 }
 
 /** A topic lookup over known topics (pure): the read model's rows, or a test's. */
@@ -68,8 +72,8 @@ export function topicLookupOf(topics: ReadonlyArray<{ _id: string; project_id: s
 }
 
 /** Whether an audience can only hold devices it names (ids, tokens): no topic, user or metadata target. */
-export function namesDevicesOnly(audience: ResolvedAudience): boolean {
-  return audience.topic_ids.length === 0 && audience.external_ids.length === 0 && audience.metadata.length === 0;
+export function namesDevicesOnly(audience: Audience): boolean {
+  return (audience.expressions ?? []).length === 0 && audience.topic_ids.length === 0 && audience.external_ids.length === 0 && audience.metadata.length === 0;
 }
 
 /**
@@ -78,7 +82,7 @@ export function namesDevicesOnly(audience: ResolvedAudience): boolean {
  * derived from it (a device that took the token in a refresh leaves a
  * TokenAssigned there). Anything else may be anywhere.
  */
-export function partitionsOf(projectId: string, audience: ResolvedAudience, partitionOf: (key: string) => number, partitionCount: number): number[] {
+export function partitionsOf(projectId: string, audience: Audience, partitionOf: (key: string) => number, partitionCount: number): number[] {
   if (!namesDevicesOnly(audience)) return Array.from({ length: partitionCount }, (_, partition) => partition);
   const partitions = new Set<number>();
   for (const id of audience.device_ids) partitions.add(partitionOf(id));

@@ -17,6 +17,7 @@ import { NotificationOpenedV1 } from './schemas/notification-opened.v1.ts';
 import { NotificationOpenedV2 } from './schemas/notification-opened.v2.ts';
 import { DeliveryBatchV1 } from './schemas/delivery-batch.v1.ts';
 import { FanoutTaskV1 } from './schemas/fanout-task.v1.ts';
+import { FanoutTaskV2 } from './schemas/fanout-task.v2.ts';
 import { TokenAssignedV1 } from './schemas/token-assigned.v1.ts';
 import { DeliveryControlV1 } from './schemas/delivery-control.v1.ts';
 import { NotificationDueV1 } from './schemas/notification-due.v1.ts';
@@ -41,7 +42,7 @@ export type HeraldEvent =
   | DeliveryReportedV2
   | NotificationOpenedV2
   | DeliveryBatchV1
-  | FanoutTaskV1
+  | FanoutTaskV2
   | TokenAssignedV1
   | DeliveryControlV1
   | NotificationDueV1
@@ -105,6 +106,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry(DeliveryBatchV1, TOPICS.deliveriesApns, 'batch_id'),
   // Keyed by fan-out; published to an explicit partition: the device-events partition whose index runs it.
   entry(FanoutTaskV1, TOPICS.fanoutTasks, 'fanout_id'),
+  entry(FanoutTaskV2, TOPICS.fanoutTasks, 'fanout_id'),
   entry(DeliveryControlV1, TOPICS.deliveryControl, 'notification_id'),
   // herald.delivery-control has one partition: the key only names the provider that pushed back.
   entry(ProjectThrottledV1, TOPICS.deliveryControl, 'provider'),

@@ -86,6 +86,7 @@ const ADDITIVE_SUCCESSORS: ReadonlySet<string> = new Set([
   'NotificationRequested.v1',
   'DeliveryReported.v1',
   'NotificationOpened.v1',
+  'FanoutTask.v1',
 ]);
 
 /** The latest version of a decoded event (consumers only ever see those). */

@@ -23,6 +23,8 @@ export * from './schemas/notification-opened.v1.ts';
 export * from './schemas/notification-opened.v2.ts';
 export * from './schemas/delivery-batch.v1.ts';
 export * from './schemas/fanout-task.v1.ts';
+export * from './schemas/fanout-task.v2.ts';
+export * from './schemas/target-expression.ts';
 export * from './schemas/token-assigned.v1.ts';
 export * from './schemas/delivery-control.v1.ts';
 export * from './schemas/notification-due.v1.ts';

@@ -1,5 +1,5 @@
 import { explainAudience, resolveAudience, type ZoneFilter } from '@herald/audience';
-import type { FanoutTaskV1, NotificationRequestedV2 } from '@herald/events';
+import type { FanoutTaskV2, NotificationRequestedV2 } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { DeviceDocument } from '@herald/read-models';
 import { deviceAt, evidenceOf, opensOf, receiptsOf } from './device-timeline.ts';
@@ -20,7 +20,7 @@ export interface ReachFacts {
   /** The notification's events (notification-events, its key). */
   notificationRecords: readonly ConsumedEvent[];
   /** Step 0 of every fan-out task of the notification on the device's partition (one per slot of a local-time send). */
-  tasks: readonly FanoutTaskV1[];
+  tasks: readonly FanoutTaskV2[];
   /** The device's events (device-events, its key), in log order. */
   deviceRecords: readonly ConsumedEvent[];
   /** A topic's name for a person (default: its id). */
@@ -31,7 +31,7 @@ function deviceView(device: DeviceDocument): NonNullable<ReachExplanation['devic
   return { status: device.status, token: device.token, topics: device.topics, metadata: device.metadata, external_id: device.external_id ?? null, timezone: device.timezone ?? null };
 }
 
-const zonesOf = (task: FanoutTaskV1): ZoneFilter | undefined => (task.data.slot === undefined ? undefined : { zones: task.data.slot.zones, includeUnset: task.data.slot.include_unset });
+const zonesOf = (task: FanoutTaskV2): ZoneFilter | undefined => (task.data.slot === undefined ? undefined : { zones: task.data.slot.zones, includeUnset: task.data.slot.include_unset });
 
 /**
  * Why a device was or was not reached by a notification (pure), decided

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEvent, TOPICS, type EventData, type EventType, type FanoutTaskV1, type NotificationRequestedV2, type ResolvedAudience } from '@herald/events';
+import { createEvent, TOPICS, type EventData, type EventType, type FanoutTaskV2, type NotificationRequestedV2, type ResolvedAudience } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
 import { explainReach, type ReachFacts } from './explain-reach.ts';
 import { deviceTimeline } from './device-timeline.ts';
@@ -15,7 +15,7 @@ const device = (offset: number, type: 'DeviceRegistered' | 'MetadataUpdated' | '
   record(TOPICS.deviceEvents, offset, type, { device_id: D, ...data });
 const none: ResolvedAudience = { topic_ids: [], device_ids: [], tokens: [], external_ids: [], metadata: [] };
 const request = record(TOPICS.notificationEvents, 0, 'NotificationRequested', { notification_id: 'n1', title: 't', body: 'b', targets: [{ topic: 'news' }] }).event as NotificationRequestedV2;
-function task(waitFor: number, audience: ResolvedAudience): FanoutTaskV1 {
+function task(waitFor: number, audience: ResolvedAudience): FanoutTaskV2 {
   return createEvent(
     'FanoutTask',
     { notification_id: 'n1', fanout_id: 'n1', partition: 0, partitions: 1, step: 0, requested_at: request.occurred_at, wait_for: waitFor, audience, sequence: { apns: 0, fcm: 0 }, targeted: { apns: 0, fcm: 0 } },

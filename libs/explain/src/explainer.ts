@@ -1,6 +1,7 @@
 import { NotFoundError } from '@herald/errors';
 import { ConcurrencyLimit } from './concurrency-limit.ts';
-import { deviceIdFor, TOPICS, type FanoutTaskV1, type NotificationRequestedV2 } from '@herald/events';
+import { deviceIdFor, TOPICS, type FanoutTaskV2, type NotificationRequestedV2 } from '@herald/events';
+import { conditionTopicIds } from '@herald/audience';
 import type { HeraldKafka, LogRecord } from '@herald/kafka';
 import { DeviceQueries, LedgerQueries, NotificationQueries, TopicQueries, type ReadModelRegistry } from '@herald/mongo';
 import { deviceAt, deviceTimeline } from './device-timeline.ts';
@@ -127,10 +128,10 @@ export class Explainer {
       if (state === undefined || state.project_id !== requested.project_id) throw notFound('device', deviceId, requested.project_id);
       const partition = devicePartition(deviceId, read.deviceEventsPartitions);
       const tasks = taskRecords
-        .map((record) => record.event as FanoutTaskV1)
+        .map((record) => record.event as FanoutTaskV2)
         .filter((task) => task.data.step === 0 && task.data.partition === partition && task.data.forwarded !== true);
       const topicName = await this.#topicNames(requested.project_id, [
-        ...tasks.flatMap((task) => task.data.audience.topic_ids),
+        ...tasks.flatMap((task) => [...task.data.audience.topic_ids, ...(task.data.audience.expressions ?? []).flatMap(conditionTopicIds)]),
         ...deviceRecords.flatMap((record) => (record.event.type === 'DeviceRegistered' ? (record.event.data.topic_ids ?? []) : [])),
       ]);
       const device = explainReach({ projectId: requested.project_id, deviceId, partition, request: requested, notificationRecords, tasks, deviceRecords, topicName });

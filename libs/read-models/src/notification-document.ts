@@ -1,4 +1,4 @@
-import type { Target } from '@herald/events';
+import type { TargetExpression } from '@herald/events';
 import type { IndexDefinition } from './index-definition.ts';
 import type { ProjectedDocument } from './documents.ts';
 
@@ -38,7 +38,7 @@ export type NotificationOptions = Record<string, unknown>;
 export interface NotificationDocument extends ProjectedDocument {
   title: string;
   body: string;
-  targets: Target[];
+  targets: TargetExpression[];
   link_to?: string;
   group?: string;
   /** Push options and schedule fields present on the request (data, badge, …, send_at, send_at_local). */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTopics, startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
+import { PLATFORMS } from '@herald/events';
 
 let harness: ApiHarness;
 let project: { id: string; api_key: string };
@@ -64,8 +65,21 @@ describe('POST /api/v1/notifications', () => {
     ['a missing notification', {}, 'notification is required'],
     ['a target that is neither string nor metadata filter', { notification: { title: 't', body: 'b', targets: [5] } }, 'notification.targets[0] does not match any allowed form'],
     ['an empty target string', { notification: { title: 't', body: 'b', targets: [''] } }, 'notification.targets[0] does not match any allowed form'],
-    ['a metadata filter with a non-string value', { notification: { title: 't', body: 'b', targets: [{ metadata: { plan: 1 } }] } }, 'notification.targets[0] does not match any allowed form'],
-    ['a target object with more than metadata', { notification: { title: 't', body: 'b', targets: [{ metadata: { a: 'b' }, extra: 1 }] } }, 'notification.targets[0] does not match any allowed form'],
+    [
+      'a metadata filter with a non-string value',
+      { notification: { title: 't', body: 'b', targets: [{ metadata: { plan: 1 } }] } },
+      'notification.targets[0].metadata."plan": must be a string (equality) or one of {"in": [...]}, {"exists": true|false}, {"ne": "..."}',
+    ],
+    [
+      'a target object with more than metadata',
+      { notification: { title: 't', body: 'b', targets: [{ metadata: { a: 'b' }, extra: 1 }] } },
+      'notification.targets[0]: unknown key "extra" (a target has one of and, or, not, topic, device_id, token, external_id, metadata, platform, locale, timezone)',
+    ],
+    ['an empty and', { notification: { title: 't', body: 'b', targets: [{ and: [] }] } }, 'notification.targets[0].and: must hold at least one target'],
+    ['a not of nothing, deep inside', { notification: { title: 't', body: 'b', targets: ['news', { or: [{ topic: 'a' }, { and: [{ topic: 'b' }, { not: null }] }] }] } }, 'notification.targets[1].or[1].and[1].not: must hold a target, not nothing'],
+    ['an unknown leaf', { notification: { title: 't', body: 'b', targets: [{ not: { country: 'US' } }] } }, 'notification.targets[0].not: unknown key "country" (a target has one of and, or, not, topic, device_id, token, external_id, metadata, platform, locale, timezone)'],
+    ['a platform Herald does not know', { notification: { title: 't', body: 'b', targets: [{ and: [{ platform: 'symbian' }] }] } }, `notification.targets[0].and[0].platform: "symbian" is not a platform (${PLATFORMS.join(', ')})`],
+    ['an expression nested too deep', { notification: { title: 't', body: 'b', targets: [JSON.parse(`${'{"not":'.repeat(9)}"news"${'}'.repeat(9)}`)] } }, `notification.targets[0]${'.not'.repeat(9)}: nested deeper than 8 operators`],
     ['more than 10,000 targets', { notification: { title: 't', body: 'b', targets: Array.from({ length: 10_001 }, (_, i) => `t${i}`) } }, 'notification.targets must contain at most 10000 items'],
   ])('422 for %s', async (_label, body, message) => {
     const response = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body });

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { eventSchema } from '../envelope.ts';
-import { Target } from './common.ts';
+import { TargetExpression } from './target-expression.ts';
 import { PushOptionFields } from './push-options.ts';
 import { PriorityLane } from './fanout-task.v1.ts';
 
@@ -11,7 +11,7 @@ export const NotificationRequestedV2 = eventSchema(
     notification_id: Type.String({ minLength: 1 }),
     title: Type.String(),
     body: Type.String(),
-    targets: Type.Array(Target, { minItems: 1 }),
+    targets: Type.Array(TargetExpression, { minItems: 1, description: 'OR\'d: plain targets (v1) or expressions of `and`, `or`, `not` and leaves (docs/guides/targets.md)' }),
     link_to: Type.Optional(Type.String()),
     group: Type.Optional(Type.String()),
     ...PushOptionFields,

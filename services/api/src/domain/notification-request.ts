@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { createEvent, type NotificationRequestedV2 } from '@herald/events';
+import { createEvent, type NotificationRequestedV2, type TargetExpression } from '@herald/events';
 import { type DeliveryCounts, FINISHED_STATUSES, isScheduled, type NotificationDocument, ZERO_COUNTS } from '@herald/read-models';
 import { fitsProviderLimits } from '@herald/push-payloads';
 import type { Notification, NotificationRequest } from '../schemas/notifications.ts';
@@ -25,10 +25,25 @@ function pushFields(input: Partial<NotificationInput>): Partial<NotificationInpu
 
 const OPTIONAL_FIELDS = ['link_to', 'group', ...Object.keys(PushOptionsInput), ...Object.keys(ScheduleInput), ...Object.keys(PaceInput)] as Array<keyof NotificationInput>;
 
+/**
+ * A request's targets as expressions: the route schema checks a target's
+ * outer shape, libs/audience `targetProblems` the rest, and a request with
+ * a problem never gets this far (#check throws first).
+ */
+export function checkedTargets(input: Pick<NotificationInput, 'targets'>): TargetExpression[] {
+  return input.targets as unknown as TargetExpression[];
+}
+
 export function requestedEvent(input: NotificationInput, notificationId: string, projectId: string, correlationId: string | undefined, now: Date): NotificationRequestedV2 {
   return createEvent(
     'NotificationRequested',
-    { notification_id: notificationId, title: input.title, body: input.body, targets: input.targets, ...pushFields(input) },
+    {
+      notification_id: notificationId,
+      title: input.title,
+      body: input.body,
+      targets: checkedTargets(input),
+      ...pushFields(input),
+    },
     { project_id: projectId, correlation_id: correlationId, now },
   );
 }

@@ -1,23 +1,46 @@
 import Type from 'typebox';
-import { BEARER, errorResponses, MetadataFilter, PageQuery, Pagination } from './common.ts';
+import { BEARER, errorResponses, PageQuery, Pagination } from './common.ts';
 import { PaceInput, PushOptionsInput, ScheduleInput } from './push-options.ts';
 
 export const MAX_TARGETS = 10_000;
 
+const leaf = (description: string) => Type.Optional(Type.String({ description }));
+
+/**
+ * A target as the route checks its shape: a plain string, or an object with
+ * one of these keys. Whatever an object holds further (unknown keys, empty
+ * lists, nesting past the limits, wrong types) is checked by libs/audience
+ * `targetProblems`, which names the path of the offending node in its 422.
+ */
 const TargetSchema = Type.Union(
   [
-    Type.String({ minLength: 1, maxLength: 4096, description: 'Names the device with this id, the device holding this token, and the topic with this name or id (docs/guides/targets.md)' }),
-    Type.Object({ topic: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false, description: 'The subscribers of the topic with this name or id' }),
-    Type.Object({ device_id: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false, description: 'Exactly the device with this id' }),
-    Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false, description: 'Exactly the device holding this push token' }),
-    Type.Object({ metadata: MetadataFilter }, { additionalProperties: false, description: 'Active devices whose metadata contains every pair' }),
-    Type.Object({ external_id: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false, description: "A user's active devices" }),
+    Type.String({ minLength: 1, maxLength: 4096, description: 'By its form: a UUID names the device or topic with that id, a push token the device holding it, anything else the topic of that name (docs/guides/targets.md)' }),
+    Type.Object(
+      {
+        topic: leaf('The subscribers of the topic with this name or id'),
+        device_id: leaf('Exactly the device with this id'),
+        token: leaf('Exactly the device holding this push token'),
+        external_id: leaf("A user's devices"),
+        metadata: Type.Optional(
+          Type.Record(Type.String(), Type.Unknown(), {
+            description: 'Devices whose metadata passes every key test: a string (equality), {"in": [...]}, {"exists": true|false} or {"ne": "..."} (an unset key is not equal)',
+          }),
+        ),
+        platform: leaf('Devices of this platform (ios, android, web, huawei)'),
+        locale: leaf('Devices whose BCP 47 locale is this one or starts with its subtags ("fr" matches fr, fr-CA)'),
+        timezone: leaf('Devices in this IANA time zone'),
+        and: Type.Optional(Type.Array(Type.Unknown(), { description: 'Targets every one of which names the device' })),
+        or: Type.Optional(Type.Array(Type.Unknown(), { description: 'Targets any one of which names the device' })),
+        not: Type.Optional(Type.Unknown({ description: 'A target that must not name the device' })),
+      },
+      { description: 'A typed target or an expression: exactly one key; and/or/not nest up to 8 deep, 200 nodes a target, 100 children a list (docs/guides/targets.md)' },
+    ),
   ],
   {
     description:
-      'Who receives the notification; the union of all targets, active devices only, each device once. A plain string names the device with ' +
-      'that id, the device holding that token and the topic with that name or id together; `{"topic": …}`, `{"device_id": …}` and `{"token": …}` name one kind exactly; ' +
-      '`{"metadata": {...}}` selects devices whose metadata contains every pair; `{"external_id": "u-1"}` a user\'s devices',
+      'Who receives the notification: the union of all targets (each OR\'d), active devices only, each device once. A plain string names a device, a token\'s holder or a topic by its form; ' +
+      '`{"topic": …}`, `{"device_id": …}`, `{"token": …}`, `{"external_id": …}`, `{"metadata": {...}}`, `{"platform": …}`, `{"locale": …}` and `{"timezone": …}` name one kind; ' +
+      '`{"and": [...]}`, `{"or": [...]}` and `{"not": …}` combine them',
   },
 );
 

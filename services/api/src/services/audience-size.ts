@@ -1,5 +1,5 @@
 import { audienceFilter, liveTopicsFilter, resolveAudience, topicCandidates, topicLookupOf } from '@herald/audience';
-import type { Target } from '@herald/events';
+import type { TargetExpression } from '@herald/events';
 import { DeviceQueries, TopicQueries, type ReadModelRegistry } from '@herald/mongo';
 
 export interface AudienceSize {
@@ -14,7 +14,7 @@ export interface AudienceSize {
  * the audience predicate's MongoDB twin (`audienceFilter`, held equal to the
  * delivery index's `matchesAudience` by a property test) counted by the store.
  */
-export async function audienceSize(readModels: ReadModelRegistry, projectId: string, targets: readonly Target[]): Promise<AudienceSize> {
+export async function audienceSize(readModels: ReadModelRegistry, projectId: string, targets: readonly TargetExpression[]): Promise<AudienceSize> {
   const candidates = topicCandidates(targets);
   const live = candidates.length === 0 ? [] : await new TopicQueries(readModels).topicsMatching(liveTopicsFilter(projectId, candidates));
   return new DeviceQueries(readModels).countAudience(audienceFilter(projectId, resolveAudience(projectId, targets, topicLookupOf(live))));

@@ -1,4 +1,5 @@
 import { createEvent, newId } from '@herald/events';
+import { targetProblems } from '@herald/audience';
 import { DeviceQueries, isTransientMongoError, LedgerQueries, NotificationQueries, type ReadModelRegistry } from '@herald/mongo';
 import { audienceEstimateOf, type DeliveryLedgerDocument, type DeviceDocument, FINISHED_STATUSES, ledgerDevice, notificationCountOf, type NotificationDocument, type NotificationStatus, type Outcome, planReceiptPage, steerNotification, type Tally, tallyOf } from '@herald/read-models';
 import type { EventProducer } from '@herald/kafka';
@@ -9,10 +10,9 @@ import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { receiptView, type ReceiptView } from '../domain/receipts.ts';
 import { laneProblems, pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts';
 import { systemClock, type Clock } from '@herald/runtime';
-import { targetProblems } from '../domain/target-problems.ts';
 import { audienceSize, type AudienceSize } from './audience-size.ts';
 import { AcceptedHere, findJustSent, mergeUnprojected } from '../domain/just-sent.ts';
-import { acceptedView, isPaced, notificationView, paceView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
+import { acceptedView, checkedTargets, isPaced, notificationView, paceView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
 
 export interface ReceiptQuery {
   outcome?: Outcome | undefined;
@@ -68,7 +68,7 @@ export class NotificationService {
   #check(projectId: string, input: NotificationInput, schemaProblems: readonly string[], notificationId: string): void {
     const problems = [
       ...schemaProblems,
-      ...targetProblems(input),
+      ...targetProblems(input?.targets),
       ...pushOptionProblems(input),
       ...scheduleProblems(input, this.#clock.now()),
       ...laneProblems(input),
@@ -80,7 +80,7 @@ export class NotificationService {
   /** Checks a send request as `send` does, then counts the devices it would reach now; publishes nothing. */
   async dryRun(projectId: string, input: NotificationInput, schemaProblems: readonly string[]): Promise<{ total: number; by_platform: AudienceSize }> {
     this.#check(projectId, input, schemaProblems, newId());
-    const byPlatform = await audienceSize(this.#readModels, projectId, input.targets).catch((error: unknown) => {
+    const byPlatform = await audienceSize(this.#readModels, projectId, checkedTargets(input)).catch((error: unknown) => {
       // A filter the store refuses (e.g. a metadata key it cannot use as a path) is the request's problem, not a 500.
       if (error instanceof Error && error.name === 'MongoServerError' && !isTransientMongoError(error)) {
         throw new UnprocessableError(['notification.targets cannot be evaluated by the store (check the metadata filter keys)']);

@@ -1,4 +1,4 @@
-import { createEvent, PushOptionFields, type FanoutMessage, type CampaignCaps, type FanoutSlot, type FanoutTaskV1, type NotificationRequestedV2 } from '@herald/events';
+import { createEvent, PushOptionFields, type FanoutMessage, type CampaignCaps, type FanoutSlot, type FanoutTaskV2, type NotificationRequestedV2 } from '@herald/events';
 import { partitionsOf, resolveAudience, type TopicLookup } from '@herald/audience';
 import type { Outgoing } from '@herald/kafka';
 import { deadlineOf } from '../control/pace.ts';
@@ -59,7 +59,7 @@ export function planTasks(input: TaskPlanInput): Outgoing[] {
   const pace = rate === undefined ? {} : { pace: { rate_per_minute: rate, ...(request.rate_per_minute === undefined ? { from_project: true } : {}) } };
   const deadline = deadlineOf(input.requestedAt, request.max_duration);
   return partitions.map((partition): Outgoing => {
-    const data: FanoutTaskV1['data'] = {
+    const data: FanoutTaskV2['data'] = {
       notification_id: request.notification_id,
       fanout_id: fanoutId,
       partition,

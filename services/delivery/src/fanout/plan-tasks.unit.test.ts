@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEvent, deviceIdFor, topicIdFor, type FanoutTaskV1, type NotificationRequestedV2 } from '@herald/events';
+import { createEvent, deviceIdFor, topicIdFor, type FanoutTaskV2, type NotificationRequestedV2 } from '@herald/events';
 import { topicLookupOf } from '@herald/audience';
 import { partitionForKey } from '@herald/kafka';
 import { planTasks } from './plan-tasks.ts';
@@ -10,7 +10,7 @@ const request = (targets: NotificationRequestedV2['data']['targets']) =>
   createEvent('NotificationRequested', { notification_id: 'n1', title: 'T', body: 'B', targets, badge: 3 }, { project_id: project }).data;
 const plan = (targets: NotificationRequestedV2['data']['targets']) =>
   planTasks({ request: request(targets), projectId: project, requestedAt: '2026-11-24T00:00:00.000Z', deviceEnds: [5, 7, 9, 11], topicOf, partitionOf: partitionForKey });
-const tasks = (targets: NotificationRequestedV2['data']['targets']) => plan(targets).map((out) => ({ partition: out.partition, data: (out.event as FanoutTaskV1).data }));
+const tasks = (targets: NotificationRequestedV2['data']['targets']) => plan(targets).map((out) => ({ partition: out.partition, data: (out.event as FanoutTaskV2).data }));
 
 describe('planTasks', () => {
   it('gives a topic audience a task on every partition, each waiting for its own recorded end', () => {

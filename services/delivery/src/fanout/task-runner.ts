@@ -1,4 +1,4 @@
-import { createEvent, deliveryBatchId, TOPICS, type DeliveryBatchV1, type FanoutMessage, type FanoutTaskV1, type Provider } from '@herald/events';
+import { createEvent, deliveryBatchId, TOPICS, type DeliveryBatchV1, type FanoutMessage, type FanoutTaskV2, type Provider } from '@herald/events';
 import type { ConsumedEvent, Outgoing } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import { BATCH_BYTE_BUDGET, BATCH_SIZE, type PlannedBatch } from './batcher.ts';
@@ -51,7 +51,7 @@ export interface TaskRunnerDeps {
   caps?: CapsDeps;
 }
 
-type Task = FanoutTaskV1['data'];
+type Task = FanoutTaskV2['data'];
 
 /**
  * The co-partitioned group's task member: runs one step of each FanoutTask
