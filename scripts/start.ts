@@ -98,6 +98,8 @@ if (env.KAFKA_BROKERS === undefined || env.MONGO_URL === undefined) {
 }
 // Local mode (no HERALD_SECRET_KEY given): webhooks may also call http:// receivers on loopback (docs/webhooks.md).
 if (env.HERALD_SECRET_KEY === undefined) env.WEBHOOKS_LOCAL ??= 'on';
+// The same for web push subscriptions: the local fake push service answers on loopback.
+if (env.HERALD_SECRET_KEY === undefined) env.WEBPUSH_LOCAL ??= 'on';
 env.HERALD_SECRET_KEY ??= (await localSecretKey(stateDir, { create: true }))!;
 // Delivery's audience index lives with the rest of local mode's state.
 env.DELIVERY_INDEX_DIR ??= join(stateDir, 'delivery');

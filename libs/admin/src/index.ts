@@ -9,3 +9,4 @@ export * from './device-auth.ts';
 export * from './local-secret-key.ts';
 export * from './webhook-store.ts';
 export * from './webpush-keys.ts';
+export * from './webpush-key-store.ts';

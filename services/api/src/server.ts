@@ -39,6 +39,7 @@ await runProcess('api', async () => {
         anonymousDevicePercent: config.PROJECT_ANONYMOUS_DEVICE_PERCENT,
         maxDeviceBytes: config.DEVICE_MAX_BYTES,
         quotaRecountMs: config.DEVICE_QUOTA_RECOUNT_MS,
+        webPushLocal: config.WEBPUSH_LOCAL === 'on',
       },
       apiKeyCacheMs: config.API_KEY_CACHE_MS,
       ...(config.HERALD_ADMIN_TOKEN === undefined ? {} : { operator: { token: config.HERALD_ADMIN_TOKEN, perAddress: config.RATE_LIMIT_ADMIN_PER_ADDRESS, windowMs: config.RATE_LIMIT_WINDOW_MS } }),

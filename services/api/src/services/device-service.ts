@@ -1,18 +1,20 @@
-import { DeviceQueries, TopicQueries, type ReadModelRegistry } from '@herald/mongo';
+import { canonicalLocale } from '@herald/audience';
+import { DeviceQueries, TopicQueries, type Db, type ReadModelRegistry } from '@herald/mongo';
 import { type DeviceCounts, type DeviceDocument, previewDevice } from '@herald/read-models';
 import { purgeDeletedDevices } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
-import type { AdminStore } from '@herald/admin';
+import { WebPushKeyDirectory, type AdminStore } from '@herald/admin';
 import { createEvent } from '@herald/events';
 import { NotFoundError, ValidationError } from '@herald/errors';
 import { deviceBytes, toDeviceView, type DeviceView, type RegisterDeviceInput } from '../domain/device-registration.ts';
 import { DEVICE_LIMITS } from '../domain/device-limits.ts';
-import { planMetadataUpdate, type MetadataPatch } from '../domain/metadata-update.ts';
+import { planMetadataUpdate, type MetadataChange } from '../domain/metadata-update.ts';
 import { checkIdentifierHash } from '../domain/identity-verification.ts';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { DEFAULT_DEVICE_POLICY, type DevicePolicy } from '../domain/device-policy.ts';
 import { DeviceQuota } from './device-quota.ts';
 import { registerDevice, type Registered, type RegisterRequest } from './register-device.ts';
+import { WebPushKeyService } from './webpush-key-service.ts';
 
 export interface DeviceListQuery {
   limit?: number | undefined;
@@ -32,14 +34,22 @@ export class DeviceService {
   readonly #quota: DeviceQuota;
   readonly #queries: DeviceQueries;
   readonly #topics: TopicQueries;
+  /**
+   * The projects' Web Push public keys, one cache for web registrations and
+   * the public-key route (GET /api/v1/webpush/public-key). Without `db`
+   * (tests of other parts), no project has keys.
+   */
+  readonly webPushKeys: WebPushKeyService;
 
-  constructor(deps: { producer: EventProducer; admin: AdminStore; readModels: ReadModelRegistry; devicePolicy?: DevicePolicy | undefined }) {
+  constructor(deps: { producer: EventProducer; admin: AdminStore; readModels: ReadModelRegistry; devicePolicy?: DevicePolicy | undefined; db?: Db | undefined }) {
     this.#producer = deps.producer;
     this.#admin = deps.admin;
     this.#policy = deps.devicePolicy ?? DEFAULT_DEVICE_POLICY;
     this.#quota = new DeviceQuota({ recountMs: this.#policy.quotaRecountMs });
     this.#queries = new DeviceQueries(deps.readModels);
     this.#topics = new TopicQueries(deps.readModels);
+    const directory = deps.db === undefined ? { summary: async () => undefined } : new WebPushKeyDirectory(deps.db);
+    this.webPushKeys = new WebPushKeyService(directory);
   }
 
   /**
@@ -48,7 +58,8 @@ export class DeviceService {
    * external_id, and makes the device the key's (not anonymous).
    */
   async register(input: RegisterDeviceInput, request: RegisterRequest): Promise<Registered> {
-    return registerDevice({ producer: this.#producer, admin: this.#admin, devices: this.#queries, topics: this.#topics, policy: this.#policy, quota: this.#quota }, input, request);
+    const deps = { producer: this.#producer, admin: this.#admin, devices: this.#queries, topics: this.#topics, policy: this.#policy, quota: this.#quota, webPushKeys: this.webPushKeys };
+    return registerDevice(deps, input, request);
   }
 
   /** A device of the project; 404 when it is not the project's. */
@@ -124,7 +135,7 @@ export class DeviceService {
   async updateMetadata(
     projectId: string,
     identifier: string,
-    patch: MetadataPatch,
+    change: MetadataChange,
     correlationId?: string,
     identifierHash?: string,
     bearerProjectId?: string,
@@ -137,7 +148,9 @@ export class DeviceService {
     const matching = await this.#queries.devicesByIdentifier(projectId, identifier, keyed ? 'key' : verification.enabled ? 'verified' : 'anonymous', limit + 1);
     if (matching.length === 0) throw new NotFoundError(`identifier ${identifier} matches no device in project ${projectId}`);
     if (matching.length > limit) throw new ValidationError([`identifier matches more than ${limit} devices; update them in smaller groups`]);
-    const plan = planMetadataUpdate(matching, patch, correlationId, new Date());
+    const locale = change.locale === undefined ? undefined : canonicalLocale(change.locale);
+    if (change.locale !== undefined && locale === undefined) throw new ValidationError([`locale ${JSON.stringify(change.locale)} is not a BCP 47 language tag (e.g. fr, fr-CA)`]);
+    const plan = planMetadataUpdate(matching, change.metadata ?? {}, correlationId, new Date(), locale);
     if (plan.kind === 'refused') throw new ValidationError([plan.problem]);
     // Each device stays within the byte bound its registrations obey.
     for (const [index, event] of plan.events.entries()) {

@@ -1,12 +1,15 @@
+import { canonicalLocale } from '@herald/audience';
 import { deviceIdFor } from '@herald/events';
 import type { AdminStore, Project } from '@herald/admin';
-import { AppError, ForbiddenError, NotFoundError, ValidationError } from '@herald/errors';
+import { AppError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '@herald/errors';
 import type { EventProducer } from '@herald/kafka';
 import type { DeviceQueries, TopicQueries } from '@herald/mongo';
 import type { DeviceDocument } from '@herald/read-models';
 import { deviceTokenProblem } from '@herald/push-payloads';
 import { isTimeZone } from '@herald/runtime';
-import { currentUser, deviceBytes, planRegistration, type DeviceView, type RegisterDeviceInput } from '../domain/device-registration.ts';
+import { currentUser, deviceBytes, planRegistration, type DeviceView, type RegisterDeviceInput, type TokenedRegistration } from '../domain/device-registration.ts';
+import { prepareRegistration } from '../domain/web-registration.ts';
+import type { WebPushKeyService } from './webpush-key-service.ts';
 import type { DevicePolicy } from '../domain/device-policy.ts';
 import { mayClaimExternalId, provenIdentifiers } from '../domain/identity-verification.ts';
 import { mayRepointDevice } from '../domain/token-refresh.ts';
@@ -35,6 +38,8 @@ export interface RegisterDeps {
   topics: TopicQueries;
   policy: DevicePolicy;
   quota: DeviceQuota;
+  /** The projects' VAPID public keys: a web device is recorded with the key its subscription was made with. */
+  webPushKeys: WebPushKeyService;
 }
 
 /**
@@ -49,23 +54,29 @@ export interface RegisterDeps {
  */
 export async function registerDevice(
   deps: RegisterDeps,
-  input: RegisterDeviceInput,
+  body: RegisterDeviceInput,
   request: RegisterRequest,
 ): Promise<Registered> {
+  // A web device's token is its subscription's endpoint (web-registration.ts); the keys are read only for web devices.
+  const keys = body.platform === 'web' && body.subscription !== undefined && body.token === undefined ? await deps.webPushKeys.summary(body.project_id) : undefined;
+  const prepared = prepareRegistration(body, keys, deps.policy.webPushLocal === true);
+  if (!prepared.ok) throw prepared.status === 422 ? new UnprocessableError(prepared.problems) : new ValidationError(prepared.problems);
+  const { input, subscription } = prepared;
   // A token its provider can never accept would fail every send to it (and some, Node refuses before sending).
-  const tokenProblem = deviceTokenProblem(input.platform, input.token);
+  const tokenProblem = input.platform === 'web' ? undefined : deviceTokenProblem(input.platform, input.token);
   if (tokenProblem !== undefined) throw new ValidationError([tokenProblem]);
   const project = await deps.admin.findProject(input.project_id);
   if (project === null) throw new NotFoundError(`project_id ${input.project_id} does not exist`);
   const existing = (await continuedDevice(deps.devices, input, request.bearerProjectId)) ?? undefined;
   if (input.timezone !== undefined && !isTimeZone(input.timezone)) throw new ValidationError([`timezone ${input.timezone} is not an IANA time zone name (e.g. Europe/Paris)`]);
+  if (input.locale !== undefined && canonicalLocale(input.locale) === undefined) throw new ValidationError([`locale ${JSON.stringify(input.locale)} is not a BCP 47 language tag (e.g. fr, fr-CA)`]);
   if (typeof input.external_id === 'string') await checkExternalIdClaim(deps.admin, input, existing, request.bearerProjectId);
 
   const createTopics = input.topics === undefined ? [] : await topicsToCreate(deps, input.project_id, project.device_topics === true, [...new Set(input.topics)]);
 
   const anonymous = request.bearerProjectId !== input.project_id;
   const proven = input.identifiers === undefined ? [] : await identifierProofs(deps.admin, input, input.identifiers, !anonymous);
-  const { device, events } = planRegistration(input, existing, { createTopics, correlationId: request.correlationId, now: new Date(), anonymous, provenIdentifiers: proven });
+  const { device, events } = planRegistration(input, existing, { createTopics, correlationId: request.correlationId, now: new Date(), anonymous, provenIdentifiers: proven, subscription });
   const bytes = deviceBytes(device);
   if (bytes > deps.policy.maxDeviceBytes) {
     throw new ValidationError([
@@ -94,7 +105,7 @@ function quotaOf(project: Project, policy: DevicePolicy): { quota: number; anony
  * holds another is refused: taking it back would move the device without a
  * refresh's proof.
  */
-async function continuedDevice(devices: DeviceQueries, input: RegisterDeviceInput, bearerProjectId: string | undefined): Promise<DeviceDocument | null> {
+async function continuedDevice(devices: DeviceQueries, input: TokenedRegistration, bearerProjectId: string | undefined): Promise<DeviceDocument | null> {
   if (input.device_id !== undefined) {
     const named = await devices.device(input.project_id, input.device_id);
     if (named === null) throw new NotFoundError(`device_id ${input.device_id} does not exist in this project`);

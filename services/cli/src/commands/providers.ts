@@ -9,6 +9,9 @@ import {
   validateApnsCredential,
   validateFcmServiceAccount,
   type ApnsLabels,
+  WebPushKeyStore,
+  currentPublicKey,
+  type WebPushSummary,
 } from '@herald/admin';
 import type { Runner } from '../context.ts';
 import { CliConfig } from '../config.ts';
@@ -54,7 +57,7 @@ function parseJsonFile(text: string, path: string, flag: string): unknown {
 }
 
 export function providerCommands(program: Command, withContext: Runner, env: Readonly<Record<string, string | undefined>>): void {
-  const providers = program.command('providers').description("set and show a project's APNs and FCM credentials (stored encrypted with HERALD_SECRET_KEY)");
+  const providers = program.command('providers').description("set and show a project's APNs, FCM and Web Push credentials (stored encrypted with HERALD_SECRET_KEY)");
 
   providers
     .command('apns <project-id>')
@@ -106,4 +109,35 @@ export function providerCommands(program: Command, withContext: Runner, env: Rea
         await store.get(projectId);
       });
     });
+  providers
+    .command('webpush <project-id>')
+    .description("generate (--generate) or show (--show) a project's Web Push VAPID keys; generating again rotates: the new key is current, older subscriptions keep theirs")
+    .option('--generate', 'generate a VAPID key pair and make it current')
+    .option('--subject <mailto-or-https>', 'the VAPID contact (mailto:… or https:…), required the first time')
+    .option('--show', 'show the subject and the public keys (the current one is the application server key)')
+    .option('--json', 'with --show or --generate: print the summary as JSON')
+    .action(async (projectId: string, options: { generate?: boolean; subject?: string; show?: boolean; json?: boolean }) => {
+      if ((options.generate === true) === (options.show === true)) throw new ValidationError(['give exactly one of --generate or --show']);
+      if (options.show === true && options.subject !== undefined) throw new ValidationError(['--subject goes with --generate']);
+      const key = secretKey(env, 'providers webpush');
+      await withContext(async ({ mongo, out }) => {
+        const store = new WebPushKeyStore(mongo.db, key);
+        const summary = options.generate === true ? await store.generate(projectId, options.subject) : await store.summary(projectId);
+        if (summary === undefined) throw new ValidationError([`project ${projectId} has no Web Push keys: herald providers webpush ${projectId} --generate --subject mailto:you@example.com`]);
+        if (options.json === true) out(JSON.stringify({ project_id: projectId, webpush: summary }));
+        else for (const line of formatWebPush(projectId, summary, options.generate === true)) out(line);
+        // Decrypting proves this HERALD_SECRET_KEY opens them (as `providers show` does).
+        await store.get(projectId);
+      });
+    });
+}
+
+function formatWebPush(projectId: string, summary: WebPushSummary, generated: boolean): string[] {
+  const current = currentPublicKey(summary);
+  return [
+    generated ? `Web Push key ${current.key_id} generated for project ${projectId} (now current)` : `project ${projectId}`,
+    `  subject: ${summary.subject}`,
+    `  application server key (current, for pushManager.subscribe): ${current.public_key}`,
+    ...summary.keys.map((key) => `  key ${key.id}${key.id === current.key_id ? ' (current)' : ''}: created ${key.created_at}`),
+  ];
 }

@@ -1,0 +1,109 @@
+import { ConfigError, AppError, isAppError, NotFoundError } from '@herald/errors';
+import { ADMIN_COLLECTIONS, type Db } from '@herald/mongo';
+import { AdminStore } from './admin-store.ts';
+import { open, seal, type SealedBox } from './secret-box.ts';
+import { generateVapidKey, summarizeWebPush, withNewVapidKey, type WebPushCredential, type WebPushSummary } from './webpush-keys.ts';
+
+/**
+ * The `webpush` field of a project's provider-credentials document (the one
+ * CredentialStore keeps `apns` and `fcm` in): the key pairs sealed, the
+ * public summary beside them in the clear.
+ */
+export interface WebPushRecord {
+  _id: string;
+  webpush?: { sealed: SealedBox; summary: WebPushSummary; set_at: Date };
+}
+
+/**
+ * The `webpush` field of the provider-credentials documents, and nothing
+ * else of them: read one, set it (creating the document when the project
+ * has none, as CredentialStore does for apns and fcm).
+ */
+const webPushCollection = (db: Db) => db.collection<WebPushRecord>(ADMIN_COLLECTIONS.providerCredentials);
+
+class WebPushField {
+  readonly #collection: ReturnType<typeof webPushCollection>;
+
+  constructor(db: Db) {
+    this.#collection = webPushCollection(db);
+  }
+
+  async credentials(projectId: string): Promise<WebPushRecord | null> {
+    return this.#collection.findOne({ _id: projectId }, { projection: { webpush: 1 } });
+  }
+
+  async setProvider(projectId: string, _field: 'webpush', stored: NonNullable<WebPushRecord['webpush']>): Promise<void> {
+    const write = () => this.#collection.updateOne({ _id: projectId }, { $set: { webpush: stored } }, { upsert: true });
+    try {
+      await write();
+    } catch (error) {
+      // Two first writes for one project race to insert it; the loser's update now finds the document.
+      if ((error as { code?: unknown }).code !== 11000) throw error;
+      await write();
+    }
+  }
+}
+
+/** The same additional authenticated data scheme as credentialAad: a sealed box opens only as this project's webpush keys. */
+function webPushAad(projectId: string): string {
+  return `herald/provider-credentials/v1/${projectId}/webpush`;
+}
+
+/**
+ * Reads the projects' VAPID public keys without the secret key: the API's
+ * public-key route and registrations need only these.
+ */
+export class WebPushKeyDirectory {
+  readonly #credentials: WebPushField;
+
+  constructor(db: Db) {
+    this.#credentials = new WebPushField(db);
+  }
+
+  async summary(projectId: string): Promise<WebPushSummary | undefined> {
+    return (await this.#credentials.credentials(projectId))?.webpush?.summary;
+  }
+}
+
+/**
+ * A project's VAPID key pairs, encrypted at rest with HERALD_SECRET_KEY like
+ * the APNs and FCM credentials (secret-box.ts). Generating adds a key that
+ * becomes current and keeps the earlier ones (webpush-keys.ts).
+ */
+export class WebPushKeyStore {
+  readonly #credentials: WebPushField;
+  readonly #projects: AdminStore;
+  readonly #key: Buffer;
+
+  constructor(db: Db, secretKey: Buffer) {
+    if (secretKey.length !== 32) throw new ConfigError(['WebPushKeyStore needs the 32-byte key parseSecretKey(HERALD_SECRET_KEY) returns']);
+    this.#credentials = new WebPushField(db);
+    this.#projects = new AdminStore(db);
+    this.#key = secretKey;
+  }
+
+  /** Generates a key pair and makes it current; `subject` is required the first time and replaces the stored one when given. */
+  async generate(projectId: string, subject: string | undefined, now = new Date()): Promise<WebPushSummary> {
+    if ((await this.#projects.findProject(projectId)) === null) throw new NotFoundError(`project ${projectId} does not exist`);
+    const credential = withNewVapidKey(await this.get(projectId), subject, generateVapidKey(now));
+    const summary = summarizeWebPush(credential);
+    await this.#credentials.setProvider(projectId, 'webpush', { sealed: seal(this.#key, JSON.stringify(credential), webPushAad(projectId)), summary, set_at: now });
+    return summary;
+  }
+
+  /** The decrypted keys, or undefined when the project has none; AppError `INVALID_CONFIG` when this secret key cannot open them. */
+  async get(projectId: string): Promise<WebPushCredential | undefined> {
+    const stored = (await this.#credentials.credentials(projectId))?.webpush;
+    if (stored === undefined) return undefined;
+    try {
+      return JSON.parse(open(this.#key, stored.sealed, webPushAad(projectId))) as WebPushCredential;
+    } catch (cause) {
+      const message = isAppError(cause) ? cause.message : 'stored secret is not valid JSON';
+      throw new AppError('INVALID_CONFIG', `Web Push keys of project ${projectId}: ${message}`, { cause });
+    }
+  }
+
+  async summary(projectId: string): Promise<WebPushSummary | undefined> {
+    return (await this.#credentials.credentials(projectId))?.webpush?.summary;
+  }
+}
