@@ -10,14 +10,18 @@ import { type DeviceDocument, evolveDevice } from '@herald/read-models';
  */
 export type IndexedDevice = Pick<
   DeviceDocument,
-  '_id' | 'project_id' | 'token' | 'platform' | 'status' | 'topics' | 'metadata' | 'external_id' | 'timezone' | 'registered_at' | 'position'
+  '_id' | 'project_id' | 'token' | 'platform' | 'status' | 'topics' | 'metadata' | 'external_id' | 'timezone' | 'registered_at' | 'position' | 'locale'
 > & {
   /** The device-events offset of the record that created it: a send whose recorded end is not past it was accepted before it registered. */
   since: number;
 };
 
-/** The fields of an `IndexedDevice`, in the order the index stores them (row-codec.ts). */
-export const INDEXED_FIELDS = ['_id', 'project_id', 'token', 'platform', 'status', 'topics', 'metadata', 'external_id', 'timezone', 'registered_at', 'position', 'since'] as const;
+/**
+ * The fields of an `IndexedDevice`, in the order the index stores them
+ * (row-codec.ts). New fields go last: a row written before one was added
+ * decodes with it absent, so no rebuild is needed (`locale`).
+ */
+export const INDEXED_FIELDS = ['_id', 'project_id', 'token', 'platform', 'status', 'topics', 'metadata', 'external_id', 'timezone', 'registered_at', 'position', 'since', 'locale'] as const;
 
 function indexed(device: (DeviceDocument & { since: number }) | IndexedDevice): IndexedDevice {
   const row: Record<string, unknown> = {};

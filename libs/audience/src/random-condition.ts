@@ -43,7 +43,7 @@ function randomLeaf(random: Random, vocabulary: ConditionVocabulary): AudienceCo
     case 3:
       return { external_id: pick(random, vocabulary.externalIds) };
     case 4:
-      return { platform: pick(random, vocabulary.platforms) };
+      return { platform: pick(random, vocabulary.platforms) } as AudienceCondition;
     case 5:
       return { locale: pick(random, vocabulary.locales) };
     case 6:

@@ -27,6 +27,8 @@ export interface DeviceDocument extends ProjectedDocument {
   external_id?: string;
   /** IANA time zone name, for local-time sends. */
   timezone?: string;
+  /** BCP 47 language tag, canonical (`fr-CA`): `{"locale": …}` targets match it and the tags under it. */
+  locale?: string;
   /** Registered without the project's API key (and not registered with it since): counts toward the anonymous share of the quota. */
   anonymous?: true;
   /** web devices: the Web Push subscription's keys and the project's VAPID key it was made with (the endpoint is `token`). */
@@ -115,6 +117,7 @@ export function evolveDevice(stored: DeviceDocument | undefined, record: Consume
         topics: data.topic_ids ?? base.topics,
         ...(user === undefined ? {} : { external_id: user }),
         ...(data.timezone === undefined ? {} : { timezone: data.timezone }),
+        ...(data.locale === undefined ? {} : { locale: data.locale }),
         ...(anonymous ? { anonymous: true as const } : {}),
         ...(subscription === undefined ? {} : { subscription }),
         updated_at: event.occurred_at,
@@ -124,7 +127,8 @@ export function evolveDevice(stored: DeviceDocument | undefined, record: Consume
     }
     case 'MetadataUpdated': {
       if (state === undefined) return state;
-      return { ...state, metadata: mergeMetadata(state.metadata, event.data.set, event.data.unset), updated_at: event.occurred_at, position };
+      const locale = event.data.locale === undefined ? {} : { locale: event.data.locale };
+      return { ...state, metadata: mergeMetadata(state.metadata, event.data.set, event.data.unset), ...locale, updated_at: event.occurred_at, position };
     }
     case 'DeviceDeactivated': {
       if (state === undefined) return state;

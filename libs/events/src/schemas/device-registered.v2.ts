@@ -14,6 +14,7 @@ export const DeviceRegisteredV2 = eventSchema(
     topic_ids: Type.Optional(Type.Array(Type.String())),
     external_id: Type.Optional(Type.String({ minLength: 1, description: "The project's id of the user who owns the device (one user, many devices)" })),
     timezone: Type.Optional(Type.String({ minLength: 1, description: 'IANA time zone name, for local-time sends' })),
+    locale: Type.Optional(Type.String({ minLength: 1, description: 'BCP 47 language tag in canonical form (fr-CA), for `{"locale": …}` targets; absent: the previous one is kept' })),
     proven_identifiers: Type.Optional(
       Type.Array(Type.String(), {
         description: "The values of `identifiers` this registration proved (the project's key, or with identity verification on their HMAC): a verified metadata write reaches a device only by a proven value",

@@ -19,7 +19,7 @@ export function sizeProblems(input: Partial<NotificationInput> | undefined, noti
 }
 
 /** The optional fields the client set, as they travel on the event (absent ones left out). */
-function pushFields(input: Partial<NotificationInput>): Partial<NotificationInput> {
+function pushFields(input: Partial<NotificationInput>): Omit<Partial<NotificationInput>, 'targets' | 'title' | 'body'> {
   return Object.fromEntries(OPTIONAL_FIELDS.flatMap((key) => (input[key] === undefined ? [] : [[key, input[key]]])));
 }
 
