@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CredentialStore, generateSecretKey, parseSecretKey } from '@herald/admin';
+import { CredentialStore, generateSecretKey, parseSecretKey, WebPushKeyStore } from '@herald/admin';
 import { LOCAL_PROVIDER_IDENTITY_FILE, type ProviderIdentity } from '@herald/fake-providers';
 import { createTestEnv, REPO_ROOT, type TestEnv } from '@herald/testing';
 
@@ -47,6 +47,10 @@ describe('herald projects create in local mode', () => {
     expect(credentials.apns).toMatchObject({ keyId: identity.apns.keyId, teamId: identity.apns.teamId });
     expect(credentials.fcm?.serviceAccount.client_email).toBe(identity.fcm.clientEmail);
 
+    // And Web Push keys of its own, sealed with the same local key.
+    const webpush = await new WebPushKeyStore(env.mongo.db, parseSecretKey(secret)).get(id);
+    expect(webpush).toMatchObject({ subject: 'mailto:push@herald.localhost', keys: [expect.objectContaining({ public_key: expect.any(String) })] });
+
     // A second project shares the same identity (one key pair per local install).
     const second = JSON.parse(await herald(['projects', 'create', 'local-two', '--json'])) as { id: string };
     expect((await new CredentialStore(env.mongo.db, parseSecretKey(secret)).get(second.id)).apns?.keyId).toBe(identity.apns.keyId);
@@ -59,6 +63,7 @@ describe('herald projects create in local mode', () => {
     expect(skipped).toContain('NoApnsCredentials');
     const id = /id:\s+(\S+)/.exec(skipped)![1]!;
     expect(await new CredentialStore(env.mongo.db, parseSecretKey(secret)).get(id)).toEqual({});
+    expect(await new WebPushKeyStore(env.mongo.db, parseSecretKey(secret)).get(id)).toBeUndefined();
   });
 
   it('is not local mode when HERALD_SECRET_KEY is set: nothing is stored', async () => {

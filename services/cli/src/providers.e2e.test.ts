@@ -192,3 +192,41 @@ describe('herald providers', () => {
     );
   });
 });
+
+describe('herald providers webpush', () => {
+  it('generates a VAPID pair, shows only public keys, and rotates keeping the old key', async () => {
+    const projectId = await createProject('webpush');
+    const first = await herald(['providers', 'webpush', projectId, '--generate', '--subject', 'mailto:push@example.com', '--json']);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    const made = (JSON.parse(first.stdout) as { webpush: { current_key_id: string; subject: string; keys: Array<{ id: string; public_key: string }> } }).webpush;
+    expect(made.subject).toBe('mailto:push@example.com');
+    expect(Buffer.from(made.keys[0]!.public_key, 'base64url')).toHaveLength(65);
+
+    const rotated = await herald(['providers', 'webpush', projectId, '--generate']);
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).toMatch(new RegExp(`^Web Push key \\S+ generated for project ${projectId} \\(now current\\)\n  subject: mailto:push@example\\.com\n`));
+
+    const shown = await herald(['providers', 'webpush', projectId, '--show']);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`key ${made.current_key_id}: created`);
+    expect(shown.stdout).toMatch(/\(current\): created/);
+    expect(shown.stdout.match(/^ {2}key /gm)).toHaveLength(2);
+    expect(shown.stdout + JSON.stringify(await stored(projectId))).not.toMatch(/private_key/);
+  });
+
+  it('refuses a first key without a subject, a subject that is no mailto:/https: URI, and no or both actions', async () => {
+    const projectId = await createProject('webpush-bad');
+    const runs = [
+      await herald(['providers', 'webpush', projectId, '--generate']),
+      await herald(['providers', 'webpush', projectId, '--generate', '--subject', 'push@example.com']),
+      await herald(['providers', 'webpush', projectId]),
+      await herald(['providers', 'webpush', projectId, '--generate', '--show']),
+      await herald(['providers', 'webpush', projectId, '--show']),
+    ];
+    expect(runs.map((run) => run.code)).toEqual([1, 1, 1, 1, 1]);
+    expect(runs[0]!.stderr).toContain('subject is required');
+    expect(runs[1]!.stderr).toContain('subject must be a mailto: or https: URI');
+    expect(runs[2]!.stderr).toContain('give exactly one of --generate or --show');
+    expect(runs[4]!.stderr).toContain('has no Web Push keys');
+  });
+});

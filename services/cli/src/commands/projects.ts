@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { NotFoundError, ValidationError } from '@herald/errors';
-import { capRule, CredentialStore, parseFrequencyCap, parseQuietHours, parseSecretKey, type FrequencyCap, type QuietHoursSetting } from '@herald/admin';
+import { capRule, CredentialStore, parseFrequencyCap, parseQuietHours, parseSecretKey, WebPushKeyStore, type FrequencyCap, type QuietHoursSetting } from '@herald/admin';
 import { LOCAL_PROVIDER_IDENTITY_FILE, localProviderIdentity, storeIdentity } from '@herald/fake-providers';
 import type { Db } from '@herald/mongo';
 import type { Runner } from '../context.ts';
@@ -16,11 +16,19 @@ interface ProjectSettings {
   local?: LocalMode | undefined;
 }
 
-/** Local mode: the new project gets the credentials `npm start`'s fake APNs and FCM accept (kept in the state dir). */
+/** Local mode: the VAPID subject of local projects (a push service may write to it; the local fake never does). */
+const LOCAL_VAPID_SUBJECT = 'mailto:push@herald.localhost';
+
+/**
+ * Local mode: the new project gets the credentials `npm start`'s fake APNs and FCM accept (kept in the state dir)
+ * and a Web Push key pair of its own (any push service, the local fake included, accepts a project's VAPID key).
+ */
 async function giveLocalFakeProviders(db: Db, settings: ProjectSettings, projectId: string): Promise<boolean> {
   if (settings.local === undefined || settings.env.HERALD_SECRET_KEY === undefined) return false;
   const identity = await localProviderIdentity(join(settings.local.stateDir, LOCAL_PROVIDER_IDENTITY_FILE), { create: true });
-  await storeIdentity(new CredentialStore(db, parseSecretKey(settings.env.HERALD_SECRET_KEY)), projectId, identity!);
+  const secretKey = parseSecretKey(settings.env.HERALD_SECRET_KEY);
+  await storeIdentity(new CredentialStore(db, secretKey), projectId, identity!);
+  await new WebPushKeyStore(db, secretKey).generate(projectId, LOCAL_VAPID_SUBJECT);
   return true;
 }
 
@@ -42,7 +50,7 @@ export function projectCommands(program: Command, withContext: Runner, settings:
           out(`  id:      ${project._id}`);
           out(`  api key: ${apiKey}`);
           out('The API key is shown only this once; Herald stores only its hash.');
-          if (faked) out('Local mode: it sends through the local fake APNs and FCM (`npm start`); --no-fake-providers skips this.');
+          if (faked) out('Local mode: it sends through the local fake APNs and FCM (`npm start`) and has Web Push keys; --no-fake-providers skips this.');
           else out('It has no provider credentials yet: pushes are reported failed (NoApnsCredentials / NoFcmCredentials) until `herald providers apns|fcm` sets them.');
         }
       }),
