@@ -4,7 +4,7 @@
 // and lets F more fire and finish, then measures every process group's CPU while nothing is sent.
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ADMIN_COLLECTIONS, storeAdapter } from '@herald/mongo';
+import { ScheduleStore } from '@herald/mongo';
 import { setUpInfra, type BenchInfra } from './infra.ts';
 import { startSystem, type BenchSystem } from './system.ts';
 import { ProcessWatch } from './proc.ts';
@@ -95,12 +95,12 @@ async function main(): Promise<number> {
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
   const pending = await schedule(baseUrl, project.apiKey, deviceId, args.pending, () => tomorrow);
   const statusOf = async (id: string) => (await call(baseUrl, project.apiKey, 'GET', `/api/v1/notifications/${id}`)).body.data?.status;
-  const schedules = infra.mongo.db.collection(ADMIN_COLLECTIONS.deliverySchedules);
-  const store = await storeAdapter(infra.mongo.db);
-  await waitUntil('every pending send held', async () => (await store.count(schedules, { state: 'pending' })) >= args.pending, 300_000);
+  const schedules = new ScheduleStore(infra.mongo.db);
+  await waitUntil('every pending send held', async () => (await schedules.countByState()).pending >= args.pending, 300_000);
   for (const id of finished) await waitUntil(`scheduled send ${id} sent`, async () => (await statusOf(id)) === 'sent', 120_000);
   if (pending.length > 0 && (await statusOf(pending.at(-1)!)) !== 'scheduled') throw new Error('a send for tomorrow is not scheduled');
-  const stored = { pending: await store.count(schedules, { state: 'pending' }), finished_kept: await store.count(schedules, { state: { $ne: 'pending' } }) };
+  const counted = await schedules.countByState();
+  const stored = { pending: counted.pending, finished_kept: counted.kept };
   // Let the sends' own work (projections, reports, the finished schedules' clean-up) settle first.
   await sleep(10_000);
 

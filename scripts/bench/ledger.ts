@@ -1,4 +1,4 @@
-import { ReadModelRegistry, type Db } from '@herald/mongo';
+import { LedgerQueries, ReadModelRegistry, type Db } from '@herald/mongo';
 import { type DeliveryLedgerDocument, ledgerCounts } from '@herald/read-models';
 
 /**
@@ -7,8 +7,8 @@ import { type DeliveryLedgerDocument, ledgerCounts } from '@herald/read-models';
  * the per-device receipts are served from.
  */
 export async function readLedgerCounts(db: Db, notificationId: string): Promise<Record<string, number>> {
-  const ledger = await new ReadModelRegistry(db, { cacheMs: 0 }).collection<DeliveryLedgerDocument>('delivery_ledger');
-  const { sent: _sent, opened: _opened, ...byOutcome } = ledgerCounts(await ledger.find({ notification_id: notificationId }).toArray());
+  const ledger = new LedgerQueries(new ReadModelRegistry(db, { cacheMs: 0 }));
+  const { sent: _sent, opened: _opened, ...byOutcome } = ledgerCounts(await ledger.notificationBatches(notificationId));
   return byOutcome;
 }
 
@@ -19,9 +19,9 @@ export async function readLedgerCounts(db: Db, notificationId: string): Promise<
  * `ids` without a ledger document get no entry.
  */
 export async function readLedgerCountsOf(db: Db, ids: ReadonlySet<string>): Promise<Map<string, Record<string, number>>> {
-  const ledger = await new ReadModelRegistry(db, { cacheMs: 0 }).collection<DeliveryLedgerDocument>('delivery_ledger');
+  const ledger = new LedgerQueries(new ReadModelRegistry(db, { cacheMs: 0 }));
   const byNotification = new Map<string, DeliveryLedgerDocument[]>();
-  for await (const doc of ledger.find({})) {
+  for await (const doc of ledger.everyBatch()) {
     if (!ids.has(doc.notification_id)) continue;
     const docs = byNotification.get(doc.notification_id);
     if (docs === undefined) byNotification.set(doc.notification_id, [doc]);

@@ -1,7 +1,7 @@
 import cliProgress from 'cli-progress';
 import { createEvent, deviceIdFor, topicIdFor, TOPICS, type HeraldEvent } from '@herald/events';
 import type { EventProducer } from '@herald/kafka';
-import { ReadModelRegistry, type Db } from '@herald/mongo';
+import { DeviceQueries, ReadModelRegistry, type Db } from '@herald/mongo';
 import type { Deadline } from './deadline.ts';
 import type { PositionReader } from './offsets.ts';
 
@@ -115,7 +115,7 @@ export async function waitForProjection(
     const caughtUpS = (performance.now() - started) / 1000;
     for (;;) {
       const before = performance.now();
-      const count = await (await registry.store()).count(await registry.collection('devices'), {});
+      const count = await new DeviceQueries(registry).countEveryDevice();
       const countS = (performance.now() - before) / 1000;
       options.progress(`group caught up; counted ${count}`);
       if (count >= options.devices) return { seconds: (performance.now() - started) / 1000, caughtUpS, countS };

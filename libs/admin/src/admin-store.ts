@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '@herald/mongo';
-import { ADMIN_COLLECTIONS } from '@herald/mongo';
+import { ProjectQueries, type Db } from '@herald/mongo';
 import { newId } from '@herald/events';
 import { NotFoundError } from '@herald/errors';
 import { apiKeyMatches, generateApiKey, parseApiKey } from './api-key.ts';
@@ -55,8 +54,6 @@ interface ProjectRecord extends Project {
 /** What the API needs to check a device-facing metadata write. */
 export type IdentityVerification = { enabled: false } | { enabled: true; secret: string };
 
-const WITHOUT_SECRET = { projection: { device_auth: 0, stream_key: 0 } } as const;
-
 export interface ApiKeyRecord {
   _id: string;
   project_id: string;
@@ -67,71 +64,57 @@ export interface ApiKeyRecord {
 
 /** Projects and API keys: admin data written directly by the CLI, read by the API. */
 export class AdminStore {
-  readonly #db: Db;
+  /** The project getters return neither secret. */
+  readonly #store: ProjectQueries<ProjectRecord, ApiKeyRecord>;
 
   constructor(db: Db) {
-    this.#db = db;
-  }
-
-  get #projects() {
-    return this.#db.collection<ProjectRecord>(ADMIN_COLLECTIONS.projects);
-  }
-
-  get #keys() {
-    return this.#db.collection<ApiKeyRecord>(ADMIN_COLLECTIONS.apiKeys);
+    this.#store = new ProjectQueries<ProjectRecord, ApiKeyRecord>(db, ['device_auth', 'stream_key']);
   }
 
   async createProject(name: string, now = new Date()): Promise<{ project: Project; apiKey: string }> {
     const project: Project = { _id: newId(), name, created_at: now };
-    await this.#projects.insertOne(project);
+    await this.#store.insertProject(project);
     const { apiKey } = await this.issueKey(project._id, now);
     return { project, apiKey };
   }
 
   async findProject(projectId: string): Promise<Project | null> {
-    return this.#projects.findOne({ _id: projectId }, WITHOUT_SECRET);
+    return this.#store.project(projectId);
   }
 
   /** Sets the zone local-time sends use for devices without one; false when there is no such project. */
   async setDefaultTimezone(projectId: string, timezone: string): Promise<boolean> {
-    const result = await this.#projects.updateOne({ _id: projectId }, { $set: { default_timezone: timezone } });
-    return result.matchedCount === 1;
+    return this.#store.setField(projectId, 'default_timezone', timezone);
   }
 
   /** Lets the project's devices create topics (or stops them); false when there is no such project. */
   async setDeviceTopics(projectId: string, allowed: boolean): Promise<boolean> {
-    const result = await this.#projects.updateOne({ _id: projectId }, allowed ? { $set: { device_topics: true } } : { $unset: { device_topics: '' } });
-    return result.matchedCount === 1;
+    return this.#store.setField(projectId, 'device_topics', allowed ? true : undefined);
   }
 
   /** The pace of sends that set none (undefined: unpaced); false when there is no such project. */
   async setDefaultRate(projectId: string, ratePerMinute: number | undefined): Promise<boolean> {
-    const result = await this.#projects.updateOne({ _id: projectId }, ratePerMinute === undefined ? { $unset: { default_rate_per_minute: '' } } : { $set: { default_rate_per_minute: ratePerMinute } });
-    return result.matchedCount === 1;
+    return this.#store.setField(projectId, 'default_rate_per_minute', ratePerMinute);
   }
 
   /** The project's budget in pushes per second (undefined: unlimited); false when there is no such project. */
   async setBudget(projectId: string, perSecond: number | undefined): Promise<boolean> {
-    const result = await this.#projects.updateOne({ _id: projectId }, perSecond === undefined ? { $unset: { budget_per_second: '' } } : { $set: { budget_per_second: perSecond } });
-    return result.matchedCount === 1;
+    return this.#store.setField(projectId, 'budget_per_second', perSecond);
   }
 
   /** The project's frequency cap for campaign sends (undefined: none); false when there is no such project. */
   async setFrequencyCap(projectId: string, cap: FrequencyCap | undefined): Promise<boolean> {
-    const result = await this.#projects.updateOne({ _id: projectId }, cap === undefined ? { $unset: { frequency_cap: '' } } : { $set: { frequency_cap: cap } });
-    return result.matchedCount === 1;
+    return this.#store.setField(projectId, 'frequency_cap', cap);
   }
 
   /** The project's quiet hours for campaign sends (undefined: none); false when there is no such project. */
   async setQuietHours(projectId: string, quiet: QuietHoursSetting | undefined): Promise<boolean> {
-    const result = await this.#projects.updateOne({ _id: projectId }, quiet === undefined ? { $unset: { quiet_hours: '' } } : { $set: { quiet_hours: quiet } });
-    return result.matchedCount === 1;
+    return this.#store.setField(projectId, 'quiet_hours', quiet);
   }
 
   /** The project's own device quota (undefined: back to the API's default); false when there is no such project. */
   async setDeviceQuota(projectId: string, quota: number | undefined): Promise<boolean> {
-    const result = await this.#projects.updateOne({ _id: projectId }, quota === undefined ? { $unset: { device_quota: '' } } : { $set: { device_quota: quota } });
-    return result.matchedCount === 1;
+    return this.#store.setField(projectId, 'device_quota', quota);
   }
 
   /**
@@ -140,21 +123,21 @@ export class AdminStore {
    * processes asking at once keep the same one. Null when there is no such project.
    */
   async streamKey(projectId: string): Promise<string | null> {
-    const read = async () => (await this.#projects.findOne({ _id: projectId }, { projection: { stream_key: 1 } })) ?? null;
+    const read = () => this.#store.projectFields(projectId, ['stream_key']);
     const found = await read();
     if (found === null) return null;
     if (found.stream_key !== undefined) return found.stream_key;
-    await this.#projects.updateOne({ _id: projectId, stream_key: { $exists: false } }, { $set: { stream_key: randomBytes(32).toString('hex') } });
+    await this.#store.setField(projectId, 'stream_key', randomBytes(32).toString('hex'), { onlyIfUnset: true });
     return (await read())?.stream_key ?? null;
   }
 
   async listProjects(): Promise<Project[]> {
-    return this.#projects.find({}, WITHOUT_SECRET).sort({ created_at: 1 }).toArray();
+    return this.#store.projects();
   }
 
   /** The project's identity-verification setting, or null when there is no such project. */
   async identityVerification(projectId: string): Promise<IdentityVerification | null> {
-    const project = await this.#projects.findOne({ _id: projectId }, { projection: { device_auth: 1 } });
+    const project = await this.#store.projectFields(projectId, ['device_auth']);
     if (project === null) return null;
     return project.device_auth === undefined ? { enabled: false } : { enabled: true, secret: project.device_auth.secret };
   }
@@ -171,10 +154,8 @@ export class AdminStore {
   ): Promise<{ secret: string | undefined; enabled_at: Date }> {
     const deviceAuth: DeviceAuth = { secret: generateDeviceAuthSecret(), enabled_at: now };
     // Only where it is off unless rotating: two concurrent `on`s issue one secret, not two where the first is silently lost.
-    const filter = options.rotate === true ? { _id: projectId } : { _id: projectId, device_auth: { $exists: false } };
-    const result = await this.#projects.updateOne(filter, { $set: { device_auth: deviceAuth } });
-    if (result.matchedCount === 1) return { secret: deviceAuth.secret, enabled_at: now };
-    const existing = await this.#projects.findOne({ _id: projectId }, { projection: { device_auth: 1 } });
+    if (await this.#store.setField(projectId, 'device_auth', deviceAuth, { onlyIfUnset: options.rotate !== true })) return { secret: deviceAuth.secret, enabled_at: now };
+    const existing = await this.#store.projectFields(projectId, ['device_auth']);
     if (existing === null) throw new NotFoundError(`project ${projectId} does not exist`);
     // Turned off between the two reads: try again, now it is off.
     if (existing.device_auth === undefined) return this.enableIdentityVerification(projectId, options, now);
@@ -185,7 +166,7 @@ export class AdminStore {
   async disableIdentityVerification(projectId: string): Promise<{ was_enabled: boolean }> {
     const before = await this.identityVerification(projectId);
     if (before === null) throw new NotFoundError(`project ${projectId} does not exist`);
-    await this.#projects.updateOne({ _id: projectId }, { $unset: { device_auth: '' } });
+    await this.#store.setField(projectId, 'device_auth', undefined);
     return { was_enabled: before.enabled };
   }
 
@@ -193,24 +174,23 @@ export class AdminStore {
   async issueKey(projectId: string, now = new Date()): Promise<{ keyId: string; apiKey: string }> {
     if ((await this.findProject(projectId)) === null) throw new NotFoundError(`project ${projectId} does not exist`);
     const { keyId, apiKey, hash } = generateApiKey();
-    await this.#keys.insertOne({ _id: keyId, project_id: projectId, hash, created_at: now });
+    await this.#store.insertKey({ _id: keyId, project_id: projectId, hash, created_at: now });
     return { keyId, apiKey };
   }
 
   async revokeKey(keyId: string, now = new Date()): Promise<void> {
-    const result = await this.#keys.updateOne({ _id: keyId }, { $set: { revoked_at: now } });
-    if (result.matchedCount === 0) throw new NotFoundError(`API key ${keyId} does not exist`);
+    if (!(await this.#store.revokeKey(keyId, now))) throw new NotFoundError(`API key ${keyId} does not exist`);
   }
 
   async listKeys(projectId: string): Promise<Array<Omit<ApiKeyRecord, 'hash'>>> {
-    return this.#keys.find({ project_id: projectId }, { projection: { hash: 0 } }).sort({ created_at: 1 }).toArray();
+    return this.#store.keys(projectId);
   }
 
   /** The project a live key belongs to, or undefined for a malformed, unknown or revoked key. */
   async projectForKey(apiKey: string): Promise<string | undefined> {
     const parsed = parseApiKey(apiKey);
     if (parsed === undefined) return undefined;
-    const record = await this.#keys.findOne({ _id: parsed.keyId });
+    const record = await this.#store.key(parsed.keyId);
     if (record === null || record.revoked_at !== undefined) return undefined;
     return apiKeyMatches(apiKey, record.hash) ? record.project_id : undefined;
   }

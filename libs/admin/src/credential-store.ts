@@ -1,5 +1,4 @@
-import type { Collection, Db } from '@herald/mongo';
-import { ADMIN_COLLECTIONS } from '@herald/mongo';
+import { ProviderCredentialQueries, type Db } from '@herald/mongo';
 import { AppError, ConfigError, isAppError, NotFoundError } from '@herald/errors';
 import { AdminStore } from './admin-store.ts';
 import { open, seal, type SealedBox } from './secret-box.ts';
@@ -51,18 +50,16 @@ export function credentialAad(projectId: string, provider: ProviderName): string
  * project; setting a provider's credential replaces the previous one.
  */
 export class CredentialStore {
-  readonly #db: Db;
+  readonly #credentials: ProviderCredentialQueries<ProviderCredentialsRecord>;
+  readonly #projects: AdminStore;
   readonly #key: Buffer;
 
   /** `secretKey`: `parseSecretKey(HERALD_SECRET_KEY)`. */
   constructor(db: Db, secretKey: Buffer) {
     if (secretKey.length !== 32) throw new ConfigError(['CredentialStore needs the 32-byte key parseSecretKey(HERALD_SECRET_KEY) returns']);
-    this.#db = db;
+    this.#credentials = new ProviderCredentialQueries<ProviderCredentialsRecord>(db);
+    this.#projects = new AdminStore(db);
     this.#key = secretKey;
-  }
-
-  get #credentials(): Collection<ProviderCredentialsRecord> {
-    return this.#db.collection<ProviderCredentialsRecord>(ADMIN_COLLECTIONS.providerCredentials);
   }
 
   async setApns(projectId: string, credential: ApnsCredential, now = new Date()): Promise<ApnsSummary & { set_at: Date }> {
@@ -96,8 +93,7 @@ export class CredentialStore {
 
   /** Ids of the projects with at least one provider credential. */
   async listConfigured(): Promise<string[]> {
-    const records = await this.#credentials.find({}, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray();
-    return records.map((record) => record._id);
+    return this.#credentials.projectIds();
   }
 
   #seal(projectId: string, provider: ProviderName, credential: ApnsCredential | FcmCredential): SealedBox {
@@ -114,24 +110,17 @@ export class CredentialStore {
   }
 
   async #find(projectId: string): Promise<ProviderCredentialsRecord | null> {
-    const record = await this.#credentials.findOne({ _id: projectId });
+    const record = await this.#credentials.credentials(projectId);
     if (record === null) await this.#requireProject(projectId);
     return record;
   }
 
   async #requireProject(projectId: string): Promise<void> {
-    if ((await new AdminStore(this.#db).findProject(projectId)) === null) throw new NotFoundError(`project ${projectId} does not exist`);
+    if ((await this.#projects.findProject(projectId)) === null) throw new NotFoundError(`project ${projectId} does not exist`);
   }
 
   async #set<Provider extends ProviderName>(projectId: string, provider: Provider, stored: NonNullable<ProviderCredentialsRecord[Provider]>): Promise<void> {
     await this.#requireProject(projectId);
-    const write = () => this.#credentials.updateOne({ _id: projectId }, { $set: { [provider]: stored } }, { upsert: true });
-    try {
-      await write();
-    } catch (error) {
-      // Two first writes for one project race to insert it; the loser's update now finds the document.
-      if ((error as { code?: unknown }).code !== 11000) throw error;
-      await write();
-    }
+    await this.#credentials.setProvider(projectId, provider, stored);
   }
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Collection, Db } from '@herald/mongo';
-import { ADMIN_COLLECTIONS } from '@herald/mongo';
+import { IdempotencyKeys, type Db } from '@herald/mongo';
 import { AppError } from '@herald/errors';
 
 interface IdempotencyRecord {
@@ -45,11 +44,11 @@ export function isReclaimable(record: Pick<IdempotencyRecord, 'state' | 'created
  * (FerretDB 1.x refuses TTL indexes).
  */
 export class IdempotencyStore {
-  readonly #keys: Collection<IdempotencyRecord>;
+  readonly #keys: IdempotencyKeys<IdempotencyRecord>;
   readonly #leaseMs: number;
 
   constructor(db: Db, options: { leaseMs?: number } = {}) {
-    this.#keys = db.collection<IdempotencyRecord>(ADMIN_COLLECTIONS.idempotencyKeys);
+    this.#keys = new IdempotencyKeys<IdempotencyRecord>(db);
     this.#leaseMs = options.leaseMs ?? PENDING_LEASE_MS;
   }
 
@@ -59,32 +58,18 @@ export class IdempotencyStore {
    * keys stay until a claim takes them over. Resolves with which of the two holds.
    */
   async ensureIndexes(): Promise<'ttl-index' | 'reclaim-on-use'> {
-    try {
-      await this.#keys.createIndex({ expires_at: 1 }, { name: 'expire_keys', expireAfterSeconds: 0 });
-      return 'ttl-index';
-    } catch (error) {
-      if (/expireAfterSeconds/.test((error as Error).message) && /not implemented/i.test((error as Error).message)) return 'reclaim-on-use';
-      throw error;
-    }
+    return (await this.#keys.ensureTtlIndex()) ? 'ttl-index' : 'reclaim-on-use';
   }
 
   async claim<T>(id: string, hash: string, windowMs: number, now = new Date()): Promise<Claim<T>> {
     const expiresAt = Number.isFinite(windowMs) ? { expires_at: new Date(now.getTime() + windowMs) } : {};
-    try {
-      await this.#keys.insertOne({ _id: id, state: 'pending', request_hash: hash, created_at: now, ...expiresAt });
-      return { kind: 'claimed', id };
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 11000) throw error;
-    }
-    const existing = await this.#keys.findOne({ _id: id });
+    if (await this.#keys.insert({ _id: id, state: 'pending', request_hash: hash, created_at: now, ...expiresAt })) return { kind: 'claimed', id };
+    const existing = await this.#keys.find(id);
     if (existing === null) return this.claim(id, hash, windowMs, now);
     if (isReclaimable(existing, windowMs, now, this.#leaseMs)) {
       // Expired, or abandoned while pending: take it over, unless another request just did.
-      const taken = await this.#keys.updateOne(
-        { _id: id, created_at: existing.created_at },
-        { $set: { state: 'pending', request_hash: hash, created_at: now, ...expiresAt }, $unset: { result: '' } },
-      );
-      return taken.modifiedCount === 1 ? { kind: 'claimed', id } : { kind: 'pending' };
+      const taken = await this.#keys.takeOver(id, existing.created_at, { state: 'pending', request_hash: hash, created_at: now, ...expiresAt }, ['result']);
+      return taken ? { kind: 'claimed', id } : { kind: 'pending' };
     }
     if (existing.request_hash !== hash) {
       throw new AppError('CONFLICT', 'Idempotency-Key was already used for a different request');
@@ -93,10 +78,10 @@ export class IdempotencyStore {
   }
 
   async complete(id: string, result: unknown): Promise<void> {
-    await this.#keys.updateOne({ _id: id }, { $set: { state: 'done', result } });
+    await this.#keys.set(id, { state: 'done', result });
   }
 
   async release(id: string): Promise<void> {
-    await this.#keys.deleteOne({ _id: id, state: 'pending' });
+    await this.#keys.deletePending(id);
   }
 }

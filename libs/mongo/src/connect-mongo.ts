@@ -2,8 +2,8 @@ import { MongoClient, MongoError, MongoNetworkError, MongoServerError, MongoServ
 import { InfrastructureError } from '@herald/errors';
 import { storeAdapter, type StoreAdapter } from './store/store-adapter.ts';
 
-export type { Db, Collection, AnyBulkWriteOperation, Filter, Document, FindCursor } from 'mongodb';
-export { Long, ObjectId } from 'mongodb';
+// The connection handle is the one driver type outside libs/mongo: composition roots hold it and hand it to the query classes.
+export type { Db } from 'mongodb';
 
 export interface MongoHandle {
   client: MongoClient;

@@ -1,4 +1,5 @@
 export * from './connect-mongo.ts';
+export * from './store-filter.ts';
 export * from './collections.ts';
 export * from './read-models.ts';
 export * from './find-by-ids.ts';
@@ -13,4 +14,9 @@ export type { ElementPage } from './store/store-contract.ts';
 export * from './queries/notification-reports.ts';
 export * from './queries/frequency-caps.ts';
 export * from './queries/schedules.ts';
+export * from './queries/projects.ts';
+export * from './queries/provider-credentials.ts';
+export * from './queries/idempotency-keys.ts';
+export * from './queries/webhooks.ts';
+export * from './queries/model-documents.ts';
 export * from './queries/templates.ts';

@@ -104,12 +104,15 @@ export class ReadModelRegistry {
     return previous;
   }
 
+  /** Drops a version's collections (its documents and its counters); a missing one is no error. */
+  async dropVersion(version: ReadModelVersion): Promise<void> {
+    for (const name of [version.collection, countsCollectionName(version.collection)]) await this.#db.collection(name).drop().catch(() => false);
+  }
+
   /** Drops the collections of retired versions. */
   async dropRetired(model: ReadModelName): Promise<ReadModelVersion[]> {
     const { retired } = await this.versions(model);
-    for (const version of retired) {
-      for (const name of [version.collection, countsCollectionName(version.collection)]) await this.#db.collection(name).drop().catch(() => false);
-    }
+    for (const version of retired) await this.dropVersion(version);
     await this.#pointers.updateOne({ _id: model }, { $set: { retired: [] } });
     return retired;
   }

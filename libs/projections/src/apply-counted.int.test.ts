@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import { readCounts, type Collection, storeAdapter, type StoreAdapter } from '@herald/mongo';
+import { readCounts, ModelDocuments, storeAdapter, type StoreAdapter } from '@herald/mongo';
+import type { Collection } from 'mongodb';
 import { createTestEnv, type TestEnv } from '@herald/testing';
 import { applyCounted, applyCounts, foldWithCounts } from './apply-counted.ts';
-import { readByIds } from './apply-projection.ts';
 import { type CounterDocument, deviceCountsOf, type DeviceDocument, DEVICES_COUNT_KEY, devicesProjection, topicCountKey } from '@herald/read-models';
 import { countedWrites } from './written-documents.ts';
 
@@ -14,9 +14,11 @@ import { countedWrites } from './written-documents.ts';
  * a chunk applied twice, or a crash between the counters and the documents.
  */
 let env: TestEnv;
-let store: StoreAdapter;
 let devices: Collection<DeviceDocument>;
+let store: StoreAdapter;
 let counters: Collection<CounterDocument>;
+/** A collection as the projection writes it (the collections may be wrapped to watch what is sent). */
+const docs = <T extends { _id: string }>(collection: Collection<T>) => new ModelDocuments(collection, store);
 const project_id = 'counted';
 const offsets = new Map<number, number>();
 
@@ -68,7 +70,7 @@ describe('applyCounted', () => {
         register(`p${partition}-5`, 'ios', ['t2']),
       ]),
     );
-    await Promise.all(chunks.map((chunk) => applyCounted(devicesProjection, devices, counters, store, chunk)));
+    await Promise.all(chunks.map((chunk) => applyCounted(devicesProjection, docs(devices), docs(counters), chunk)));
     const expected = await recount();
     expect(expected.devices.ios.active).toBeGreaterThan(0);
     expect(await counted()).toEqual(expected);
@@ -77,9 +79,9 @@ describe('applyCounted', () => {
 
   it('adds nothing when a chunk is applied again', async () => {
     const chunk = at(0, [register('again-1', 'ios', ['t1']), unregister('p0-7')]);
-    await applyCounted(devicesProjection, devices, counters, store, chunk);
+    await applyCounted(devicesProjection, docs(devices), docs(counters), chunk);
     const once = await counted();
-    await applyCounted(devicesProjection, devices, counters, store, chunk);
+    await applyCounted(devicesProjection, docs(devices), docs(counters), chunk);
     expect(await counted()).toEqual(once);
     expect(once).toEqual(await recount());
   });
@@ -87,11 +89,11 @@ describe('applyCounted', () => {
   it('adds only what is new after a crash between the counters and the documents', async () => {
     const chunk = at(1, [register('crash-1', 'android', ['t2']), unregister('p1-9'), register('p1-9', 'ios', ['t1'])]);
     // The counters of the chunk were written, then the process died before the documents were.
-    const { deltas } = foldWithCounts(devicesProjection, chunk, await readByIds(devices, [...new Set(chunk.flatMap((record) => devicesProjection.documentIds(record)))]));
-    await applyCounts(counters, store, deltas);
+    const { deltas } = foldWithCounts(devicesProjection, chunk, await docs(devices).byIds([...new Set(chunk.flatMap((record) => devicesProjection.documentIds(record)))]));
+    await applyCounts(docs(counters), deltas);
     // The chunk comes again, longer (more records arrived meanwhile).
     const longer = [...chunk, ...at(1, [unregister('crash-1')])];
-    await applyCounted(devicesProjection, devices, counters, store, longer);
+    await applyCounted(devicesProjection, docs(devices), docs(counters), longer);
     expect(await counted()).toEqual(await recount());
   });
 
@@ -103,11 +105,11 @@ describe('applyCounted', () => {
     const cachedDevices = counting(devices);
     const cachedCounters = counting(counters);
 
-    await applyCounted(devicesProjection, cachedDevices, cachedCounters, store, at(2, [register('w-1', 'ios', ['t1']), register('w-2', 'android')]), written);
+    await applyCounted(devicesProjection, docs(cachedDevices), docs(cachedCounters), at(2, [register('w-1', 'ios', ['t1']), register('w-2', 'android')]), written);
     expect(finds.length).toBeGreaterThan(0);
     finds.length = 0;
     // w-1 and the counters it changes (partition 2's devices and t1) were written by this consumer: nothing is read back.
-    await applyCounted(devicesProjection, cachedDevices, cachedCounters, store, at(2, [unregister('w-1')]), written);
+    await applyCounted(devicesProjection, docs(cachedDevices), docs(cachedCounters), at(2, [unregister('w-1')]), written);
     expect(finds).toEqual([]);
     expect(await counted()).toEqual(await recount());
 
@@ -115,10 +117,10 @@ describe('applyCounted', () => {
     const failing = new Proxy(cachedDevices, { get: (target, key, receiver) => (key === 'bulkWrite' ? () => Promise.reject(new Error('store went away')) : (Reflect.get(target, key, receiver) as unknown)) });
     // (The counters were written before the documents failed; the chunk comes again, as after a crash.)
     const chunk = at(2, [register('w-1', 'ios')]);
-    await expect(applyCounted(devicesProjection, failing, cachedCounters, store, chunk, written)).rejects.toThrow(/store went away/);
+    await expect(applyCounted(devicesProjection, docs(failing), docs(cachedCounters), chunk, written)).rejects.toThrow(/store went away/);
     expect(written.documents.size).toBe(0);
     finds.length = 0;
-    await applyCounted(devicesProjection, cachedDevices, cachedCounters, store, chunk, written);
+    await applyCounted(devicesProjection, docs(cachedDevices), docs(cachedCounters), chunk, written);
     expect(finds).toContain(devices.collectionName);
     expect(await counted()).toEqual(await recount());
   });

@@ -1,7 +1,6 @@
-import type { Collection, StoreAdapter } from '@herald/mongo';
-import { wrapMongoError } from '@herald/mongo';
+import { wrapMongoError, type ModelDocuments } from '@herald/mongo';
 import type { ConsumedEvent } from '@herald/kafka';
-import { insertNew, type ApplyResult } from './apply-projection.ts';
+import type { ApplyResult } from './apply-projection.ts';
 import { type CounterDocument, counterId, foldCounts, type ProjectedDocument, type Projection, type RecordDelta } from '@herald/read-models';
 import { forgetWrites, readThrough, type CountedWrites, type WrittenDocuments } from './written-documents.ts';
 import { anyDue, planWrites, type Held, type Origin } from './held-documents.ts';
@@ -54,9 +53,8 @@ export function foldWithCounts<Doc extends ProjectedDocument>(
  */
 export async function applyCounted<Doc extends ProjectedDocument>(
   projection: Projection<Doc>,
-  collection: Collection<Doc>,
-  counters: Collection<CounterDocument>,
-  store: StoreAdapter,
+  documents: ModelDocuments<Doc>,
+  counters: ModelDocuments<CounterDocument>,
   records: readonly ConsumedEvent[],
   written?: CountedWrites<Doc, CounterDocument>,
   now: number = Date.now(),
@@ -67,7 +65,7 @@ export async function applyCounted<Doc extends ProjectedDocument>(
   if (touched.size === 0 && !anyDue(held, now)) return { inserted: 0, replaced: 0 };
   const assignment = written?.assignment;
   try {
-    const stored = await readThrough(collection, [...touched].filter((id) => !held.has(id)), written?.documents);
+    const stored = await readThrough(documents, [...touched].filter((id) => !held.has(id)), written?.documents);
     const current = new Map(stored);
     for (const id of touched) {
       const kept = held.get(id);
@@ -79,7 +77,7 @@ export async function applyCounted<Doc extends ProjectedDocument>(
       changed.delete(id);
       held.delete(id);
     }
-    await applyCounts(counters, store, deltas, written?.counters);
+    await applyCounts(counters, deltas, written?.counters);
     const hold = written === undefined || projection.hold === undefined ? undefined : (doc: Doc) => projection.hold?.(doc) === true;
     const plan = planWrites({
       changed,
@@ -91,19 +89,19 @@ export async function applyCounted<Doc extends ProjectedDocument>(
       ...(written === undefined ? {} : { holdMs: written.holdMs }),
     });
     // Created since the read only by another writer of the same partition (a rebalance's overlap): ours replaces it.
-    const existed = await insertNew(collection, plan.insert);
-    await store.replaceAll(collection, [...plan.replace, ...plan.insert.filter((doc) => existed.has(doc._id))]);
+    const existed = await documents.insertNew(plan.insert);
+    await documents.replaceAll([...plan.replace, ...plan.insert.filter((doc) => existed.has(doc._id))]);
     let inserted = plan.insert.length - existed.size;
     if (written !== undefined && written.assignment !== assignment) {
       // The group was joined again meanwhile: what this apply would hold may belong to another member now.
       const late = [...plan.held.values()].map((entry) => entry.doc);
-      const lateExisted = await insertNew(collection, late);
-      await store.replaceAll(collection, late.filter((doc) => lateExisted.has(doc._id)));
+      const lateExisted = await documents.insertNew(late);
+      await documents.replaceAll(late.filter((doc) => lateExisted.has(doc._id)));
       inserted += late.length - lateExisted.size;
       plan.insert.push(...late);
       plan.held.clear();
     }
-    if (removed.length > 0) await collection.deleteMany({ _id: { $in: removed } } as never);
+    await documents.deleteIds(removed);
     if (written !== undefined) {
       for (const id of removed) written.documents.delete(id);
       for (const doc of [...plan.insert, ...plan.replace]) written.documents.set(doc._id, doc);
@@ -135,10 +133,10 @@ function originsOf<Doc extends ProjectedDocument>(projection: Projection<Doc>, r
 }
 
 /** Adds deltas to their counter documents (read unless `written` has them, folded, replaced). */
-export async function applyCounts(counters: Collection<CounterDocument>, store: StoreAdapter, deltas: readonly RecordDelta[], written?: WrittenDocuments<CounterDocument>): Promise<void> {
+export async function applyCounts(counters: ModelDocuments<CounterDocument>, deltas: readonly RecordDelta[], written?: WrittenDocuments<CounterDocument>): Promise<void> {
   if (deltas.length === 0) return;
   const ids = [...new Set(deltas.map(({ partition, delta }) => counterId(delta.key, delta.project_id, partition)))];
   const changed = foldCounts(await readThrough(counters, ids, written), deltas);
-  await store.replaceAll(counters, [...changed.values()]);
+  await counters.replaceAll([...changed.values()]);
   for (const doc of changed.values()) written?.set(doc._id, doc);
 }

@@ -1,5 +1,4 @@
-import type { Collection, StoreAdapter } from '@herald/mongo';
-import { wrapMongoError } from '@herald/mongo';
+import { wrapMongoError, type ModelDocuments } from '@herald/mongo';
 import type { ConsumedEvent } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import type { ProjectedDocument, Projection } from '@herald/read-models';
@@ -56,8 +55,7 @@ export function foldRecords<Doc extends ProjectedDocument>(
  */
 export async function applyProjection<Doc extends ProjectedDocument>(
   projection: Projection<Doc>,
-  collection: Collection<Doc>,
-  store: StoreAdapter,
+  documents: ModelDocuments<Doc>,
   records: readonly ConsumedEvent[],
   logger: Logger,
 ): Promise<ApplyResult> {
@@ -67,38 +65,17 @@ export async function applyProjection<Doc extends ProjectedDocument>(
 
   try {
     const assumedNew = foldRecords(projection, records, new Map());
-    const duplicates = await insertNew(collection, [...assumedNew.values()]);
+    const duplicates = await documents.insertNew([...assumedNew.values()]);
     const toRead = new Set([...touched].filter((id) => !assumedNew.has(id) || duplicates.has(id)));
     if (toRead.size === 0) return { inserted: assumedNew.size, replaced: 0 };
 
-    const current = await readByIds(collection, [...toRead]);
+    const current = await documents.byIds([...toRead]);
     const changed = foldRecords(projection, records, current, toRead);
-    await store.replaceAll(collection, [...changed.values()]);
+    await documents.replaceAll([...changed.values()]);
     const inserted = assumedNew.size - duplicates.size;
     if (toRead.size > changed.size) logger.debug({ model: projection.name, unchanged: toRead.size - changed.size }, 'documents already up to date or never created');
     return { inserted, replaced: changed.size };
   } catch (error) {
     throw wrapMongoError(error);
   }
-}
-
-/** Inserts documents; returns the ids that already existed (duplicate key), which were not written. */
-export async function insertNew<Doc extends { _id: string }>(collection: Collection<Doc>, docs: readonly Doc[]): Promise<Set<string>> {
-  if (docs.length === 0) return new Set();
-  try {
-    await collection.insertMany(docs as never, { ordered: false });
-    return new Set();
-  } catch (error) {
-    const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
-    const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors === undefined ? [] : [writeErrors]) as Array<{ index: number; code: number }>;
-    if (list.length === 0 || list.some((item) => item.code !== 11000)) throw error;
-    return new Set(list.map((item) => docs[item.index]!._id));
-  }
-}
-
-/** The documents with these ids (those that exist), by one `_id: {$in}` (an index search on MongoDB and on Herald's FerretDB, infra/README.md). */
-export async function readByIds<Doc extends { _id: string }>(collection: Collection<Doc>, ids: readonly string[]): Promise<Map<string, Doc>> {
-  if (ids.length === 0) return new Map();
-  const docs = (await collection.find({ _id: { $in: [...ids] } } as never).toArray()) as unknown as Doc[];
-  return new Map(docs.map((doc) => [doc._id, doc] as const));
 }

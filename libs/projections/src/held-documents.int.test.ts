@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, newId, TOPICS, type HeraldEvent } from '@herald/events';
 import { ensureTopics, withLogAdmin, type ConsumedEvent } from '@herald/kafka';
-import { readModelVersion, type Collection, readCounts, storeAdapter, type StoreAdapter } from '@herald/mongo';
+import { readModelVersion, readCounts, ModelDocuments, storeAdapter, type StoreAdapter } from '@herald/mongo';
+import type { Collection } from 'mongodb';
 import { createTestEnv, waitFor, waitForGroupCaughtUp, type TestEnv } from '@herald/testing';
 import { applyCounted } from './apply-counted.ts';
 import { type CounterDocument, notificationCountOf, type NotificationDocument, NOTIFICATIONS_COUNT_KEY, notificationsProjection } from '@herald/read-models';
@@ -14,9 +15,11 @@ import { countedWrites } from './written-documents.ts';
  * never commits past a held notification's request, on the real Kafka.
  */
 let env: TestEnv;
-let store: StoreAdapter;
 let notifications: Collection<NotificationDocument>;
+let store: StoreAdapter;
 let counters: Collection<CounterDocument>;
+/** A collection as the projection writes it (the collections may be wrapped to watch what is sent). */
+const docs = <T extends { _id: string }>(collection: Collection<T>) => new ModelDocuments(collection, store);
 const project_id = 'held';
 const context = { project_id };
 let nextOffset = 0;
@@ -65,10 +68,10 @@ describe('held notifications on the store', () => {
     const written = countedWrites<NotificationDocument, CounterDocument>(1_000);
     const writes: string[] = [];
     const id = newId();
-    await applyCounted(notificationsProjection, recorded(notifications, writes), counters, store, at([requested(id)]), written, 10_000);
+    await applyCounted(notificationsProjection, docs(recorded(notifications, writes)), docs(counters), at([requested(id)]), written, 10_000);
     expect(await notifications.findOne({ _id: id })).toBeNull();
     expect(written.held.has(id)).toBe(true);
-    await applyCounted(notificationsProjection, recorded(notifications, writes), counters, store, at([dispatched(id), reported(id)]), written, 10_500);
+    await applyCounted(notificationsProjection, docs(recorded(notifications, writes)), docs(counters), at([dispatched(id), reported(id)]), written, 10_500);
     expect(await notifications.findOne({ _id: id })).toMatchObject({ status: 'sent', counts: { targeted: 1, delivered: 1 } });
     expect(writes).toEqual(['insertMany']);
     expect(written.held.size).toBe(0);
@@ -79,14 +82,14 @@ describe('held notifications on the store', () => {
   it('writes a held notification as it is once its time is up, by an apply with no records', async () => {
     const written = countedWrites<NotificationDocument, CounterDocument>(1_000);
     const id = newId();
-    await applyCounted(notificationsProjection, notifications, counters, store, at([requested(id)]), written, 20_000);
-    await applyCounted(notificationsProjection, notifications, counters, store, [], written, 20_999);
+    await applyCounted(notificationsProjection, docs(notifications), docs(counters), at([requested(id)]), written, 20_000);
+    await applyCounted(notificationsProjection, docs(notifications), docs(counters), [], written, 20_999);
     expect(await notifications.findOne({ _id: id })).toBeNull();
-    await applyCounted(notificationsProjection, notifications, counters, store, [], written, 21_000);
+    await applyCounted(notificationsProjection, docs(notifications), docs(counters), [], written, 21_000);
     expect(await notifications.findOne({ _id: id })).toMatchObject({ status: 'queued' });
     // Its report, later, replaces it (it is in the store now).
     const writes: string[] = [];
-    await applyCounted(notificationsProjection, recorded(notifications, writes), counters, store, at([dispatched(id), reported(id)]), written, 22_000);
+    await applyCounted(notificationsProjection, docs(recorded(notifications, writes)), docs(counters), at([dispatched(id), reported(id)]), written, 22_000);
     expect(writes).toEqual(['bulkWrite']);
     expect(await notifications.findOne({ _id: id })).toMatchObject({ status: 'sent' });
     expect(await countedStatuses()).toEqual(await storedStatuses());
@@ -95,11 +98,11 @@ describe('held notifications on the store', () => {
   it('keeps what it holds through a failed apply, and writes it when the chunk comes again', async () => {
     const written = countedWrites<NotificationDocument, CounterDocument>(1_000);
     const id = newId();
-    await applyCounted(notificationsProjection, notifications, counters, store, at([requested(id)]), written, 30_000);
+    await applyCounted(notificationsProjection, docs(notifications), docs(counters), at([requested(id)]), written, 30_000);
     const chunk = at([dispatched(id), reported(id)]);
-    await expect(applyCounted(notificationsProjection, recorded(notifications, [], true), counters, store, chunk, written, 30_100)).rejects.toThrow(/store went away/);
+    await expect(applyCounted(notificationsProjection, docs(recorded(notifications, [], true)), docs(counters), chunk, written, 30_100)).rejects.toThrow(/store went away/);
     expect(written.held.get(id)?.doc.status).toBe('queued');
-    await applyCounted(notificationsProjection, notifications, counters, store, chunk, written, 30_200);
+    await applyCounted(notificationsProjection, docs(notifications), docs(counters), chunk, written, 30_200);
     expect(await notifications.findOne({ _id: id })).toMatchObject({ status: 'sent', counts: { delivered: 1 } });
     expect(await countedStatuses()).toEqual(await storedStatuses());
   });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_INDEXES, ensureIndexes, storeAdapter, type Collection, type Document } from '@herald/mongo';
-import { countBothWays, createTestEnv, explainHerald, findBothWays, type FindShape, type TestEnv } from '@herald/testing';
+import { ADMIN_INDEXES, ensureIndexes, storeAdapter } from '@herald/mongo';
+import { countBothWays, explainHerald, findBothWays, type FindShape } from '@herald/mongo/differential';
+import type { Collection, Document } from 'mongodb';
+import { createTestEnv, type TestEnv } from '@herald/testing';
 import { COUNTER_INDEXES, DEVICE_INDEXES, LEDGER_INDEXES, NOTIFICATION_INDEXES, TOPIC_INDEXES, type IndexDefinition } from '@herald/read-models';
 
 /**

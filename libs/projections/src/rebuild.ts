@@ -1,4 +1,4 @@
-import { countsCollectionName, ReadModelRegistry, readModelVersion, type ReadModelName, type ReadModelVersion } from '@herald/mongo';
+import { ReadModelRegistry, readModelVersion, type ReadModelName, type ReadModelVersion } from '@herald/mongo';
 import { allAtEnd, topicEnds, type PartitionEnd } from '@herald/kafka';
 import { PROJECTIONS } from './catalog.ts';
 import { runProjection, type ProjectionDeps } from './run-projection.ts';
@@ -36,7 +36,7 @@ export async function planRebuild(deps: ProjectionDeps, model: ReadModelName): P
  * the rebuild stopped. The old version stays until dropped.
  */
 export async function rebuildReadModel(deps: ProjectionDeps, plan: RebuildPlan, onProgress: (done: number) => void): Promise<void> {
-  for (const name of [plan.to.collection, countsCollectionName(plan.to.collection)]) await deps.db.collection(name).drop().catch(() => false);
+  await new ReadModelRegistry(deps.db).dropVersion(plan.to);
   /** Next offset per partition: a chunk's last offset counts the transaction markers after its last record. */
   const positions = new Map<string, Map<number, number>>(plan.topics.map((topic) => [topic, new Map()]));
   let done = 0;

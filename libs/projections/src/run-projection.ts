@@ -1,4 +1,4 @@
-import { countsCollectionName, ensureIndexes, storeAdapter, type Db, type ReadModelVersion } from '@herald/mongo';
+import { countsCollectionName, ensureIndexes, ModelDocuments, type Db, type ReadModelVersion } from '@herald/mongo';
 import { runConsumer, type ConsumerSpec, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import { applyProjection } from './apply-projection.ts';
@@ -49,17 +49,16 @@ export async function runProjection(
 ): Promise<RunningConsumer> {
   const logger = deps.logger.child({ model: projection.name, version: version.version });
   await ensureIndexes(deps.db, version.collection, projection.indexes);
-  const collection = deps.db.collection(version.collection);
+  const documents = await ModelDocuments.of<ProjectedDocument>(deps.db, version.collection);
   const counted = projection.counts !== undefined;
-  const counters = deps.db.collection<CounterDocument>(countsCollectionName(version.collection));
-  if (counted) await ensureIndexes(deps.db, counters.collectionName, COUNTER_INDEXES);
+  const counters = await ModelDocuments.of<CounterDocument>(deps.db, countsCollectionName(version.collection));
+  if (counted) await ensureIndexes(deps.db, counters.name, COUNTER_INDEXES);
   // What a counted projection's consumer wrote last, not read again while it keeps its partitions (written-documents.ts).
   const written = counted ? countedWrites<ProjectedDocument, CounterDocument>(options.holdMs) : undefined;
   const holds = written !== undefined && projection.hold !== undefined;
-  const store = await storeAdapter(deps.db);
   const apply = applyTogether(async (records) => {
-    if (written !== undefined) await applyCounted(projection, collection as never, counters, store, records, written);
-    else await applyProjection(projection, collection as never, store, records, logger);
+    if (written !== undefined) await applyCounted(projection, documents, counters, records, written);
+    else await applyProjection(projection, documents, records, logger);
   });
   const consumer = await runConsumer({
     kafka: deps.kafka,

@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Collection } from '@herald/mongo';
-import { readByIds } from './apply-projection.ts';
+import type { ModelDocuments } from '@herald/mongo';
 import { HOLD_MS, type Held } from './held-documents.ts';
 
 /**
@@ -72,8 +71,8 @@ export function startOver<Doc extends { _id: string }, Counter extends { _id: st
 }
 
 /** The documents with these ids that exist: from `written` where it has them, the others read by one `_id: {$in}`. */
-export async function readThrough<Doc extends { _id: string }>(collection: Collection<Doc>, ids: readonly string[], written: WrittenDocuments<Doc> | undefined): Promise<Map<string, Doc>> {
-  if (written === undefined) return readByIds(collection, ids);
+export async function readThrough<Doc extends { _id: string }>(documents: ModelDocuments<Doc>, ids: readonly string[], written: WrittenDocuments<Doc> | undefined): Promise<Map<string, Doc>> {
+  if (written === undefined) return documents.byIds(ids);
   const found = new Map<string, Doc>();
   const missing: string[] = [];
   for (const id of ids) {
@@ -81,6 +80,6 @@ export async function readThrough<Doc extends { _id: string }>(collection: Colle
     if (doc === undefined) missing.push(id);
     else found.set(id, doc);
   }
-  for (const [id, doc] of await readByIds(collection, missing)) found.set(id, doc);
+  for (const [id, doc] of await documents.byIds(missing)) found.set(id, doc);
   return found;
 }

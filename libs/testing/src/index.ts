@@ -8,5 +8,4 @@ export * from './own-infra.ts';
 export * from './seed-audience.ts';
 export * from './inject-app.ts';
 export * from './topics.ts';
-export * from './both-ways.ts';
 export * from './test-tokens.ts';

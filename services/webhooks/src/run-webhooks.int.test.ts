@@ -107,7 +107,7 @@ describe('the webhooks service', () => {
 
     // The dead endpoint: each of its requests dead-lettered after ~1 s of failures, one after the other.
     const letters = await waitFor('the dead endpoint dead-lettered all ten', async () => {
-      const found = await store.deadLetters.find({ webhook_id: dead }).toArray();
+      const found = await store.deadLettersOf(dead);
       return found.length === 10 ? found : undefined;
     }, 60_000);
     expect(new Set(letters.flatMap((letter) => letter.event_ids))).toEqual(new Set(first.map((event) => event.id)));

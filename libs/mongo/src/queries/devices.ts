@@ -1,4 +1,5 @@
 import type { Filter } from 'mongodb';
+import type { StoreFilter } from '../store-filter.ts';
 import { deviceCountsOf, DEVICES_COUNT_KEY, type CounterDocument, type DeviceCounts, type DeviceDocument } from '@herald/read-models';
 import type { ReadModelRegistry } from '../read-models.ts';
 import { readCounts } from './counters.ts';
@@ -119,10 +120,16 @@ export class DeviceQueries {
    * How many devices an audience filter (libs/audience `audienceFilter`,
    * already scoped to its project) matches on each platform.
    */
-  async countAudience(audience: Filter<DeviceDocument>): Promise<{ ios: number; android: number }> {
+  async countAudience(audience: StoreFilter<DeviceDocument>): Promise<{ ios: number; android: number }> {
     const [devices, store] = await Promise.all([this.#devices(), this.#readModels.store()]);
     const [ios, android] = await Promise.all([store.count(devices, { ...audience, platform: 'ios' }), store.count(devices, { ...audience, platform: 'android' })]);
     return { ios, android };
+  }
+
+  /** How many devices the read model holds, of every project and status (benchmarks wait for a projection with it). */
+  async countEveryDevice(): Promise<number> {
+    const [devices, store] = await Promise.all([this.#devices(), this.#readModels.store()]);
+    return store.count(devices, {});
   }
 
   /** The time zones the project's devices registered (any status). */

@@ -66,6 +66,16 @@ export class LedgerQueries {
     return docs.map((doc) => doc.notification_id);
   }
 
+  /** Every batch of a notification, whatever its project (benchmarks add up a send's outcomes with it). */
+  async notificationBatches(notificationId: string): Promise<DeliveryLedgerDocument[]> {
+    return (await this.#ledger()).find({ notification_id: notificationId }).toArray();
+  }
+
+  /** Every batch of the ledger, one by one (benchmarks add up many sends in one pass: one query, not one per notification). */
+  async *everyBatch(): AsyncGenerator<DeliveryLedgerDocument> {
+    yield* (await this.#ledger()).find({});
+  }
+
   /** The batches of a notification that hold a device (indexed by {notification_id, devices.device_id}, multikey). */
   async deviceBatches(notificationId: string, deviceId: string): Promise<DeliveryLedgerDocument[]> {
     return (await this.#ledger()).find({ notification_id: notificationId, 'devices.device_id': deviceId }).toArray();

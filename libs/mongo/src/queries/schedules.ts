@@ -2,6 +2,7 @@ import type { DeliveryBatchV1, FanoutSlot, NotificationRequestedV2 } from '@hera
 import type { Collection, Db } from 'mongodb';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
 import { wrapMongoError } from '../connect-mongo.ts';
+import { storeAdapter } from '../store/store-adapter.ts';
 
 /** A send waiting for its time: the whole notification (send_at), or one slot of a local-time send. Small: the request is kept once, apart. */
 export interface Schedule {
@@ -51,8 +52,10 @@ export class ScheduleStore {
   readonly #schedules: Collection<Schedule>;
   readonly #requests: Collection<HeldRequest>;
   readonly #held = new Set<(firstDue: Date) => void>();
+  readonly #db: Db;
 
   constructor(db: Db) {
+    this.#db = db;
     this.#schedules = db.collection<Schedule>(ADMIN_COLLECTIONS.deliverySchedules);
     this.#requests = db.collection<HeldRequest>(ADMIN_COLLECTIONS.deliveryRequests);
   }
@@ -95,6 +98,13 @@ export class ScheduleStore {
    */
   async earliest(limit: number): Promise<Array<Pick<Schedule, '_id' | 'due_at'>>> {
     return this.#guard(() => this.#schedules.find({ state: 'pending' }, { projection: { _id: 1, due_at: 1 } }).sort({ due_key: 1, _id: 1 }).limit(limit).toArray());
+  }
+
+  /** How many schedules wait (pending), and how many finished ones are still kept (fired or cancelled, not yet pruned). */
+  async countByState(): Promise<{ pending: number; kept: number }> {
+    const store = await storeAdapter(this.#db);
+    const [pending, kept] = await Promise.all([store.count(this.#schedules, { state: 'pending' }), store.count(this.#schedules, { state: { $ne: 'pending' } })]);
+    return { pending, kept };
   }
 
   /** Gives pending schedules stored before `due_key` existed their key (once, at start); answers how many. */

@@ -1,4 +1,5 @@
 import type { Filter } from 'mongodb';
+import type { StoreFilter } from '../store-filter.ts';
 import { LIVE_TOPIC, topicCountKey, type CounterDocument, type TopicDocument } from '@herald/read-models';
 import type { TopicOrigin } from '@herald/events';
 import type { ReadModelRegistry } from '../read-models.ts';
@@ -48,8 +49,8 @@ export class TopicQueries {
   }
 
   /** The live topics a topic filter (libs/audience `liveTopicsFilter`) matches: ids, projects and names. */
-  async topicsMatching(filter: Filter<TopicDocument>): Promise<Array<Pick<TopicDocument, '_id' | 'project_id' | 'name'>>> {
-    return (await this.#topics()).find(filter).project<Pick<TopicDocument, '_id' | 'project_id' | 'name'>>({ _id: 1, project_id: 1, name: 1 }).toArray();
+  async topicsMatching(filter: StoreFilter<TopicDocument>): Promise<Array<Pick<TopicDocument, '_id' | 'project_id' | 'name'>>> {
+    return (await this.#topics()).find(filter as Filter<TopicDocument>).project<Pick<TopicDocument, '_id' | 'project_id' | 'name'>>({ _id: 1, project_id: 1, name: 1 }).toArray();
   }
 
   /** The names of the project's topics with these ids (deleted ones included), by id. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BSON, ObjectId, type Collection, type Document, type IndexDescription } from 'mongodb';
-import { countBothWays, createTestEnv, explainHerald, findBothWays, type FindShape, type TestEnv } from '@herald/testing';
+import { createTestEnv, type TestEnv } from '@herald/testing';
+import { countBothWays, explainHerald, findBothWays, type FindShape } from './both-ways.ts';
 import { storeAdapter } from './store-adapter.ts';
 import { FIELDS, hexPool, randomDocuments, randomFilter, randomSort, seededRandom, type Random } from './random-documents.ts';
 

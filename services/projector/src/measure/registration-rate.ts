@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEvent, deviceIdFor, type HeraldEvent } from '@herald/events';
 import { createKafka, ensureTopics, EventProducer } from '@herald/kafka';
-import { connectMongo, readModelVersion } from '@herald/mongo';
+import { connectMongo, ModelDocuments, readModelVersion } from '@herald/mongo';
 import { createLogger } from '@herald/log';
 import { freePort, startLocalInfra } from '@herald/local-infra';
 import { devicesProjection } from '@herald/read-models';
@@ -61,7 +61,7 @@ try {
   await caughtUp;
   const wall = (performance.now() - before.wall) / 1000;
   const self = process.cpuUsage(before.self);
-  const stored = await mongo.db.collection('devices_v1').estimatedDocumentCount();
+  const stored = await (await ModelDocuments.of(mongo.db, readModelVersion('devices', 1).collection)).estimatedCount();
   await consumer.stop();
   const figures = {
     devices,

@@ -95,7 +95,8 @@ describe('webhook routes', () => {
     expect((accepted.body!.data as Hook).replay_pending).toBe(true);
     // As the dispatcher leaves it: started, at offset 5 of partition 0.
     const store = new WebhookStore(harness.env.mongo.db);
-    await store.webhooks.updateOne({ _id: id }, { $set: { position: [{ topic: 'herald.notification-events', partition: 0, offset: 5 }, { topic: 'herald.notification-events', partition: 1, offset: 7 }], replay: null } });
+    const { generation } = (await store.get(project.id, id))!;
+    await store.progress(id, generation, { position: [{ topic: 'herald.notification-events', partition: 0, offset: 5 }, { topic: 'herald.notification-events', partition: 1, offset: 7 }], replay: null });
     expect(await replay({ position: { 'herald.notification-events': { 0: 6 } } })).toEqual({ status: 400, body: { errors: ["position.herald.notification-events.0 must not be past the webhook's position (5)"] } });
     expect((await replay({ position: { 'herald.device-events': { 0: 1 } } })).status).toBe(400);
     expect((await replay({ position: { 'herald.notification-events': { 0: 2 } } })).status).toBe(202);

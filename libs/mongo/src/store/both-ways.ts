@@ -1,4 +1,7 @@
-import { Long, type Collection, type Db, type Document } from '@herald/mongo';
+import { Long, type Collection, type Db, type Document } from 'mongodb';
+
+// The differential tests' harness (pushdown-random.int.test.ts, libs/projections local-store-shapes.int.test.ts):
+// store-adapter code, so it speaks the driver; tests import it as `@herald/mongo/differential`.
 
 /**
  * Runs a query with Herald's pushdown (infra/README.md, patch 4) and without
