@@ -30,7 +30,7 @@ const HIDDEN = { hide: true } as const;
 
 /**
  * Serves the console's built assets (services/console) at /console/: hashed
- * assets cached for good, and index.html for every other path under
+ * assets cached for good and served precompressed (brotli or gzip), and index.html for every other path under
  * /console/ so each screen's URL can be reloaded. Not a plugin with
  * `fastify-plugin`: its policy and routes stay inside this context; the
  * security headers (registered globally) still apply.
@@ -53,6 +53,8 @@ export default async function consolePages(fastify: FastifyInstance, deps: AppDe
     prefix: '/console/assets/',
     // File names carry a hash of their content.
     immutable: true,
+    // The build writes each asset brotli- and gzip-compressed beside it (.br, .gz): served by Accept-Encoding, compressed once.
+    preCompressed: true,
     maxAge: '365d',
     index: false,
   });

@@ -2,8 +2,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** The console's budget: every asset a first visit downloads, gzipped. */
+/** The console's budget: every asset (all screens), gzipped. */
 export const BUNDLE_BUDGET_BYTES = 300 * 1024;
+/** The sign-in page's JavaScript (the entry and what it preloads; screens load on their first visit), brotli-compressed. */
+export const SIGN_IN_JS_BUDGET_BYTES = 120 * 1024;
 
 export interface BundleSize {
   files: Array<{ file: string; bytes: number; gzipped: number }>;
@@ -15,7 +17,8 @@ export async function bundleSize(dir: string): Promise<BundleSize> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   const files = await Promise.all(
     entries
-      .filter((entry) => entry.isFile())
+      // Not the precompressed copies of each asset (.br, .gz).
+      .filter((entry) => entry.isFile() && !/\.(br|gz)$/.test(entry.name))
       .map(async (entry) => {
         const path = join(entry.parentPath, entry.name);
         const content = await readFile(path);

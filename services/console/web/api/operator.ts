@@ -1,4 +1,5 @@
 import { ApiError, errorsOf } from './client.ts';
+import { timedFetch } from './fetch.ts';
 
 /**
  * The operator's session and calls (/admin/v1, HERALD_ADMIN_TOKEN): apart
@@ -56,7 +57,7 @@ export interface DeadLetterFilter {
 async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, token = adminToken()): Promise<T> {
   const headers: Record<string, string> = { authorization: `Bearer ${token ?? ''}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${window.location.origin}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const response = await timedFetch(`${window.location.origin}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
   const json = (await response.json().catch(() => undefined)) as { data?: T } | undefined;
   if (response.ok && json?.data !== undefined) return json.data;
   if (response.status === 401 && token === adminToken()) operatorSignOut();

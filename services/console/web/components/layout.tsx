@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
 import { signOut } from '../api/session.ts';
+import { OfflineBanner } from './online.tsx';
 
 const LINKS = [
   { href: '/console/', label: 'Overview', match: (path: string) => path === '/console' || path === '/console/' },
@@ -31,6 +32,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
           Sign out
         </button>
       </header>
+      <OfflineBanner />
       <main id="main">{children}</main>
     </>
   );

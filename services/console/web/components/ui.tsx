@@ -1,8 +1,9 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { formatCount, formatShare } from '../lib/format.ts';
 
-export function Errors({ errors }: { errors: readonly string[] | undefined }) {
+/** Failures as a list; with `onRetry` (a load that failed), a button to try again beside them. */
+export function Errors({ errors, onRetry }: { errors: readonly string[] | undefined; onRetry?: () => void }) {
   if (errors === undefined || errors.length === 0) return null;
   return (
     <div class="errors" role="alert">
@@ -11,6 +12,11 @@ export function Errors({ errors }: { errors: readonly string[] | undefined }) {
           <li key={error}>{error}</li>
         ))}
       </ul>
+      {onRetry === undefined ? null : (
+        <button type="button" class="retry" onClick={onRetry}>
+          Try again
+        </button>
+      )}
     </div>
   );
 }
@@ -19,10 +25,24 @@ export function Loading({ when }: { when: boolean }) {
   return when ? <p class="muted" aria-live="polite">Loading…</p> : null;
 }
 
-/** A table that scrolls sideways on a narrow screen, reachable by keyboard. */
+/**
+ * A table that becomes a list of cards on a narrow screen (styles.css): each
+ * cell is labelled with its column's header, copied here from the header row
+ * into `data-label` after every render (the labels are the console's own
+ * words, shown by CSS).
+ */
 export function TableScroll({ label, children }: { label: string; children: ComponentChildren }) {
+  const box = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    for (const table of box.current?.querySelectorAll('table') ?? []) {
+      const headers = Array.from(table.querySelectorAll('thead th'), (th) => th.textContent?.trim() ?? '');
+      for (const row of table.querySelectorAll('tbody tr')) {
+        Array.from(row.children).forEach((cell, column) => cell.setAttribute('data-label', headers[column] ?? ''));
+      }
+    }
+  });
   return (
-    <div class="table-scroll" role="region" aria-label={label} tabIndex={0}>
+    <div class="table-scroll cards" role="region" aria-label={label} tabIndex={0} ref={box}>
       {children}
     </div>
   );

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from '../api/client.ts';
+import { messagesOf } from '../api/client.ts';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -22,7 +22,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
       },
       (error: unknown) => {
         if (mine !== generation.current) return;
-        setState((previous) => ({ ...previous, loading: false, errors: error instanceof ApiError ? error.errors : [String(error)] }));
+        setState((previous) => ({ ...previous, loading: false, errors: messagesOf(error) }));
       },
     );
   }, deps);

@@ -34,6 +34,11 @@ export interface Draft {
   /** Raw JSON objects merged last. */
   apns: string;
   fcm: string;
+  /** Campaign control: pushes per minute (empty: the project's default, else unpaced). */
+  rate_per_minute: string;
+  /** Minutes after the send is due when whatever is left expires (the API takes seconds). */
+  max_duration: string;
+  priority_lane: '' | 'transactional' | 'campaign';
   schedule: 'now' | 'at' | 'local';
   /** `YYYY-MM-DDTHH:MM` from a datetime-local input. */
   sendAt: string;
@@ -62,6 +67,9 @@ export const EMPTY_DRAFT: Draft = {
   thread_id: '',
   apns: '',
   fcm: '',
+  rate_per_minute: '',
+  max_duration: '',
+  priority_lane: '',
   schedule: 'now',
   sendAt: '',
   sendAtLocal: '',
@@ -145,6 +153,7 @@ export function requestOf(draft: Draft, offsetMinutes = new Date().getTimezoneOf
     thread_id: text(draft.thread_id),
     apns: json(draft.apns, 'apns', problems),
     fcm: json(draft.fcm, 'fcm', problems),
+    ...pacingOf(draft, problems),
     send_at: draft.schedule === 'at' && draft.sendAt !== '' ? instantOf(draft.sendAt, offsetMinutes) : undefined,
     send_at_local: draft.schedule === 'local' && draft.sendAtLocal !== '' ? draft.sendAtLocal : undefined,
   };
@@ -152,6 +161,27 @@ export function requestOf(draft: Draft, offsetMinutes = new Date().getTimezoneOf
   if (draft.schedule === 'local' && draft.sendAtLocal === '') (problems.sendAtLocal ??= []).push('pick a date and time');
   const request = { title: draft.title, body: draft.body, targets, ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)) };
   return { request: request, problems };
+}
+
+const MAX_RATE = 100_000_000;
+const MAX_DURATION_MINUTES = 30 * 24 * 60;
+
+/** A whole number in [min, max] as typed, or a problem on `field`; undefined when empty. */
+function wholeIn(text: string, min: number, max: number, field: DraftField, problems: FieldProblems, what: string): number | undefined {
+  if (text.trim() === '') return undefined;
+  const value = Number(text.trim());
+  if (Number.isInteger(value) && value >= min && value <= max) return value;
+  (problems[field] ??= []).push(`${what}: a whole number from ${min.toLocaleString('en')} to ${max.toLocaleString('en')}`);
+  return undefined;
+}
+
+/** Pacing, max duration and lane with the API's rules: a transactional send is never paced. */
+function pacingOf(draft: Draft, problems: FieldProblems): Pick<NotificationRequest, 'rate_per_minute' | 'max_duration' | 'priority_lane'> {
+  const rate = wholeIn(draft.rate_per_minute, 1, MAX_RATE, 'rate_per_minute', problems, 'pushes per minute');
+  const minutes = wholeIn(draft.max_duration, 1, MAX_DURATION_MINUTES, 'max_duration', problems, 'minutes (at most 30 days)');
+  const lane = draft.priority_lane === '' ? undefined : draft.priority_lane;
+  if (lane === 'transactional' && draft.rate_per_minute.trim() !== '') (problems.rate_per_minute ??= []).push('a transactional send is never paced: leave the pace empty or pick the campaign lane');
+  return { rate_per_minute: rate, max_duration: minutes === undefined ? undefined : minutes * 60, priority_lane: lane };
 }
 
 const FIELD_OF: Record<string, DraftField> = { send_at: 'sendAt', send_at_local: 'sendAtLocal' };

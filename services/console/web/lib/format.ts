@@ -25,3 +25,23 @@ export function formatTime(iso: string | null | undefined): string {
 export const formatClock = (ms: number): string => time.format(new Date(ms));
 export const formatClockSeconds = (ms: number): string => timeSeconds.format(new Date(ms));
 export const formatDateTime = (ms: number): string => dateTime.format(new Date(ms));
+
+/** "in 3 min", "in 2 h 5 min", "now": how far ahead an instant is. */
+export function formatRelative(at: number, now: number): string {
+  const minutes = Math.round((at - now) / 60_000);
+  if (minutes <= 0) return 'any moment now';
+  if (minutes < 60) return `in ${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 === 0 ? `in ${hours} h` : `in ${hours} h ${minutes % 60} min`;
+}
+
+/** Seconds as "90 s", "15 min", "2 h 30 min", "3 d 4 h". */
+export function formatDuration(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
+}

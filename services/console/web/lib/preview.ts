@@ -13,7 +13,8 @@ export interface Preview {
 
 /** What APNs and FCM will receive for this request: built by the same builders the senders use (libs/push-payloads). */
 export function previewOf(request: NotificationRequest, projectId = PLACEHOLDER_ID, now = Date.now()): Preview {
-  const { targets: _targets, send_at: _at, send_at_local: _local, ...fields } = request;
+  // Targets, schedule and campaign control are not part of what a device receives.
+  const { targets: _targets, send_at: _at, send_at_local: _local, rate_per_minute: _rate, max_duration: _duration, priority_lane: _lane, ...fields } = request;
   const message: PushMessage = { ...(fields as Omit<PushMessage, 'notification_id' | 'project_id'>), notification_id: PLACEHOLDER_ID, project_id: projectId };
   const apns = buildApnsRequest(message, now);
   const fcm = buildFcmMessage(message);

@@ -1,12 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, dataOf, errorsOf } from '../api/client.ts';
+import { api, ApiError, dataOf, errorsOf, messagesOf } from '../api/client.ts';
 import { useTitle } from '../components/layout.tsx';
 import { Errors } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { EMPTY_DRAFT, newDraftKey, problemsByField, requestOf, type Draft, type FieldProblems } from '../lib/draft.ts';
 import { formatCount } from '../lib/format.ts';
 import { bind, Field } from './composer-fields.tsx';
+import { DeliveryFields, OptionFields } from './composer-options.tsx';
+import { SendOutcome, type Unconfirmed } from './composer-outcome.tsx';
 import { PayloadPreview } from './composer-preview.tsx';
 
 interface AudienceCount {
@@ -24,6 +26,8 @@ export function Composer() {
   const [audience, setAudience] = useState<AudienceCount | undefined>(undefined);
   const [counting, setCounting] = useState(false);
   const [sending, setSending] = useState(false);
+  const [countErrors, setCountErrors] = useState<string[] | undefined>(undefined);
+  const [unconfirmed, setUnconfirmed] = useState<Unconfirmed | undefined>(undefined);
   const topics = useLoad(async () => dataOf(await api.GET('/api/v1/topics', { params: { query: { limit: 100 } } })), []);
   const set = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
   const { request, problems: formProblems } = useMemo(() => requestOf(draft), [draft]);
@@ -33,8 +37,17 @@ export function Composer() {
   const countAudience = async () => {
     if (!hasTargets) return setAudience(undefined);
     setCounting(true);
-    const { data, error, response } = await api.POST('/api/v1/notifications/dry-run', { body: { notification: request } });
-    setCounting(false);
+    setCountErrors(undefined);
+    let answer;
+    try {
+      answer = await api.POST('/api/v1/notifications/dry-run', { body: { notification: request } });
+    } catch (error) {
+      setAudience(undefined);
+      return setCountErrors([`Could not count the audience. ${messagesOf(error).join(' ')}`]);
+    } finally {
+      setCounting(false);
+    }
+    const { data, error, response } = answer;
     if (data !== undefined) {
       setAudience(data.data);
       setApiProblems({});
@@ -57,10 +70,22 @@ export function Composer() {
     event.preventDefault();
     if (Object.keys(formProblems).length > 0 || sending) return;
     setSending(true);
-    const { data, error, response } = await api.POST('/api/v1/notifications', { body: { notification: request }, params: { header: { 'idempotency-key': draftKey } } });
-    setSending(false);
+    setApiProblems({});
+    let answer;
+    try {
+      answer = await api.POST('/api/v1/notifications', { body: { notification: request }, params: { header: { 'idempotency-key': draftKey } } });
+    } catch (error) {
+      // No answer: it may or may not have been accepted. The same key asks again without sending twice.
+      return setUnconfirmed({ key: draftKey, reasons: messagesOf(error), noAnswer: error instanceof ApiError && error.noAnswer !== undefined });
+    } finally {
+      setSending(false);
+    }
+    const { data, error, response } = answer;
     if (data !== undefined) return route(`/console/notifications/${data.data.id}`);
-    setApiProblems(response.status === 422 ? problemsByField(errorsOf(error, response.status)) : { form: errorsOf(error, response.status) });
+    const messages = errorsOf(error, response.status);
+    if (response.status === 409 || response.status >= 500) return setUnconfirmed({ key: draftKey, reasons: messages, noAnswer: false, status: response.status });
+    setUnconfirmed(undefined);
+    setApiProblems(response.status === 422 ? problemsByField(messages) : { form: messages });
   };
 
   const b = (key: Parameters<typeof bind>[3]) => bind(draft, set, problems, key);
@@ -94,6 +119,7 @@ export function Composer() {
                 ))}
               </select>
             </Field>
+            <Errors errors={topics.errors} onRetry={topics.reload} />
             <Field id="devices" label="Device ids or tokens" problems={problems} hint="One per line.">
               <textarea rows={2} {...b('devices')} />
             </Field>
@@ -109,6 +135,8 @@ export function Composer() {
                 'Pick at least one target to see how many devices it reaches.'
               ) : counting ? (
                 'Counting the audience…'
+              ) : countErrors !== undefined ? (
+                <span class="field-errors" data-testid="audience-failed">{countErrors.join(' ')} </span>
               ) : audience === undefined ? (
                 ''
               ) : (
@@ -122,101 +150,18 @@ export function Composer() {
               </button>
             </div>
           </fieldset>
+          <DeliveryFields draft={draft} set={set} problems={problems} b={b} />
           <OptionFields draft={draft} set={set} problems={problems} b={b} />
           <Errors errors={problems.form} />
+          <SendOutcome unconfirmed={unconfirmed} sending={sending} onCheck={(event) => void send(event)} />
           <div class="actions">
             <button type="submit" disabled={sending || Object.keys(formProblems).length > 0}>
-              {draft.schedule === 'now' ? 'Send now' : 'Schedule'}
+              {sending ? 'Sending…' : draft.schedule === 'now' ? 'Send now' : 'Schedule'}
             </button>
           </div>
         </div>
         <PayloadPreview request={request} />
       </form>
     </section>
-  );
-}
-
-function OptionFields({ draft, set, problems, b }: { draft: Draft; set: (patch: Partial<Draft>) => void; problems: FieldProblems; b: (key: Parameters<typeof bind>[3]) => ReturnType<typeof bind> }) {
-  return (
-    <>
-      <fieldset>
-        <legend>When</legend>
-        {(
-          [
-            ['now', 'Now'],
-            ['at', 'At a time'],
-            ['local', "At a local time in each device's time zone"],
-          ] as const
-        ).map(([value, label]) => (
-          <label key={value} class="radio">
-            <input type="radio" name="schedule" value={value} checked={draft.schedule === value} onChange={() => set({ schedule: value })} /> {label}
-          </label>
-        ))}
-        {draft.schedule === 'at' ? (
-          <Field id="sendAt" label="Send at (your time zone)" problems={problems}>
-            <input type="datetime-local" {...b('sendAt')} />
-          </Field>
-        ) : null}
-        {draft.schedule === 'local' ? (
-          <Field id="sendAtLocal" label="Send at, local time" problems={problems}>
-            <input type="datetime-local" {...b('sendAtLocal')} />
-          </Field>
-        ) : null}
-      </fieldset>
-      <fieldset>
-        <legend>Options</legend>
-        <div class="grid">
-          <Field id="link_to" label="Link (deep link or URL)" problems={problems}>
-            <input type="text" {...b('link_to')} />
-          </Field>
-          <Field id="image" label="Image (https URL)" problems={problems}>
-            <input type="text" {...b('image')} />
-          </Field>
-          <Field id="badge" label="Badge" problems={problems}>
-            <input type="text" inputMode="numeric" {...b('badge')} />
-          </Field>
-          <Field id="sound" label="Sound" problems={problems}>
-            <input type="text" {...b('sound')} />
-          </Field>
-          <Field id="ttl" label="Time to live (seconds)" problems={problems}>
-            <input type="text" inputMode="numeric" {...b('ttl')} />
-          </Field>
-          <Field id="priority" label="Priority" problems={problems}>
-            <select id="f-priority" value={draft.priority} onChange={(event) => set({ priority: event.currentTarget.value as Draft['priority'] })}>
-              <option value="">Provider default</option>
-              <option value="high">high</option>
-              <option value="normal">normal</option>
-            </select>
-          </Field>
-          <Field id="collapse_id" label="Collapse id" problems={problems}>
-            <input type="text" {...b('collapse_id')} />
-          </Field>
-          <Field id="group" label="Group" problems={problems}>
-            <input type="text" {...b('group')} />
-          </Field>
-          <Field id="thread_id" label="Thread id" problems={problems}>
-            <input type="text" {...b('thread_id')} />
-          </Field>
-          <Field id="category" label="Category" problems={problems}>
-            <input type="text" {...b('category')} />
-          </Field>
-        </div>
-        <label class="check">
-          <input type="checkbox" checked={draft.content_available} onChange={(event) => set({ content_available: event.currentTarget.checked })} /> Silent (background) push
-        </label>
-        <label class="check">
-          <input type="checkbox" checked={draft.mutable_content} onChange={(event) => set({ mutable_content: event.currentTarget.checked })} /> Mutable content (iOS extension)
-        </label>
-        <Field id="data" label="Data" problems={problems} hint="key=value lines, delivered to the app.">
-          <textarea rows={2} {...b('data')} />
-        </Field>
-        <Field id="apns" label="Raw APNs JSON (merged last)" problems={problems}>
-          <textarea rows={2} class="mono" {...b('apns')} />
-        </Field>
-        <Field id="fcm" label="Raw FCM JSON (merged last)" problems={problems}>
-          <textarea rows={2} class="mono" {...b('fcm')} />
-        </Field>
-      </fieldset>
-    </>
   );
 }

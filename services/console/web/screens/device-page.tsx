@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
-import { api, ApiError, dataOf } from '../api/client.ts';
+import { api, dataOf, errorsOf, messagesOf } from '../api/client.ts';
 import { useTitle } from '../components/layout.tsx';
 import { ConfirmButton, Errors, Loading, Pager, queryString, StatusBadge, TableScroll } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
@@ -47,11 +47,14 @@ export function DevicePage() {
   const data = device.data;
   const remove = async () => {
     setDeleteErrors(undefined);
-    const { error, response } = await api.DELETE('/api/v1/devices/{id}', { params: { path: { id } } });
-    if (response.ok) {
+    try {
+      const { error, response } = await api.DELETE('/api/v1/devices/{id}', { params: { path: { id } } });
+      if (!response.ok) return setDeleteErrors(errorsOf(error, response.status));
       setDeleted(true);
       device.reload();
-    } else setDeleteErrors(new ApiError(response.status, (error as { errors?: string[] } | undefined)?.errors ?? [`the API answered ${response.status}`]).errors);
+    } catch (error) {
+      setDeleteErrors(messagesOf(error));
+    }
   };
   return (
     <section>
@@ -61,7 +64,7 @@ export function DevicePage() {
       <h1>
         Device <span class="mono">{id}</span>
       </h1>
-      <Errors errors={device.errors} />
+      <Errors errors={device.errors} onRetry={device.reload} />
       {data === undefined ? <Loading when={device.loading} /> : (
         <>
           <div class="toolbar">
@@ -86,6 +89,8 @@ export function DevicePage() {
             <dd>{data.external_id ?? '–'}</dd>
             <dt>Time zone</dt>
             <dd>{data.timezone ?? '–'}</dd>
+            <dt>Locale</dt>
+            <dd>{data.locale ?? '–'}</dd>
             <dt>Registered</dt>
             <dd>{formatTime(data.created_at)}</dd>
             <dt>Updated</dt>
@@ -112,7 +117,7 @@ export function DevicePage() {
       <h2>Timeline</h2>
       <DeviceTimeline id={id} />
       <h2>Receipts</h2>
-      <Errors errors={receipts.errors} />
+      <Errors errors={receipts.errors} onRetry={receipts.reload} />
       {receipts.data === undefined ? <Loading when={receipts.loading} /> : (
         <>
           <ReceiptTable rows={receipts.data.data} link="notification" />

@@ -56,7 +56,7 @@ export function Devices() {
               <option value="inactive">inactive</option>
             </select>
           </div>
-          <Errors errors={list.errors} />
+          <Errors errors={list.errors} onRetry={list.reload} />
           {list.data === undefined ? <Loading when={list.loading} /> : (
             <>
               <DeviceTable devices={list.data.data} />
@@ -67,7 +67,7 @@ export function Devices() {
       ) : (
         <>
           <h2>Devices matching “{q}”</h2>
-          <Errors errors={found.errors} />
+          <Errors errors={found.errors} onRetry={found.reload} />
           {found.data === undefined ? <Loading when={found.loading} /> : <DeviceTable devices={found.data} />}
         </>
       )}

@@ -54,7 +54,7 @@ export function ExplainReach() {
         <button type="submit">Explain</button>
       </form>
       <p class="muted">Answered from the event log: the device as it stood at the send's audience position, judged by the audience predicate.</p>
-      <Errors errors={answer.errors} />
+      <Errors errors={answer.errors} onRetry={answer.reload} />
       {device === '' ? null : reach === undefined ? <Loading when={answer.loading} /> : (
         <div data-testid="explain-reach">
           <p>
@@ -101,7 +101,7 @@ export function DeviceTimeline({ id }: { id: string }) {
   }
   return (
     <>
-      <Errors errors={timeline.errors} />
+      <Errors errors={timeline.errors} onRetry={timeline.reload} />
       {timeline.data === undefined ? <Loading when={timeline.loading} /> : (
         <TableScroll label="Timeline">
           <table data-testid="timeline">

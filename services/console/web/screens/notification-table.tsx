@@ -1,7 +1,9 @@
 import type { Notification } from '../lib/draft.ts';
 import { formatCount, formatTime } from '../lib/format.ts';
-import { progress, settled, type FunnelCounts } from '../lib/funnel.ts';
-import { ProgressBar, StatusBadge, TableScroll } from '../components/ui.tsx';
+import type { FunnelCounts } from '../lib/funnel.ts';
+import { shownCounts } from '../lib/progress.ts';
+import { StatusBadge, TableScroll } from '../components/ui.tsx';
+import { ProgressCell } from '../components/send-progress.tsx';
 
 const ZERO: FunnelCounts = { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, opened: 0 };
 
@@ -12,8 +14,10 @@ export function targetText(target: Notification['targets'][number]): string {
   if ('topic' in target) return `topic ${target.topic}`;
   if ('device_id' in target) return `device ${target.device_id}`;
   if ('token' in target) return `token ${target.token}`;
-  return `metadata ${Object.entries(target.metadata)
-    .map(([key, value]) => `${key}=${value}`)
+  // Read loosely: the target grammar is growing (issue 47), and a value may be a test rather than a string.
+  const metadata = (target as { metadata?: Record<string, unknown> }).metadata ?? {};
+  return `metadata ${Object.entries(metadata)
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(', ')}`;
 }
 
@@ -42,7 +46,7 @@ export function NotificationTable({ notifications }: { notifications: readonly N
         </thead>
         <tbody>
           {notifications.map((notification) => {
-            const counts = notification.counts ?? ZERO;
+            const counts = shownCounts(notification.counts ?? ZERO);
             const request = notification.request as { send_at?: string; send_at_local?: string } | undefined;
             return (
               <tr key={notification.id} data-testid={`notification-${notification.id}`}>
@@ -59,11 +63,7 @@ export function NotificationTable({ notifications }: { notifications: readonly N
                 <td class="num">{formatCount(counts.delivered)}</td>
                 <td class="num">{formatCount(counts.opened)}</td>
                 <td>
-                  {notification.status === 'sending' || notification.status === 'queued' ? (
-                    <ProgressBar value={progress(counts)} label={`${formatCount(settled(counts))} of ${formatCount(counts.targeted)} devices have an outcome`} />
-                  ) : (
-                    '–'
-                  )}
+                  <ProgressCell notification={{ status: notification.status, counts, pace: notification.pace, dispatched_at: notification.dispatched_at }} />
                 </td>
               </tr>
             );

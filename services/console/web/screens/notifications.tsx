@@ -7,12 +7,13 @@ import { Errors, Loading, Pager, queryString } from '../components/ui.tsx';
 import { useLoad, useThrottled } from '../components/use-load.ts';
 import { NotificationTable } from './notification-table.tsx';
 
-const STATUSES = ['scheduled', 'queued', 'sending', 'sent', 'cancelled', 'expired'] as const;
+/** Every status the API lists by (GET /api/v1/notifications?status=). */
+const STATUSES = ['scheduled', 'queued', 'sending', 'paused', 'sent', 'cancelled', 'expired'] as const;
 type Status = (typeof STATUSES)[number];
 const asStatus = (value: string | undefined): Status | undefined => (STATUSES as readonly string[]).includes(value ?? '') ? (value as Status) : undefined;
 
 /** Events that change a notification's status or counts. */
-export const PROGRESS_EVENTS = ['DeliveryReported', 'NotificationDispatched', 'NotificationCancelled', 'NotificationExpired', 'NotificationOpened'];
+export const PROGRESS_EVENTS = ['DeliveryReported', 'NotificationDispatched', 'NotificationCancelled', 'NotificationExpired', 'NotificationOpened', 'NotificationSteered', 'AudienceEstimated'];
 
 export function Notifications() {
   useTitle('Notifications');
@@ -20,7 +21,7 @@ export function Notifications() {
   const status = asStatus(query.status);
   const page = Math.max(1, Number(query.page ?? '1') || 1);
   const list = useLoad(async () => dataOf(await api.GET('/api/v1/notifications', { params: { query: { page, limit: 20, ...(status === undefined ? {} : { status }) } } })), [status, page]);
-  const active = (list.data?.data ?? []).some((item) => item.status === 'sending' || item.status === 'queued');
+  const active = (list.data?.data ?? []).some((item) => item.status === 'sending' || item.status === 'queued' || item.status === 'paused');
   const [live, setLive] = useState(false);
   const reload = useThrottled(list.reload, 1000);
   // While something on this page is being sent, its progress follows the event stream.
@@ -52,7 +53,7 @@ export function Notifications() {
         </a>
         {live ? <span class="live" aria-live="polite">● Live</span> : null}
       </div>
-      <Errors errors={list.errors} />
+      <Errors errors={list.errors} onRetry={list.reload} />
       {list.data === undefined ? (
         <Loading when={list.loading} />
       ) : (

@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError } from '../api/client.ts';
+import { ApiError, messagesOf } from '../api/client.ts';
 import { adminToken, deadLetterCounts, onOperatorSessionChange, operatorSignIn, operatorSignOut, redrive, type DeadLetterCount, type RedriveResult } from '../api/operator.ts';
 import { Errors, Loading, TableScroll } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { formatCount, formatTime } from '../lib/format.ts';
 
 const plural = (count: number, word: string) => `${formatCount(count)} ${word}${count === 1 ? '' : 's'}`;
-const messagesOf = (error: unknown) => (error instanceof ApiError ? error.errors : [String(error)]);
 
 /**
  * The operator's page (/console/operator): dead letters of every project,
@@ -82,7 +81,7 @@ function DeadLetters() {
     <section>
       <h1>Dead letters</h1>
       <p class="muted">Records a consumer group could not handle, from every project. Redrive one kind after fixing its cause: each dead letter is written back to its topic at most once.</p>
-      <Errors errors={counts.errors} />
+      <Errors errors={counts.errors} onRetry={counts.reload} />
       {done === undefined ? null : (
         <p role="status" data-testid="redrive-done">
           {done}

@@ -31,7 +31,7 @@ export function Overview() {
   return (
     <section>
       <h1>Overview</h1>
-      <Errors errors={overview.errors} />
+      <Errors errors={overview.errors} onRetry={overview.reload} />
       <Loading when={overview.loading && data === undefined} />
       {data === undefined ? null : (
         <>
@@ -53,7 +53,7 @@ export function Overview() {
         </>
       )}
       <h2>Recent notifications</h2>
-      <Errors errors={recent.errors} />
+      <Errors errors={recent.errors} onRetry={recent.reload} />
       {recent.data === undefined ? <Loading when={recent.loading} /> : <NotificationTable notifications={recent.data} />}
       <p>
         <a href="/console/notifications">All notifications</a> · <a href="/console/compose">Compose a notification</a>

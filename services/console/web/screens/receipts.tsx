@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, dataOf, errorsOf } from '../api/client.ts';
+import { api, dataOf, messagesOf } from '../api/client.ts';
 import { Errors, Loading, Pager, queryString, TableScroll } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { formatTime } from '../lib/format.ts';
@@ -25,9 +25,14 @@ export function Receipts({ id, query, version }: { id: string; query: Record<str
   const exportCsv = async () => {
     setExporting(true);
     setExportErrors(undefined);
-    const { data, error, response } = await api.GET('/api/v1/notifications/{id}/receipts.csv', { params: { path: { id } }, parseAs: 'blob' });
-    setExporting(false);
-    if (data === undefined) return setExportErrors(errorsOf(error, response.status));
+    let data: Blob;
+    try {
+      data = dataOf(await api.GET('/api/v1/notifications/{id}/receipts.csv', { params: { path: { id } }, parseAs: 'blob' }));
+    } catch (error) {
+      return setExportErrors(messagesOf(error));
+    } finally {
+      setExporting(false);
+    }
     const url = URL.createObjectURL(data);
     const link = document.createElement('a');
     link.href = url;

@@ -7,6 +7,7 @@ import type { Notification } from '../lib/draft.ts';
 import { formatCount, formatShare, formatTime } from '../lib/format.ts';
 import { cumulative, FUNNEL_STEPS, HELD_OUTCOMES, type FunnelCounts } from '../lib/funnel.ts';
 import { reasonMeaning } from '../lib/reasons.ts';
+import { shownCounts } from '../lib/progress.ts';
 
 type ReportData = paths['/api/v1/notifications/{id}/report']['get']['responses'][200]['content']['application/json']['data'];
 
@@ -19,8 +20,9 @@ const PROVIDERS = [
 
 /** The funnel targeted → sent → delivered → opened per provider: a chart, and its numbers in a table. */
 export function Funnel({ notification }: { notification: Notification }) {
-  const all = notification.counts!;
-  const byProvider = notification.counts_by_provider!;
+  // Targeted as far as the other counts prove it: reports of a partition can come before its targeted count.
+  const all = shownCounts(notification.counts!);
+  const byProvider = { apns: shownCounts(notification.counts_by_provider!.apns), fcm: shownCounts(notification.counts_by_provider!.fcm) };
   const rows: Array<{ key: string; label: string; counts: FunnelCounts }> = [...PROVIDERS.map((provider) => ({ ...provider, counts: byProvider[provider.key] })), { key: 'all', label: 'All', counts: all }];
   // max_duration, frequency caps and quiet hours: a column each, only when the notification has such devices.
   const held = HELD_OUTCOMES.filter((outcome) => ((all as FunnelCounts)[outcome] ?? 0) > 0);
@@ -37,7 +39,7 @@ export function Funnel({ notification }: { notification: Notification }) {
       },
       options: { indexAxis: 'y', scales: { x: countAxis } },
     }),
-    [byProvider],
+    [notification.counts_by_provider],
   );
   return (
     <>

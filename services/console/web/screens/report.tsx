@@ -1,18 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
-import { api, ApiError, dataOf } from '../api/client.ts';
+import { api, dataOf } from '../api/client.ts';
 import { followEvents } from '../api/events.ts';
 import { useTitle } from '../components/layout.tsx';
-import { ConfirmButton, Errors, Loading, ProgressBar, StatusBadge } from '../components/ui.tsx';
+import { Errors, Loading, StatusBadge } from '../components/ui.tsx';
+import { SendProgress } from '../components/send-progress.tsx';
 import { useLoad, useThrottled } from '../components/use-load.ts';
-import { formatCount, formatTime } from '../lib/format.ts';
-import { progress, settled } from '../lib/funnel.ts';
+import { formatDuration, formatTime } from '../lib/format.ts';
 import { PROGRESS_EVENTS } from './notifications.tsx';
 import { targetText } from './notification-table.tsx';
 import { Funnel, Failures, Timeline } from './report-charts.tsx';
 import { Receipts } from './receipts.tsx';
-
-const CANCELLABLE = ['scheduled', 'queued', 'sending'];
+import { Steering } from './report-steering.tsx';
 
 /** How often the report looks again while its notification is queued or sending (besides every event it sees). */
 const ACTIVE_POLL_MS = 3_000;
@@ -24,7 +23,6 @@ export function Report() {
   const notification = useLoad(async () => dataOf(await api.GET('/api/v1/notifications/{id}', { params: { path: { id } } })).data, [id]);
   const report = useLoad(async () => dataOf(await api.GET('/api/v1/notifications/{id}/report', { params: { path: { id } } })).data, [id]);
   const [receiptsVersion, setReceiptsVersion] = useState(0);
-  const [cancelErrors, setCancelErrors] = useState<string[] | undefined>(undefined);
   const data = notification.data;
   useTitle(data === undefined ? 'Notification' : `${data.title === '' ? '(no title)' : data.title}`);
   const reload = () => {
@@ -38,7 +36,7 @@ export function Report() {
   const catchUp = useThrottled(reload, 4000);
   // What happened before the stream was open (a small send is often done by then) reaches the page only
   // through the read model: while the notification is queued or sending, look again every few seconds.
-  const active = data?.status === 'queued' || data?.status === 'sending';
+  const active = data?.status === 'queued' || data?.status === 'sending' || data?.status === 'paused';
   useEffect(() => {
     if (!active) return;
     const timer = setTimeout(reload, ACTIVE_POLL_MS);
@@ -70,22 +68,12 @@ export function Report() {
     return (
       <section>
         <h1>Notification</h1>
-        <Errors errors={notification.errors} />
+        <Errors errors={notification.errors} onRetry={notification.reload} />
         <Loading when={notification.loading} />
       </section>
     );
   }
-  const counts = data.counts!;
   const request = data.request as Record<string, unknown> | undefined;
-  const cancel = async () => {
-    setCancelErrors(undefined);
-    try {
-      dataOf(await api.POST('/api/v1/notifications/{id}/cancel', { params: { path: { id } } }));
-      notification.reload();
-    } catch (error) {
-      setCancelErrors(error instanceof ApiError ? error.errors : [String(error)]);
-    }
-  };
   return (
     <section>
       <p class="breadcrumb">
@@ -99,9 +87,7 @@ export function Report() {
         </span>
         {live ? <span class="live" aria-live="polite">● Live</span> : null}
         <a href={`/console/notifications/${id}/explain`}>Why was a device not reached?</a>
-        {CANCELLABLE.includes(data.status) ? <ConfirmButton label="Cancel notification" question="Cancel this notification? Devices not yet sent to will not get it." confirmLabel="Yes, cancel it" onConfirm={cancel} /> : null}
       </div>
-      <Errors errors={cancelErrors} />
       <dl class="facts">
         <dt>Id</dt>
         <dd class="mono">{data.id}</dd>
@@ -119,6 +105,18 @@ export function Report() {
             <dd>{request.send_at_local} in each device's time zone</dd>
           </>
         ) : null}
+        {data.priority_lane === null || data.priority_lane === undefined ? null : (
+          <>
+            <dt>Lane</dt>
+            <dd>{data.priority_lane}</dd>
+          </>
+        )}
+        {typeof request?.max_duration === 'number' ? (
+          <>
+            <dt>Max duration</dt>
+            <dd>{formatDuration(request.max_duration)}</dd>
+          </>
+        ) : null}
         <dt>Dispatched</dt>
         <dd>{formatTime(data.dispatched_at)}</dd>
         <dt>Finished</dt>
@@ -132,11 +130,10 @@ export function Report() {
           </ul>
         </dd>
       </dl>
-      {data.status === 'sending' ? (
-        <ProgressBar value={progress(counts)} label={`${formatCount(settled(counts))} of ${formatCount(counts.targeted)} devices have an outcome`} />
-      ) : null}
+      <SendProgress notification={{ status: data.status, counts: data.counts!, pace: data.pace, dispatched_at: data.dispatched_at, priority_lane: data.priority_lane }} />
+      <Steering notification={data} onChanged={notification.reload} />
       <Funnel notification={data} />
-      <Errors errors={report.errors} />
+      <Errors errors={report.errors} onRetry={report.reload} />
       {report.data === undefined ? <Loading when={report.loading} /> : (
         <>
           <Failures failures={report.data.failures} />

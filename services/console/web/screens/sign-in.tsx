@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, errorsOf } from '../api/client.ts';
-import { signIn } from '../api/session.ts';
+import { api, errorsOf, messagesOf } from '../api/client.ts';
+import { signedOutBecause, signIn } from '../api/session.ts';
 import { Errors } from '../components/ui.tsx';
 
 /** Signs in with a project API key, checked against the API before it is kept (for this tab's session only). */
@@ -8,6 +8,7 @@ export function SignIn() {
   const [key, setKey] = useState('');
   const [errors, setErrors] = useState<string[] | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  const [reason] = useState(signedOutBecause);
   document.title = 'Sign in · Herald console';
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -15,14 +16,24 @@ export function SignIn() {
     setErrors(undefined);
     const candidate = key.trim();
     // Checked with the key in the header of one request; kept only if the API accepts it.
-    const { error, response } = await api.GET('/api/v1/topics', { params: { query: { limit: 1 } }, headers: { authorization: `Bearer ${candidate}` } }).catch(() => ({ error: undefined, response: new Response(null, { status: 0 }) }));
-    setBusy(false);
-    if (response.ok) signIn(candidate);
-    else setErrors(response.status === 401 ? ['This API key is not valid.'] : errorsOf(error, response.status));
+    try {
+      const { error, response } = await api.GET('/api/v1/topics', { params: { query: { limit: 1 } }, headers: { authorization: `Bearer ${candidate}` } });
+      if (response.ok) signIn(candidate);
+      else setErrors(response.status === 401 ? ['This API key is not valid.'] : errorsOf(error, response.status));
+    } catch (error) {
+      setErrors(messagesOf(error));
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <main id="main" class="sign-in">
       <h1>Herald console</h1>
+      {reason === undefined ? null : (
+        <p class="notice" role="alert" data-testid="signed-out-reason">
+          {reason}
+        </p>
+      )}
       <form onSubmit={(event) => void submit(event)}>
         <label for="api-key">Project API key</label>
         <input id="api-key" name="api-key" type="password" autoComplete="off" spellcheck={false} required value={key} onInput={(event) => setKey(event.currentTarget.value)} />

@@ -13,7 +13,7 @@ export function Topics() {
   return (
     <section>
       <h1>Topics</h1>
-      <Errors errors={topics.errors} />
+      <Errors errors={topics.errors} onRetry={topics.reload} />
       {topics.data === undefined ? <Loading when={topics.loading} /> : topics.data.data.length === 0 ? <p class="muted">No topics yet.</p> : (
         <>
           <TableScroll label="Topics">

@@ -11,7 +11,7 @@ export function Webhooks() {
   return (
     <section>
       <h1>Webhooks</h1>
-      <Errors errors={webhooks.errors} />
+      <Errors errors={webhooks.errors} onRetry={webhooks.reload} />
       {webhooks.data === undefined ? <Loading when={webhooks.loading} /> : webhooks.data.data.length === 0 ? <p class="muted">No webhooks yet (POST /api/v1/webhooks registers one).</p> : (
         <TableScroll label="Webhooks">
           <table data-testid="webhooks">
