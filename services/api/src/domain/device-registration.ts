@@ -1,3 +1,4 @@
+import { canonicalLocale } from '@herald/audience';
 import { createEvent, deviceIdFor, topicIdFor, type HeraldEvent } from '@herald/events';
 import { type DeviceDocument, previewDevice } from '@herald/read-models';
 import type { Static } from 'typebox';
@@ -20,6 +21,7 @@ export function toDeviceView(doc: DeviceDocument): DeviceView {
     topics: doc.topics,
     external_id: doc.external_id ?? null,
     timezone: doc.timezone ?? null,
+    locale: doc.locale ?? null,
     deactivation: doc.status === 'inactive' && doc.deactivation !== undefined ? doc.deactivation : null,
     created_at: doc.created_at,
     updated_at: doc.updated_at,
@@ -93,6 +95,8 @@ export function planRegistration(
         ...(typeof input.external_id === 'string' ? { external_id: input.external_id } : {}),
         // external_id_hash is proof for this request only: it is not stored.
         ...(input.timezone === undefined ? {} : { timezone: input.timezone }),
+        // Canonical, so a locale target compares strings (register-device.ts refused a tag that is not one).
+        ...(input.locale === undefined ? {} : { locale: canonicalLocale(input.locale) ?? input.locale }),
         ...(options.anonymous === true ? { anonymous: true } : {}),
         ...(options.subscription === undefined ? {} : { subscription: options.subscription }),
       },

@@ -4,6 +4,12 @@ import { DEVICE_LIMITS } from './device-limits.ts';
 
 export type MetadataPatch = Record<string, string | null>;
 
+/** What the device-facing metadata route changes: metadata (merged), the device's locale (canonical), or both. */
+export interface MetadataChange {
+  metadata?: MetadataPatch | undefined;
+  locale?: string | undefined;
+}
+
 export type MetadataPlan =
   | { kind: 'update'; events: HeraldEvent[]; updated: number }
   /** Refused, nothing is written: a device would keep too many keys, or the write is too large in all. */
@@ -19,6 +25,7 @@ export function planMetadataUpdate(
   patch: MetadataPatch,
   correlationId: string | undefined,
   now: Date,
+  locale?: string,
 ): MetadataPlan {
   const set: Record<string, string> = {};
   const unset: string[] = [];
@@ -39,7 +46,7 @@ export function planMetadataUpdate(
     };
   }
   const events = devices.map((device) =>
-    createEvent('MetadataUpdated', { device_id: device._id, set, unset }, { project_id: device.project_id, correlation_id: correlationId, now }),
+    createEvent('MetadataUpdated', { device_id: device._id, set, unset, ...(locale === undefined ? {} : { locale }) }, { project_id: device.project_id, correlation_id: correlationId, now }),
   );
   return { kind: 'update', events, updated: events.length };
 }

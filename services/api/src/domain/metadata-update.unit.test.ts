@@ -31,6 +31,14 @@ describe('planMetadataUpdate', () => {
     expect(updated).toBe(2);
   });
 
+  it('carries a locale (already canonical) to every device, and none when the request sets none', () => {
+    const device = { _id: 'a', project_id: 'p', metadata: {} };
+    const plan = planMetadataUpdate([device], {}, undefined, new Date(), 'fr-CA');
+    expect(plan.kind === 'update' ? (plan.events[0] as MetadataUpdatedV2).data : undefined).toEqual({ device_id: 'a', set: {}, unset: [], locale: 'fr-CA' });
+    const without = planMetadataUpdate([device], { plan: 'pro' }, undefined, new Date());
+    expect(without.kind === 'update' ? (without.events[0] as MetadataUpdatedV2).data : undefined).toEqual({ device_id: 'a', set: { plan: 'pro' }, unset: [] });
+  });
+
   it('refuses a merge that would leave a device with more than 64 keys, naming the limit', () => {
     const full = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`k${i}`, 'v']));
     const device = { _id: 'a', project_id: 'p', metadata: full };

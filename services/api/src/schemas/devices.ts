@@ -13,6 +13,7 @@ export const Device = Type.Object(
     topics: Type.Array(Type.String(), { description: 'Ids of the topics the device is subscribed to' }),
     external_id: Type.Union([Type.String(), Type.Null()], { description: "The project's id of the user who owns the device" }),
     timezone: Type.Union([Type.String(), Type.Null()], { description: 'IANA time zone name' }),
+    locale: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'BCP 47 language tag, canonical (fr-CA); null: none registered' })),
     deactivation: Type.Union(
       [Type.Object({ reason: Type.String(), provider: Type.Optional(Type.String()), at: Type.String({ format: 'date-time' }) }), Type.Null()],
       { description: 'Why it is inactive: the provider rejected its token (`provider` set), or the project unregistered it (reason `Unregistered`)' },
@@ -97,6 +98,7 @@ export const RegisterDeviceBody = Type.Object(
       Type.String({ minLength: 1, maxLength: 128, description: 'Hex HMAC-SHA256 of "external_id:" + external_id under the project’s device-auth secret' }),
     ),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone name (e.g. Europe/Paris), for local-time sends' })),
+    locale: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'BCP 47 language tag (e.g. fr-CA), stored in canonical form, for `{"locale": …}` targets; absent: the previous one is kept' })),
     topics: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
         maxItems: DEVICE_LIMITS.topicsPerRegistration,

@@ -2,8 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, deviceIdFor, TOPICS, topicIdFor, type HeraldEvent, type ResolvedAudience } from '@herald/events';
-import { audienceFilter, type ZoneFilter } from '@herald/audience';
+import { createEvent, deviceIdFor, TOPICS, topicIdFor, type AudienceCondition, type HeraldEvent, type ResolvedAudience } from '@herald/events';
+import { audienceFilter, matchesAudience, type Audience, type ZoneFilter } from '@herald/audience';
+import { randomCondition, simplerConditions, type ConditionVocabulary } from '@herald/audience/random-condition';
 import { ensureTopics, partitionForKey, withLogAdmin, type RunningConsumer } from '@herald/kafka';
 import { ReadModelRegistry } from '@herald/mongo';
 import { type DeviceDocument, devicesProjection } from '@herald/read-models';
@@ -19,7 +20,9 @@ import { runAudienceIndex, type RunningIndex } from './run-index.ts';
  * log once; the projector builds the read model, the index its partitions;
  * then every device must read the same in both, and random audiences must
  * select the same devices through the index (readPage, in pages) and
- * through the predicate's MongoDB twin (audienceFilter).
+ * through the predicate's MongoDB twin (audienceFilter); so must random
+ * target expressions, through the index, the store and the pure predicate
+ * (issue 47: one predicate everywhere), a failure shrunk to its simplest.
  */
 const PARTITIONS = 3;
 const PROJECTS = ['p-one', 'p-two'];
@@ -27,6 +30,7 @@ const TOPIC_NAMES = ['news', 'sport', 'deals', 'tech'];
 const KEYS = ['plan', 'lang', 'tier'];
 const VALUES = ['a', 'b', 'c d', 'é'];
 const ZONES = ['Europe/Paris', 'America/New_York', 'Asia/Tokyo'];
+const LOCALES = ['fr', 'fr-CA', 'en', 'en-US', 'de'];
 
 let env: TestEnv;
 let dir: string;
@@ -73,6 +77,7 @@ function history(): HeraldEvent[] {
           topic_ids: topics(project),
           ...(random.next() < 0.3 ? { external_id: `user-${Math.floor(random.next() * 20)}` } : {}),
           ...(random.next() < 0.6 ? { timezone: random.pick(ZONES) } : {}),
+          ...(random.next() < 0.6 ? { locale: random.pick(LOCALES) } : {}),
         },
         context,
       ),
@@ -82,7 +87,7 @@ function history(): HeraldEvent[] {
     const device = random.pick(devices);
     const context = { project_id: device.project };
     const roll = random.next();
-    if (roll < 0.3) events.push(createEvent('MetadataUpdated', { device_id: device.id, set: metadata(), unset: random.some(KEYS) }, context));
+    if (roll < 0.3) events.push(createEvent('MetadataUpdated', { device_id: device.id, set: metadata(), unset: random.some(KEYS), ...(random.next() < 0.3 ? { locale: random.pick(LOCALES) } : {}) }, context));
     else if (roll < 0.45) events.push(createEvent('DeviceDeactivated', { device_id: device.id, provider: 'apns', reason: 'Unregistered', ...(random.next() < 0.5 ? { provider_timestamp: '2000-01-01T00:00:00.000Z' } : {}) }, context));
     else if (roll < 0.52) events.push(createEvent('DeviceUnregistered', { device_id: device.id }, context));
     // Deleted and purged (a later registration of its token makes it anew), or a purge alone: it applies to an inactive device only.
@@ -132,7 +137,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-const audienceFields = (device: Pick<DeviceDocument, 'project_id' | 'token' | 'platform' | 'status' | 'topics' | 'metadata' | 'external_id' | 'timezone'>) => ({
+const audienceFields = (device: Pick<DeviceDocument, 'project_id' | 'token' | 'platform' | 'status' | 'topics' | 'metadata' | 'external_id' | 'timezone' | 'locale'>) => ({
   project_id: device.project_id,
   token: device.token,
   platform: device.platform,
@@ -141,6 +146,7 @@ const audienceFields = (device: Pick<DeviceDocument, 'project_id' | 'token' | 'p
   metadata: device.metadata,
   external_id: device.external_id ?? null,
   timezone: device.timezone ?? null,
+  locale: device.locale ?? null,
 });
 
 describe('the audience index', () => {
@@ -189,6 +195,64 @@ describe('the audience index', () => {
       expect(found.sort(), `audience ${JSON.stringify({ project, audience, zones })}`).toEqual(expected);
     }
   });
+
+  it('selects the same devices through the index, the store and the pure predicate for random expressions (seed in the output; shrunk on failure)', async () => {
+    const devices = env.mongo.db.collection<DeviceDocument>((await new ReadModelRegistry(env.mongo.db).active('devices')).collection);
+    const docs = [...projected.values()];
+    const none: Audience = { topic_ids: [], device_ids: [], tokens: [], external_ids: [], metadata: [] };
+    for (let round = 0; round < 500; round += 1) {
+      const project = random.pick(PROJECTS);
+      const mine = docs.filter((doc) => doc.project_id === project);
+      const vocabulary: ConditionVocabulary = {
+        topicIds: TOPIC_NAMES.map((name) => topicIdFor(project, name)),
+        deviceIds: random.some(mine).slice(0, 4).map((doc) => doc._id).concat('no-such-device'),
+        tokens: random.some(mine).slice(0, 4).map((doc) => doc.token).concat('no-such-token'),
+        externalIds: ['user-1', 'user-2', 'user-3'],
+        keys: KEYS,
+        values: VALUES,
+        platforms: ['ios', 'android'],
+        locales: ['fr', 'fr-CA', 'en', 'de'],
+        zones: ZONES,
+      };
+      const zones: ZoneFilter | undefined = random.next() < 0.2 ? { zones: random.some(ZONES), includeUnset: random.next() < 0.5 } : undefined;
+      const audienceOf = (condition: AudienceCondition): Audience => ({ ...none, expressions: [condition] });
+      const verdicts = async (condition: AudienceCondition) => {
+        const audience = audienceOf(condition);
+        const store = (await devices.find(audienceFilter(project, audience, zones)).project<{ _id: string }>({ _id: 1 }).toArray()).map((doc) => doc._id).sort();
+        const pure = docs.filter((doc) => matchesAudience(doc, project, audience, zones)).map((doc) => doc._id).sort();
+        const indexed: string[] = [];
+        for (let partition = 0; partition < PARTITIONS; partition += 1) {
+          let after: number | undefined;
+          for (;;) {
+            const page = readPage(index, { partition, projectId: project, audience, zones, after, limit: 5, partitionOf: (id) => partitionForKey(id, PARTITIONS) });
+            indexed.push(...page.rows.map((row) => row.device_id));
+            if (page.exhausted) break;
+            after = page.after;
+          }
+        }
+        return { store, pure, indexed: indexed.sort() };
+      };
+      const disagree = async (condition: AudienceCondition) => {
+        const { store, pure, indexed } = await verdicts(condition);
+        return JSON.stringify(store) !== JSON.stringify(pure) || JSON.stringify(indexed) !== JSON.stringify(pure);
+      };
+      let condition = randomCondition(() => random.next(), vocabulary);
+      if (!(await disagree(condition))) continue;
+      // Shrink: the simplest condition that still disagrees, then report all three answers for it.
+      for (let step = 0; step < 200; step += 1) {
+        let simpler: AudienceCondition | undefined;
+        for (const candidate of simplerConditions(condition)) {
+          if (await disagree(candidate)) {
+            simpler = candidate;
+            break;
+          }
+        }
+        if (simpler === undefined) break;
+        condition = simpler;
+      }
+      expect.fail(`seed ${seed}: the store, the predicate and the index disagree on ${JSON.stringify(condition)} (project ${project}, zones ${JSON.stringify(zones)}): ${JSON.stringify(await verdicts(condition))}`);
+    }
+  }, 300_000);
 
   it("estimates a partition's audience from key counts: exact for one topic or one user, never below the audience otherwise", () => {
     const none: ResolvedAudience = { topic_ids: [], device_ids: [], tokens: [], external_ids: [], metadata: [] };

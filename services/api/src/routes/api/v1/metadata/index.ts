@@ -8,6 +8,6 @@ export default async function metadata(app: FastifyInstance): Promise<void> {
   fastify.patch('', { schema: updateMetadataSchema }, async (request) => {
     const { project_id: projectId, identifier, identifier_hash: identifierHash } = request.query;
     const bearerProjectId = await fastify.optionalBearerProject(request);
-    return { data: await fastify.services.devices.updateMetadata(projectId, identifier, request.body.metadata, request.id, identifierHash, bearerProjectId) };
+    return { data: await fastify.services.devices.updateMetadata(projectId, identifier, request.body, request.id, identifierHash, bearerProjectId) };
   });
 }
