@@ -1,5 +1,5 @@
 import { ConfigError, AppError, isAppError, NotFoundError } from '@herald/errors';
-import { ADMIN_COLLECTIONS, type Db } from '@herald/mongo';
+import { ProviderCredentialQueries, type Db } from '@herald/mongo';
 import { AdminStore } from './admin-store.ts';
 import { open, seal, type SealedBox } from './secret-box.ts';
 import { generateVapidKey, summarizeWebPush, withNewVapidKey, type WebPushCredential, type WebPushSummary } from './webpush-keys.ts';
@@ -14,36 +14,6 @@ export interface WebPushRecord {
   webpush?: { sealed: SealedBox; summary: WebPushSummary; set_at: Date };
 }
 
-/**
- * The `webpush` field of the provider-credentials documents, and nothing
- * else of them: read one, set it (creating the document when the project
- * has none, as CredentialStore does for apns and fcm).
- */
-const webPushCollection = (db: Db) => db.collection<WebPushRecord>(ADMIN_COLLECTIONS.providerCredentials);
-
-class WebPushField {
-  readonly #collection: ReturnType<typeof webPushCollection>;
-
-  constructor(db: Db) {
-    this.#collection = webPushCollection(db);
-  }
-
-  async credentials(projectId: string): Promise<WebPushRecord | null> {
-    return this.#collection.findOne({ _id: projectId }, { projection: { webpush: 1 } });
-  }
-
-  async setProvider(projectId: string, _field: 'webpush', stored: NonNullable<WebPushRecord['webpush']>): Promise<void> {
-    const write = () => this.#collection.updateOne({ _id: projectId }, { $set: { webpush: stored } }, { upsert: true });
-    try {
-      await write();
-    } catch (error) {
-      // Two first writes for one project race to insert it; the loser's update now finds the document.
-      if ((error as { code?: unknown }).code !== 11000) throw error;
-      await write();
-    }
-  }
-}
-
 /** The same additional authenticated data scheme as credentialAad: a sealed box opens only as this project's webpush keys. */
 function webPushAad(projectId: string): string {
   return `herald/provider-credentials/v1/${projectId}/webpush`;
@@ -54,10 +24,10 @@ function webPushAad(projectId: string): string {
  * public-key route and registrations need only these.
  */
 export class WebPushKeyDirectory {
-  readonly #credentials: WebPushField;
+  readonly #credentials: ProviderCredentialQueries<WebPushRecord>;
 
   constructor(db: Db) {
-    this.#credentials = new WebPushField(db);
+    this.#credentials = new ProviderCredentialQueries<WebPushRecord>(db);
   }
 
   async summary(projectId: string): Promise<WebPushSummary | undefined> {
@@ -71,13 +41,13 @@ export class WebPushKeyDirectory {
  * becomes current and keeps the earlier ones (webpush-keys.ts).
  */
 export class WebPushKeyStore {
-  readonly #credentials: WebPushField;
+  readonly #credentials: ProviderCredentialQueries<WebPushRecord>;
   readonly #projects: AdminStore;
   readonly #key: Buffer;
 
   constructor(db: Db, secretKey: Buffer) {
     if (secretKey.length !== 32) throw new ConfigError(['WebPushKeyStore needs the 32-byte key parseSecretKey(HERALD_SECRET_KEY) returns']);
-    this.#credentials = new WebPushField(db);
+    this.#credentials = new ProviderCredentialQueries<WebPushRecord>(db);
     this.#projects = new AdminStore(db);
     this.#key = secretKey;
   }

@@ -8,8 +8,3 @@
  */
 export type StoreFilter<_Doc = unknown> = { readonly [fieldOrOperator: string]: unknown };
 
-/**
- * @deprecated The driver's name, kept until libs/audience's mongo-filter.ts
- * imports `StoreFilter` (it is this structural type now, not the driver's).
- */
-export type Filter<Doc = unknown> = StoreFilter<Doc>;
