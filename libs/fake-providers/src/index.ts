@@ -9,3 +9,5 @@ export type { FakeStats } from './recorder.ts';
 export type { TokenRuleBase } from './rules.ts';
 export * from './test-credentials.ts';
 export * from './local-identity.ts';
+export { startFakeWebPush, type FakeBrowserSubscription, type FakeWebPush, type FakeWebPushOptions, type WebPushDelivery } from './fake-webpush.ts';
+export type { WebPushRule } from './webpush-checks.ts';
