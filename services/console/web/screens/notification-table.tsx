@@ -1,4 +1,5 @@
 import type { Notification } from '../lib/draft.ts';
+import { audienceText } from '../lib/audience-text.ts';
 import { formatCount, formatTime } from '../lib/format.ts';
 import type { FunnelCounts } from '../lib/funnel.ts';
 import { shownCounts } from '../lib/progress.ts';
@@ -7,18 +8,9 @@ import { ProgressCell } from '../components/send-progress.tsx';
 
 const ZERO: FunnelCounts = { targeted: 0, sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, opened: 0 };
 
-/** A target as text: a plain string; a topic, device or token; a metadata filter; a user. */
+/** A target as text: a plain string; a topic, device or token; a metadata test; a user; an expression as a sentence (lib/audience-text.ts). */
 export function targetText(target: Notification['targets'][number]): string {
-  if (typeof target === 'string') return target;
-  if ('external_id' in target) return `user ${target.external_id}`;
-  if ('topic' in target) return `topic ${target.topic}`;
-  if ('device_id' in target) return `device ${target.device_id}`;
-  if ('token' in target) return `token ${target.token}`;
-  // Read loosely: the target grammar is growing (issue 47), and a value may be a test rather than a string.
-  const metadata = (target as { metadata?: Record<string, unknown> }).metadata ?? {};
-  return `metadata ${Object.entries(metadata)
-    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
-    .join(', ')}`;
+  return audienceText(target);
 }
 
 export function targetsSummary(targets: Notification['targets']): string {
