@@ -110,6 +110,15 @@ describe('npm start', () => {
     expect(JSON.parse(await readFile(join(stateDir, 'demo.json'), 'utf8'))).toMatchObject({ id: expect.any(String), api_key: expect.stringMatching(/^hrld_/) });
   });
 
+  it("prints a web subscription of the local fake push service, which the API registers as the demo project's web device", async () => {
+    const line = output.split('\n').find((text) => text.includes('"platform":"web"'));
+    expect(line).toBeDefined();
+    const body = /-d '(\{.*\})'$/.exec(line!.trim())![1]!;
+    const registered = await fetch(`http://127.0.0.1:${ports.PORT!}/api/v1/devices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(registered.status).toBe(201);
+    expect(((await registered.json()) as { data: { platform: string } }).data.platform).toBe('web');
+  });
+
   it('gives HERALD_SECRET_KEY only to delivery, never to the API nor webhooks', async () => {
     const running = await services();
     expect(Object.keys(running).sort()).toEqual(['api', 'delivery', 'projector', 'webhooks']);

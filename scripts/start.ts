@@ -139,7 +139,7 @@ function startService(service: (typeof SERVICES)[number]): Promise<void> {
 }
 
 /** The demo project's key is kept in .herald/demo.json so every start prints the same curl line. */
-async function demoProject(): Promise<{ id: string; api_key: string }> {
+async function demoProject(): Promise<{ id: string; api_key: string; webSubscription?: unknown }> {
   const file = join(stateDir, 'demo.json');
   const mongo = await connectMongo(env.MONGO_URL!, 'herald-start');
   try {
@@ -153,9 +153,9 @@ async function demoProject(): Promise<{ id: string; api_key: string }> {
       await writeFile(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
       say('created the demo project');
     }
-    // Credentials the local fakes accept (the same every start).
-    await providers?.configure(mongo.db, env.HERALD_SECRET_KEY!, demo.id);
-    return demo;
+    // Credentials the local fakes accept (the same every start), Web Push keys, and a subscription of the fake push service.
+    const configured = await providers?.configure(mongo.db, env.HERALD_SECRET_KEY!, demo.id);
+    return { ...demo, ...(configured === undefined ? {} : { webSubscription: configured.webSubscription }) };
   } finally {
     await mongo.close();
   }
@@ -186,6 +186,13 @@ process.stdout.write(
     `  curl -s ${base}/api/v1/devices -H 'Authorization: Bearer ${demo.api_key}'\n` +
     `  curl -s -X POST ${base}/api/v1/notifications -H 'Authorization: Bearer ${demo.api_key}' -H 'content-type: application/json' -d '{"notification":{"title":"Hello","body":"from Herald","targets":["d0d0cafed0d0cafed0d0cafed0d0cafed0d0cafed0d0cafed0d0cafed0d0cafe"]}}'\n`,
 );
+if (demo.webSubscription !== undefined) {
+  say('a browser of the local fake push service registers as a web device (its PushSubscription.toJSON()):');
+  process.stdout.write(
+    `  curl -s -X POST ${base}/api/v1/devices -H 'content-type: application/json' -d '${JSON.stringify({ project_id: demo.id, platform: 'web', subscription: demo.webSubscription })}'\n` +
+      `  curl -s '${base}/api/v1/webpush/public-key?project_id=${demo.id}'\n`,
+  );
+}
 say('then follow it with the id it answered: status and counts, then every device\'s receipt:');
 process.stdout.write(
   `  curl -s ${base}/api/v1/notifications/<id> -H 'Authorization: Bearer ${demo.api_key}'\n` +
