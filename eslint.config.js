@@ -7,6 +7,10 @@ const NO_COUNT_DOCUMENTS = {
   selector: "CallExpression[callee.property.name='countDocuments']",
   message: 'Count through the store adapter (StoreAdapter.count, libs/mongo): FerretDB holds every document countDocuments counts in memory.',
 };
+const NO_COLLECTION = {
+  selector: "CallExpression[callee.property.name='collection']",
+  message: "Ask the store's queries (libs/mongo queries/<model>.ts): collections are opened inside libs/mongo only (tests may, to look at what was stored).",
+};
 const NO_KAFKAJS = { name: 'kafkajs', message: 'Use @herald/kafka (kafkajs stays inside libs/kafka).' };
 const NO_DRIVER_TYPES = {
   name: '@herald/mongo',
@@ -35,13 +39,15 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.ts'],
+    ignores: ['libs/kafka/**'],
+    rules: { 'no-restricted-syntax': ['error', NO_ENUM, NO_BARE_ADMIN] },
+  },
+  {
     // kafkajs is an implementation detail of libs/kafka, the MongoDB driver one of libs/mongo: one place knows each one's types.
     files: ['**/*.ts', '**/*.tsx'],
     ignores: ['libs/kafka/**', 'libs/mongo/**'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [NO_KAFKAJS, NO_DRIVER], patterns: [NO_DRIVER_PATHS] }],
-      'no-restricted-syntax': ['error', NO_ENUM, NO_BARE_ADMIN],
-    },
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_KAFKAJS, NO_DRIVER], patterns: [NO_DRIVER_PATHS] }] },
   },
   {
     files: ['libs/kafka/**/*.ts'],
@@ -70,6 +76,13 @@ export default tseslint.config(
     ignores: ['libs/kafka/**', '**/*.test.ts', 'libs/mongo/src/store/store-adapter.ts'],
     rules: {
       'no-restricted-syntax': ['error', NO_ENUM, NO_BARE_ADMIN, NO_COUNT_DOCUMENTS],
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    ignores: ['libs/kafka/**', 'libs/mongo/**', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', NO_ENUM, NO_BARE_ADMIN, NO_COUNT_DOCUMENTS, NO_COLLECTION],
     },
   },
   {
