@@ -38,7 +38,11 @@ async function recount() {
   const by = (platform: string, status: string) => docs.filter((doc) => doc.platform === platform && doc.status === status).length;
   const subscribers = (topic: string) => docs.filter((doc) => doc.status === 'active' && doc.topics.includes(topic)).length;
   return {
-    devices: { ios: { active: by('ios', 'active'), inactive: by('ios', 'inactive') }, android: { active: by('android', 'active'), inactive: by('android', 'inactive') } },
+    devices: {
+      ios: { active: by('ios', 'active'), inactive: by('ios', 'inactive') },
+      android: { active: by('android', 'active'), inactive: by('android', 'inactive') },
+      web: { active: by('web', 'active'), inactive: by('web', 'inactive') },
+    },
     topics: { t1: subscribers('t1'), t2: subscribers('t2') },
   };
 }

@@ -12,6 +12,7 @@ export function topicCountKey(topicId: string): string {
 export interface DeviceCounts {
   ios: { active: number; inactive: number };
   android: { active: number; inactive: number };
+  web: { active: number; inactive: number };
 }
 
 /** What the counters read of a device document (devices.ts's DeviceDocument, which evolves with these deltas). */
@@ -41,5 +42,6 @@ export function deviceCountsOf(counts: Readonly<Record<string, number>> | undefi
   return {
     ios: { active: of('ios_active'), inactive: of('ios_inactive') },
     android: { active: of('android_active'), inactive: of('android_inactive') },
+    web: { active: of('web_active'), inactive: of('web_inactive') },
   };
 }

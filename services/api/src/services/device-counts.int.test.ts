@@ -31,19 +31,21 @@ afterAll(async () => {
 
 describe('DeviceService.counts', () => {
   it("counts a project's devices by platform and status, apart from other projects", async () => {
-    const register = (project_id: string, token: string, platform: 'ios' | 'android') =>
+    const register = (project_id: string, token: string, platform: 'ios' | 'android' | 'web') =>
       createEvent('DeviceRegistered', { device_id: deviceIdFor(project_id, token), token, platform }, { project_id });
     await env.producer.publish([
       ...Array.from({ length: 12 }, (_, n) => register('mine', `tok-${n}`, n < 5 ? 'ios' : 'android')),
       register('theirs', 'tok-x', 'ios'),
+      register('mine', 'https://push.example.net/s/1', 'web'),
       createEvent('DeviceUnregistered', { device_id: deviceIdFor('mine', 'tok-1') }, { project_id: 'mine' }),
       createEvent('DeviceDeactivated', { device_id: deviceIdFor('mine', 'tok-7'), reason: 'Unregistered', provider: 'fcm' }, { project_id: 'mine' }),
     ]);
     // The counters are written before the documents the listing below reads: the projection catches up, then both are checked.
     await waitForProjectionCaughtUp(env.kafka, 'devices', TOPICS.deviceEvents);
-    expect(await service.counts('mine')).toEqual({ ios: { active: 4, inactive: 1 }, android: { active: 6, inactive: 1 } });
-    expect(await service.counts('theirs')).toEqual({ ios: { active: 1, inactive: 0 }, android: { active: 0, inactive: 0 } });
-    expect(await service.counts('nobody')).toEqual({ ios: { active: 0, inactive: 0 }, android: { active: 0, inactive: 0 } });
+    const none = { active: 0, inactive: 0 };
+    expect(await service.counts('mine')).toEqual({ ios: { active: 4, inactive: 1 }, android: { active: 6, inactive: 1 }, web: { active: 1, inactive: 0 } });
+    expect(await service.counts('theirs')).toEqual({ ios: { active: 1, inactive: 0 }, android: none, web: none });
+    expect(await service.counts('nobody')).toEqual({ ios: none, android: none, web: none });
     const listed = await service.list('mine', { status: 'inactive' });
     expect(listed.pagination.count).toBe(2);
     expect(listed.data.map((device) => device.token).sort()).toEqual(['tok-1', 'tok-7']);
