@@ -16,6 +16,7 @@ import { DeliveryReportedV2 } from './schemas/delivery-reported.v2.ts';
 import { NotificationOpenedV1 } from './schemas/notification-opened.v1.ts';
 import { NotificationOpenedV2 } from './schemas/notification-opened.v2.ts';
 import { DeliveryBatchV1 } from './schemas/delivery-batch.v1.ts';
+import { DeliveryBatchV2 } from './schemas/delivery-batch.v2.ts';
 import { FanoutTaskV1 } from './schemas/fanout-task.v1.ts';
 import { FanoutTaskV2 } from './schemas/fanout-task.v2.ts';
 import { TokenAssignedV1 } from './schemas/token-assigned.v1.ts';
@@ -41,7 +42,7 @@ export type HeraldEvent =
   | NotificationDispatchedV1
   | DeliveryReportedV2
   | NotificationOpenedV2
-  | DeliveryBatchV1
+  | DeliveryBatchV2
   | FanoutTaskV2
   | TokenAssignedV1
   | DeliveryControlV1
@@ -104,6 +105,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry(NotificationDueV1, TOPICS.notificationEvents, 'notification_id'),
   // Keyed by batch, not notification: one campaign's batches spread over every partition and sender.
   entry(DeliveryBatchV1, TOPICS.deliveriesApns, 'batch_id'),
+  entry(DeliveryBatchV2, TOPICS.deliveriesApns, 'batch_id'),
   // Keyed by fan-out; published to an explicit partition: the device-events partition whose index runs it.
   entry(FanoutTaskV1, TOPICS.fanoutTasks, 'fanout_id'),
   entry(FanoutTaskV2, TOPICS.fanoutTasks, 'fanout_id'),

@@ -87,6 +87,7 @@ const ADDITIVE_SUCCESSORS: ReadonlySet<string> = new Set([
   'DeliveryReported.v1',
   'NotificationOpened.v1',
   'FanoutTask.v1',
+  'DeliveryBatch.v1',
 ]);
 
 /** The latest version of a decoded event (consumers only ever see those). */

@@ -22,6 +22,8 @@ export * from './schemas/delivery-reported.v2.ts';
 export * from './schemas/notification-opened.v1.ts';
 export * from './schemas/notification-opened.v2.ts';
 export * from './schemas/delivery-batch.v1.ts';
+export * from './schemas/delivery-batch.v2.ts';
+export * from './schemas/content.ts';
 export * from './schemas/fanout-task.v1.ts';
 export * from './schemas/fanout-task.v2.ts';
 export * from './schemas/target-expression.ts';

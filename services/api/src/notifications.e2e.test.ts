@@ -53,7 +53,7 @@ describe('POST /api/v1/notifications', () => {
     expect((response.body as { errors: string[] }).errors.sort()).toEqual(
       [
         'notification.title must be a string',
-        'notification.body is required',
+        'notification.title and notification.body are required unless notification.template is given',
         'notification.targets must contain at least 1 item',
         'notification.link_to must be a string',
         'notification.group must be a string',

@@ -28,6 +28,8 @@ export const DeliveryReportedV2 = eventSchema(
         attempts: Type.Optional(Type.Integer({ minimum: 1 })),
         rule: Type.Optional(Type.String({ description: 'capped / deferred / expired after a deferral: the frequency cap or quiet hours that applied, e.g. "cap 3/86400s per user" or "quiet 22:00-08:00 Europe/Paris"' })),
         until: Type.Optional(Type.String({ format: 'date-time', description: 'deferred: when the push goes out (the cap window allows it, or quiet hours end)' })),
+        locale: Type.Optional(Type.String({ minLength: 1, description: 'A template send, or one with localisations: the content locale the device got (`default` when none of its own)' })),
+        error: Type.Optional(Type.String({ minLength: 1, description: 'reason `TemplateError`: what failed the render, naming locale, field and line' })),
       }),
     ),
     settles_deferral: Type.Optional(Type.Boolean({ description: 'The report of a batch released after its deferral: its outcomes replace the `deferred` lines the batch id was reported with' })),

@@ -2,6 +2,11 @@ import Type, { type Static } from 'typebox';
 import { eventSchema } from '../envelope.ts';
 import { CampaignCaps, FanoutMessage, FanoutSlot, PriorityLane, ResolvedAudience } from './fanout-task.v1.ts';
 import { AudienceCondition } from './target-expression.ts';
+import { Localizations, PinnedTemplate } from './content.ts';
+
+/** v1's message plus what per-device content is made from: a pinned template or a literal send's localisations. */
+export const FanoutMessageV2 = Type.Object({ ...FanoutMessage.properties, template: Type.Optional(PinnedTemplate), localizations: Type.Optional(Localizations) });
+export type FanoutMessageV2 = Static<typeof FanoutMessageV2>;
 
 const PerProvider = Type.Object({ apns: Type.Integer({ minimum: 0 }), fcm: Type.Integer({ minimum: 0 }) });
 
@@ -30,7 +35,7 @@ export const FanoutTaskV2 = eventSchema(
     wait_for: Type.Integer({ minimum: 0, description: 'The device-events end offset of the partition the task runs on, taken after the notification was accepted: its index answers only once it has applied everything before it' }),
     audience: ResolvedAudienceV2,
     slot: Type.Optional(FanoutSlot),
-    message: Type.Optional(FanoutMessage),
+    message: Type.Optional(FanoutMessageV2),
     message_at: Type.Optional(
       Type.Integer({ minimum: 0, description: 'Later steps: the offset, on this partition of herald.fanout-tasks, of step 0, which carries the message (stored once)' }),
     ),

@@ -3,6 +3,7 @@ import { eventSchema } from '../envelope.ts';
 import { TargetExpression } from './target-expression.ts';
 import { PushOptionFields } from './push-options.ts';
 import { PriorityLane } from './fanout-task.v1.ts';
+import { Localizations, PinnedTemplate } from './content.ts';
 
 export const NotificationRequestedV2 = eventSchema(
   'NotificationRequested',
@@ -22,6 +23,8 @@ export const NotificationRequestedV2 = eventSchema(
     rate_per_minute: Type.Optional(Type.Integer({ minimum: 1, description: 'Pushes per minute across every delivery instance together (paced campaign); absent: as fast as Herald goes' })),
     max_duration: Type.Optional(Type.Integer({ minimum: 1, description: 'Seconds after the send (or its slot) became due; devices not sent by then are reported `expired`' })),
     priority_lane: Type.Optional(PriorityLane),
+    template: Type.Optional(PinnedTemplate),
+    localizations: Type.Optional(Localizations),
   }),
   'A client asked for a notification to be sent to its targets, now or at `send_at` / `send_at_local`. Fields added later are optional.',
 );

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { createEvent, type NotificationRequestedV2, type TargetExpression } from '@herald/events';
+import { createEvent, type NotificationRequestedV2, type PinnedTemplate, type TargetExpression } from '@herald/events';
 import { type DeliveryCounts, FINISHED_STATUSES, isScheduled, type NotificationDocument, ZERO_COUNTS } from '@herald/read-models';
 import { fitsProviderLimits } from '@herald/push-payloads';
 import type { Notification, NotificationRequest } from '../schemas/notifications.ts';
@@ -34,15 +34,26 @@ export function checkedTargets(input: Pick<NotificationInput, 'targets'>): Targe
   return input.targets as unknown as TargetExpression[];
 }
 
-export function requestedEvent(input: NotificationInput, notificationId: string, projectId: string, correlationId: string | undefined, now: Date): NotificationRequestedV2 {
+/**
+ * The send as an event. A template send pins its version (`template`: the
+ * content whole, with the variables), and its `title` and `body` are the
+ * default locale's Liquid, so readers that show a send have something to
+ * show; delivery renders from `template`.
+ */
+export function requestedEvent(input: NotificationInput, notificationId: string, projectId: string, correlationId: string | undefined, now: Date, template?: PinnedTemplate): NotificationRequestedV2 {
+  const defaults = template?.content.default;
+  // The send's own template fields never travel as they were written: the pinned version and the localisations do.
+  const { template: _reference, variables: _variables, localizations: _localizations, ...fields } = pushFields(input);
   return createEvent(
     'NotificationRequested',
     {
       notification_id: notificationId,
-      title: input.title,
-      body: input.body,
+      title: defaults?.title ?? input.title ?? '',
+      body: defaults?.body ?? input.body ?? '',
       targets: checkedTargets(input),
-      ...pushFields(input),
+      ...fields,
+      ...(template === undefined ? {} : { template }),
+      ...(input.localizations === undefined ? {} : { localizations: input.localizations }),
     },
     { project_id: projectId, correlation_id: correlationId, now },
   );

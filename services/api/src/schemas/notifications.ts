@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { BEARER, errorResponses, PageQuery, Pagination } from './common.ts';
 import { PaceInput, PushOptionsInput, ScheduleInput } from './push-options.ts';
+import { TemplateSendInput } from './templates.ts';
 
 export const MAX_TARGETS = 10_000;
 
@@ -46,9 +47,10 @@ const TargetSchema = Type.Union(
 
 export const NotificationRequest = Type.Object(
   {
-    title: Type.String({ maxLength: 4096 }),
-    body: Type.String({ maxLength: 4096 }),
+    title: Type.Optional(Type.String({ maxLength: 4096, description: 'Required unless `template` is given' })),
+    body: Type.Optional(Type.String({ maxLength: 4096, description: 'Required unless `template` is given' })),
     targets: Type.Array(TargetSchema, { minItems: 1, maxItems: MAX_TARGETS }),
+    ...TemplateSendInput,
     link_to: Type.Optional(Type.String({ maxLength: 4096 })),
     group: Type.Optional(Type.String({ maxLength: 256, description: 'Groups notifications on the device: APNs thread-id, Android notification tag' })),
     ...PushOptionsInput,

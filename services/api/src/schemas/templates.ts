@@ -34,6 +34,20 @@ export const TemplateContentInput = Type.Record(Type.String({ maxLength: 35 }), 
     `At most ${TEMPLATE_LIMITS.locales} locales and ${TEMPLATE_LIMITS.contentBytes} bytes in all`,
 });
 
+/** What a send adds to use a template, or to localise literal content (docs/guides/templates.md). */
+export const TemplateSendInput = {
+  template: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 300, description: 'A template by name or id, optionally `@<version>` (without: the newest). Instead of `title` and `body`; the version is pinned in the send' }),
+  ),
+  variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 100, description: "The template's variables (not `device`: the device's own values are read under it)" })),
+  localizations: Type.Optional(
+    Type.Record(Type.String({ maxLength: 35 }), Type.Partial(Type.Omit(LocaleContentInput, ['apns', 'fcm'])), {
+      maxProperties: TEMPLATE_LIMITS.locales,
+      description: "A literal send's content by locale tag (`fr`, `fr-CA`), not Liquid: a device gets its locale's fields over the send's own (fallback `fr-CA` → `fr` → the send's own)",
+    }),
+  ),
+};
+
 const Samples = Type.Object(
   {
     variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Sample values of the variables a send will give' })),

@@ -12,6 +12,9 @@ import { laneProblems, pushOptionProblems, scheduleProblems } from '../schemas/p
 import { systemClock, type Clock } from '@herald/runtime';
 import { audienceSize, type AudienceSize } from './audience-size.ts';
 import { AcceptedHere, findJustSent, mergeUnprojected } from '../domain/just-sent.ts';
+import { contentProblems } from '../domain/template-send.ts';
+import type { TemplateService } from './template-service.ts';
+import type { PinnedTemplate } from '@herald/events';
 import { acceptedView, checkedTargets, isPaced, notificationView, paceView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
 
 export interface ReceiptQuery {
@@ -34,8 +37,10 @@ export class NotificationService {
   readonly #notifications: NotificationQueries;
   readonly #ledger: LedgerQueries;
   readonly #devices: DeviceQueries;
+  readonly #templates: Pick<TemplateService, 'pin'> | undefined;
 
-  constructor(deps: { producer: EventProducer; readModels: ReadModelRegistry; idempotency: IdempotencyStore; logger: Logger; clock: Clock; accepted?: AcceptedHere }) {
+  constructor(deps: { producer: EventProducer; readModels: ReadModelRegistry; idempotency: IdempotencyStore; logger: Logger; clock: Clock; accepted?: AcceptedHere; templates?: Pick<TemplateService, 'pin'> }) {
+    this.#templates = deps.templates;
     this.#accepted = deps.accepted ?? new AcceptedHere();
     this.#clock = deps.clock;
     this.#producer = deps.producer;
@@ -47,11 +52,22 @@ export class NotificationService {
     this.#logger = deps.logger;
   }
 
+  /** Resolves a template send's template (none for a literal send): the version to pin, or its problems. */
+  async #pin(projectId: string, input: NotificationInput): Promise<{ template?: PinnedTemplate; problems: string[] }> {
+    // A malformed template or variables field is the schema's to report (its problems are listed with these).
+    if (typeof input?.template !== 'string') return { problems: [] };
+    if (input.variables !== undefined && (typeof input.variables !== 'object' || input.variables === null || Array.isArray(input.variables))) return { problems: [] };
+    if (this.#templates === undefined) return { problems: ['notification.template: templates are not available on this API'] };
+    const pinned = await this.#templates.pin(projectId, input.template, input.variables ?? {});
+    return 'template' in pinned ? { template: pinned.template, problems: [] } : { problems: pinned.problems };
+  }
+
   /** Validates what the schema cannot, then emits NotificationRequested; with a key, at most once per 24 h. */
   async send(projectId: string, input: NotificationInput, schemaProblems: readonly string[], idempotencyKey: string | undefined, correlationId?: string): Promise<NotificationView> {
     const notificationId = newId();
-    this.#check(projectId, input, schemaProblems, notificationId);
-    if (idempotencyKey === undefined) return this.#publish(projectId, input, notificationId, correlationId);
+    const pinned = await this.#pin(projectId, input);
+    this.#check(projectId, input, [...schemaProblems, ...pinned.problems], notificationId);
+    if (idempotencyKey === undefined) return this.#publish(projectId, input, notificationId, correlationId, pinned.template);
 
     const claim = await this.#idempotency.claim<NotificationView>(`send:${projectId}:${idempotencyKey}`, requestHash(input), IDEMPOTENCY_WINDOW_MS);
     switch (claim.kind) {
@@ -60,7 +76,7 @@ export class NotificationService {
       case 'pending':
         throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still in progress; retry shortly');
       case 'claimed':
-        return this.#once(claim.id, () => this.#publish(projectId, input, notificationId, correlationId));
+        return this.#once(claim.id, () => this.#publish(projectId, input, notificationId, correlationId, pinned.template));
     }
   }
 
@@ -68,6 +84,7 @@ export class NotificationService {
   #check(projectId: string, input: NotificationInput, schemaProblems: readonly string[], notificationId: string): void {
     const problems = [
       ...schemaProblems,
+      ...contentProblems(input),
       ...targetProblems(input?.targets),
       ...pushOptionProblems(input),
       ...scheduleProblems(input, this.#clock.now()),
@@ -79,7 +96,7 @@ export class NotificationService {
 
   /** Checks a send request as `send` does, then counts the devices it would reach now; publishes nothing. */
   async dryRun(projectId: string, input: NotificationInput, schemaProblems: readonly string[]): Promise<{ total: number; by_platform: AudienceSize }> {
-    this.#check(projectId, input, schemaProblems, newId());
+    this.#check(projectId, input, [...schemaProblems, ...(await this.#pin(projectId, input)).problems], newId());
     const byPlatform = await audienceSize(this.#readModels, projectId, checkedTargets(input)).catch((error: unknown) => {
       // A filter the store refuses (e.g. a metadata key it cannot use as a path) is the request's problem, not a 500.
       if (error instanceof Error && error.name === 'MongoServerError' && !isTransientMongoError(error)) {
@@ -110,8 +127,8 @@ export class NotificationService {
     return result;
   }
 
-  async #publish(projectId: string, input: NotificationInput, notificationId: string, correlationId: string | undefined): Promise<NotificationView> {
-    const event = requestedEvent(input, notificationId, projectId, correlationId, new Date());
+  async #publish(projectId: string, input: NotificationInput, notificationId: string, correlationId: string | undefined, template?: PinnedTemplate): Promise<NotificationView> {
+    const event = requestedEvent(input, notificationId, projectId, correlationId, new Date(), template);
     await this.#producer.publish([event]);
     this.#accepted.accepted(event);
     return acceptedView(event);

@@ -1,7 +1,8 @@
 import type { Static } from 'typebox';
 import { TemplateQueries, type Db, type TemplateHead, type TemplateVersion } from '@herald/mongo';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
-import { checkTemplate, describeProblem, templateIdFor, type TemplateContent, type TemplateSamples } from '@herald/templates';
+import { checkTemplate, checkVariables, describeProblem, parseTemplateReference, templateIdFor, type TemplateContent, type TemplateSamples } from '@herald/templates';
+import type { PinnedTemplate } from '@herald/events';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import type { TemplateSummary, TemplateVersionView } from '../schemas/templates.ts';
 
@@ -82,6 +83,25 @@ export class TemplateService {
     const request = pageRequest(query);
     const [count, docs] = await Promise.all([this.#templates.countVersions(projectId, id), this.#templates.versions(projectId, id, request)]);
     return { data: docs.map((doc) => ({ version: doc.version, created_at: doc.created_at.toISOString() })), pagination: pagination(request, count, docs.length) };
+  }
+
+  /**
+   * What a send's `template` and `variables` resolve to: the version (named,
+   * or the newest) copied whole, to be pinned in its NotificationRequested;
+   * or the problems (422), each naming `notification.template` or the
+   * locale, field and line a variable breaks.
+   */
+  async pin(projectId: string, reference: string, variables: Record<string, unknown>): Promise<{ template: PinnedTemplate } | { problems: string[] }> {
+    const parsed = parseTemplateReference(projectId, reference);
+    if (parsed === undefined) return { problems: [`notification.template "${reference}" is not a template name or id, optionally with @<version> (a positive integer)`] };
+    const head = await this.#templates.head(projectId, parsed.id);
+    if (head === null) return { problems: [`notification.template "${parsed.written}" is not a template of this project`] };
+    const doc = await this.#templates.version(projectId, parsed.id, parsed.version);
+    if (doc === null) return { problems: [`notification.template "${parsed.written}" has no version ${parsed.version ?? '(none saved yet)'}`] };
+    const content = doc.content as TemplateContent;
+    const problems = checkVariables(content, variables);
+    if (problems.length > 0) return { problems: problems.map((problem) => `notification.variables: ${describeProblem(problem)}`) };
+    return { template: { id: head._id, name: head.name, version: doc.version, content, variables } };
   }
 
   async delete(projectId: string, id: string): Promise<void> {

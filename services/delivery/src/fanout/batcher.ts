@@ -32,6 +32,8 @@ export interface CutLimits {
   maxDevices: number;
   /** Bytes the `devices` array of one batch may take once JSON-encoded (the budget minus the envelope's own size). */
   maxDeviceBytes: number;
+  /** What a device's own content adds to the batch (a template send's), counted with its bytes; absent: nothing. */
+  extraBytes?: ((deviceId: string) => number) | undefined;
 }
 
 /**
@@ -73,7 +75,7 @@ export function cutBatches(rows: readonly BatchRow[], start: PerProvider, limits
     const provider = providerFor(row.platform);
     if (provider === undefined) continue;
     const device = { device_id: row.device_id, token: row.token };
-    const bytes = encodedDeviceBytes(device);
+    const bytes = encodedDeviceBytes(device) + (limits.extraBytes === undefined ? 0 : limits.extraBytes(row.device_id));
     const open = pending[provider];
     if (open.devices.length >= limits.maxDevices || (open.devices.length > 0 && open.bytes + bytes > limits.maxDeviceBytes)) cut(provider);
     pending[provider].devices.push(device);

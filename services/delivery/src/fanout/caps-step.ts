@@ -1,4 +1,4 @@
-import { createEvent, TOPICS, type DeliveryBatchV1, type DeliveryReportedV2, type FanoutTaskV1 } from '@herald/events';
+import { createEvent, TOPICS, type DeliveryBatchV2, type DeliveryReportedV2, type FanoutTaskV1 } from '@herald/events';
 import { dueKey, type Schedule, type ScheduleStore } from '@herald/mongo';
 import type { Outgoing } from '@herald/kafka';
 import { cutBatches, providerFor, type CutLimits, type PlannedBatch } from './batcher.ts';
@@ -76,7 +76,7 @@ export async function heldBatches(
   held: readonly HeldRow[],
   progress: TaskProgress,
   limits: CutLimits,
-  batchOf: (batch: PlannedBatch) => DeliveryBatchV1,
+  batchOf: (batch: PlannedBatch) => DeliveryBatchV2,
   context: Context,
 ): Promise<{ out: Outgoing[]; next: TaskProgress }> {
   const groups = new Map<string, HeldRow[]>();
@@ -128,7 +128,7 @@ export async function heldBatches(
 
 const REASONS = { capped: 'FrequencyCap', expired: 'MaxDurationExceeded' } as const;
 
-function reportOf(batch: DeliveryBatchV1, decision: HeldRow['decision'], context: Context): DeliveryReportedV2 {
+function reportOf(batch: DeliveryBatchV2, decision: HeldRow['decision'], context: Context): DeliveryReportedV2 {
   const { data } = batch;
   const line = (deviceId: string): DeliveryReportedV2['data']['results'][number] =>
     decision.kind === 'deferred'

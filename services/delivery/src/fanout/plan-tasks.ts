@@ -1,4 +1,4 @@
-import { createEvent, PushOptionFields, type FanoutMessage, type CampaignCaps, type FanoutSlot, type FanoutTaskV2, type NotificationRequestedV2 } from '@herald/events';
+import { createEvent, PushOptionFields, type FanoutMessageV2, type CampaignCaps, type FanoutSlot, type FanoutTaskV2, type NotificationRequestedV2 } from '@herald/events';
 import { partitionsOf, resolveAudience, type TopicLookup } from '@herald/audience';
 import type { Outgoing } from '@herald/kafka';
 import { deadlineOf } from '../control/pace.ts';
@@ -6,7 +6,7 @@ import { deadlineOf } from '../control/pace.ts';
 const PUSH_OPTION_KEYS = Object.keys(PushOptionFields) as Array<keyof typeof PushOptionFields>;
 
 /** What every batch of the notification carries: the content and the push options the client set (pure). */
-export function messageOf(request: NotificationRequestedV2['data']): FanoutMessage {
+export function messageOf(request: NotificationRequestedV2['data']): FanoutMessageV2 {
   const options = Object.fromEntries(PUSH_OPTION_KEYS.flatMap((key) => (request[key] === undefined ? [] : [[key, request[key]]])));
   return {
     title: request.title,
@@ -14,6 +14,9 @@ export function messageOf(request: NotificationRequestedV2['data']): FanoutMessa
     ...(request.link_to === undefined ? {} : { link_to: request.link_to }),
     ...(request.group === undefined ? {} : { group: request.group }),
     ...options,
+    // What each device's content is made from (content-step.ts): carried by the first step's record only.
+    ...(request.template === undefined ? {} : { template: request.template }),
+    ...(request.localizations === undefined ? {} : { localizations: request.localizations }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { DELIVERY_CONSUMERS, TOPICS, type FanoutMessage } from '@herald/events';
+import { DELIVERY_CONSUMERS, TOPICS, type FanoutMessageV2 } from '@herald/events';
 import { coPartitionAssigner, highsByPartition, partitionForKey, readRecordAt, runConsumer } from '@herald/kafka';
 import { DeviceQueries, ReadModelRegistry, wrapMongoError, ScheduleStore } from '@herald/mongo';
 import { AdminStore } from '@herald/admin';
@@ -110,8 +110,8 @@ export async function startFanout(deps: DeliveryDeps, runtime: DeliveryRuntime):
   });
 }
 
-function messageIn(event: { type: string; data: unknown }): FanoutMessage {
-  const message = event.type === 'FanoutTask' ? (event.data as { message?: FanoutMessage }).message : undefined;
+function messageIn(event: { type: string; data: unknown }): FanoutMessageV2 {
+  const message = event.type === 'FanoutTask' ? (event.data as { message?: FanoutMessageV2 }).message : undefined;
   if (message === undefined) throw new Error('the first step of a fan-out task carries no message');
   return message;
 }

@@ -1,4 +1,4 @@
-import { createEvent, deliveryBatchId, TOPICS, type DeliveryBatchV1, type FanoutMessage, type FanoutTaskV2, type Provider } from '@herald/events';
+import { createEvent, deliveryBatchId, TOPICS, type DeliveryBatchV2, type FanoutMessageV2, type FanoutTaskV2, type Provider } from '@herald/events';
 import type { ConsumedEvent, Outgoing } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import { BATCH_BYTE_BUDGET, BATCH_SIZE, type PlannedBatch } from './batcher.ts';
@@ -8,6 +8,7 @@ import { budgeted, workLane } from '../control/budget.ts';
 import type { ProjectBudgets } from '../control/project-budgets.ts';
 import { estimateAudience, readPage, type IndexReader } from '@herald/audience-index';
 import { gatePage, heldBatches, keepsCaps, type CapsDeps } from './caps-step.ts';
+import { baseMessage, contentBytes, contentMakerFor, contentsOfRows, withContents, type ContentMaker, type DeviceContent } from './content-step.ts';
 
 export const WORK_TOPIC = {
   campaign: { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm },
@@ -39,7 +40,7 @@ export interface TaskRunnerDeps {
   /** End offsets of every device-events partition now (a forwarded task's `wait_for`). */
   deviceEnds(): Promise<readonly number[]>;
   /** The message of a task whose first step this process did not see: read from that step's record. */
-  loadMessage(partition: number, offset: number): Promise<FanoutMessage>;
+  loadMessage(partition: number, offset: number): Promise<FanoutMessageV2>;
   partitionOf: (deviceId: string) => number;
   logger: Logger;
   maxAgeMs: number;
@@ -62,8 +63,8 @@ type Task = FanoutTaskV2['data'];
  * task's offset in one transaction, so a step happens once.
  */
 export function taskHandler(deps: TaskRunnerDeps) {
-  const messages = new Map<string, FanoutMessage>();
-  const messageOf = async (task: Task, partition: number): Promise<FanoutMessage> => {
+  const messages = new Map<string, FanoutMessageV2>();
+  const messageOf = async (task: Task, partition: number): Promise<FanoutMessageV2> => {
     if (task.message !== undefined) return task.message;
     const key = `${task.fanout_id}|${partition}`;
     let message = messages.get(key);
@@ -76,6 +77,17 @@ export function taskHandler(deps: TaskRunnerDeps) {
     // The most recent few thousand campaigns' messages; older ones are read again if ever needed.
     if (messages.size > 2_000) messages.delete(messages.keys().next().value!);
     return message;
+  };
+  // Per notification, its content maker (null: a plain literal send): a template is compiled, and each distinct render made, once per process.
+  const makers = new Map<string, ContentMaker | null>();
+  const makerOf = (notificationId: string, message: FanoutMessageV2): ContentMaker | undefined => {
+    let maker = makers.get(notificationId);
+    if (maker === undefined) {
+      maker = contentMakerFor(message) ?? null;
+      makers.set(notificationId, maker);
+      if (makers.size > 200) makers.delete(makers.keys().next().value!);
+    }
+    return maker ?? undefined;
   };
 
   const now = deps.now ?? Date.now;
@@ -125,20 +137,23 @@ export function taskHandler(deps: TaskRunnerDeps) {
         registeredBefore: task.wait_for,
       });
       const envelope = envelopeBytes(task, message, context);
-      const limits = { maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelope };
+      // A template send (or one with localisations): each device's content, from its values in the index; a plain literal send skips this.
+      const maker = makerOf(task.notification_id, message);
+      const contents = maker === undefined ? undefined : contentsOfRows(maker, deps.index, record.partition, page.rows);
+      const limits = { maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelope, ...(contents === undefined ? {} : { extraBytes: contentBytes(contents) }) };
       const ratePerMinute = pace.kind === 'run' ? pace.paced?.ratePerMinute : undefined;
       // Campaign sends keep the project's frequency cap and quiet hours: held devices get their own batches and reports (caps-step.ts).
       const gate = deps.caps !== undefined && pace.kind !== 'expire' && keepsCaps(task, progress.step === 0 && page.exhausted) ? await gatePage(deps.caps, task, record.event.project_id, page) : undefined;
       const sendable = gate?.page ?? page;
       let plan = planStep(progress, sendable, limits);
       if (gate !== undefined && gate.held.length > 0) {
-        const held = await heldBatches(deps.caps!, gate.held, plan.next, limits, (batch) => batchEvent(task, message, batch, context, ratePerMinute), context);
+        const held = await heldBatches(deps.caps!, gate.held, plan.next, limits, (batch) => batchEvent(task, message, batch, context, ratePerMinute, contents), context);
         out.push(...held.out);
         plan = { ...plan, next: held.next };
       }
       const lane = workLane(task, plan.lane, pace.kind === 'expire');
       if (pace.kind !== 'expire') deps.budgets?.spend(record.event.project_id, record.partition, sendable.rows.length, now());
-      for (const batch of plan.batches) out.push({ event: batchEvent(task, message, batch, context, ratePerMinute), topic: WORK_TOPIC[lane][batch.provider] });
+      for (const batch of plan.batches) out.push({ event: batchEvent(task, message, batch, context, ratePerMinute, contents), topic: WORK_TOPIC[lane][batch.provider] });
       // A campaign (more than one step) says how large this partition's audience is, for its progress and ETA:
       // at its second step, so the count (about 10 ms per 170,000 devices) never delays a first push.
       if (task.step === 1 && task.forwarded !== true && task.slot === undefined) {
@@ -194,7 +209,7 @@ function stateOf(progress: TaskProgress): Pick<Task, 'step' | 'after' | 'sequenc
  * elsewhere): that task checks them there, then goes on to the next, and
  * the last announces the dispatch of this task's partition.
  */
-async function forward(deps: TaskRunnerDeps, task: Task, message: FanoutMessage, progress: TaskProgress, pending: ReadonlyArray<{ device_id: string; token: string }>, context: { project_id: string; correlation_id?: string | undefined }): Promise<Outgoing> {
+async function forward(deps: TaskRunnerDeps, task: Task, message: FanoutMessageV2, progress: TaskProgress, pending: ReadonlyArray<{ device_id: string; token: string }>, context: { project_id: string; correlation_id?: string | undefined }): Promise<Outgoing> {
   const home = deps.partitionOf(pending[0]!.device_id);
   const here = pending.filter((holder) => deps.partitionOf(holder.device_id) === home);
   const rest = pending.filter((holder) => deps.partitionOf(holder.device_id) !== home);
@@ -229,7 +244,7 @@ function dispatched(task: Task, progress: TaskProgress, context: { project_id: s
   );
 }
 
-function batchEvent(task: Task, message: FanoutMessage, batch: PlannedBatch, context: { project_id: string; correlation_id?: string | undefined }, ratePerMinute?: number): DeliveryBatchV1 {
+function batchEvent(task: Task, message: FanoutMessageV2, batch: PlannedBatch, context: { project_id: string; correlation_id?: string | undefined }, ratePerMinute?: number, contents?: ReadonlyMap<string, DeviceContent>): DeliveryBatchV2 {
   return createEvent(
     'DeliveryBatch',
     {
@@ -237,17 +252,17 @@ function batchEvent(task: Task, message: FanoutMessage, batch: PlannedBatch, con
       notification_id: task.notification_id,
       provider: batch.provider,
       sequence: batch.sequence,
-      message,
+      message: message.template === undefined && message.localizations === undefined ? message : baseMessage(message),
       ...(task.deadline === undefined ? {} : { expires_at: task.deadline }),
       ...(ratePerMinute === undefined ? {} : { rate_per_minute: Math.max(1, Math.round(ratePerMinute)) }),
-      devices: batch.devices,
+      ...(contents === undefined ? { devices: batch.devices } : withContents(batch, contents)),
     },
     context,
   );
 }
 
 /** Encoded bytes of a batch with no device: what the byte budget must leave room for. */
-function envelopeBytes(task: Task, message: FanoutMessage, context: { project_id: string; correlation_id?: string | undefined }): number {
+function envelopeBytes(task: Task, message: FanoutMessageV2, context: { project_id: string; correlation_id?: string | undefined }): number {
   const provider: Provider = 'apns';
   // The largest rate stands for whatever pace the batch will carry.
   return Buffer.byteLength(JSON.stringify(batchEvent(task, message, { provider, sequence: Number.MAX_SAFE_INTEGER, devices: [] }, context, Number.MAX_SAFE_INTEGER)));

@@ -1,4 +1,4 @@
-import type { DeliveryBatchV1 } from '@herald/events';
+import type { DeliveryBatchV2 } from '@herald/events';
 import type { HandlerContext } from '@herald/kafka';
 import { isRebalance, isRetriable } from '@herald/errors';
 import { retry } from '@herald/retry';
@@ -7,8 +7,9 @@ import type { DeviceTarget } from '../providers/push-message.ts';
 import { sendWithRetry, type AttemptedResult } from './retry.ts';
 import { THROTTLE_MAX_MS, type SenderDeps } from './sender-deps.ts';
 import { sleepHeartbeating } from './waits.ts';
+import { sendByContent } from './batch-contents.ts';
 
-function pushMessage(batch: DeliveryBatchV1): PushMessage {
+function pushMessage(batch: DeliveryBatchV2): PushMessage {
   const { message } = batch.data;
   return { notification_id: batch.data.notification_id, project_id: batch.project_id, ...message };
 }
@@ -39,7 +40,7 @@ function untilAvailable<T>(deps: SenderDeps, context: HandlerContext, work: () =
 }
 
 /** The batch's provider payload, built once, and the send to one set of its devices. */
-export async function batchSender(deps: SenderDeps, batch: DeliveryBatchV1, context: HandlerContext): Promise<((devices: readonly DeviceTarget[]) => Promise<AttemptedResult[]>) | string> {
+export async function batchSender(deps: SenderDeps, batch: DeliveryBatchV2, context: HandlerContext): Promise<((devices: readonly DeviceTarget[]) => Promise<AttemptedResult[]>) | string> {
   const message = pushMessage(batch);
   const now = deps.clock.now();
   const expiresAt = batch.data.expires_at === undefined ? Number.POSITIVE_INFINITY : Date.parse(batch.data.expires_at);
@@ -62,22 +63,27 @@ export async function batchSender(deps: SenderDeps, batch: DeliveryBatchV1, cont
   if (deps.provider === 'apns') {
     const client = await untilAvailable(deps, context, () => deps.clients.apns(batch.project_id));
     if (client === undefined) return 'NoApnsCredentials';
+    const sendApns = (devices: readonly DeviceTarget[], request: ReturnType<typeof buildApnsRequest>) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, request, urgent))), deps.policy, clock, hooks);
+    // Per-device content (a template send, localisations): one payload per distinct content.
+    if (batch.data.contents !== undefined) return sendByContent(message, batch, (content) => builtPayload(deps, batch, () => buildApnsRequest(content)), sendApns, PAYLOAD_BUILD_FAILED);
     const request = builtPayload(deps, batch, () => buildApnsRequest(message));
     if (request === undefined) return PAYLOAD_BUILD_FAILED;
-    return (devices) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, request, urgent))), deps.policy, clock, hooks);
+    return (devices) => sendApns(devices, request);
   }
   const client = await untilAvailable(deps, context, () => deps.clients.fcm(batch.project_id));
   if (client === undefined) return 'NoFcmCredentials';
+  const sendFcm = (devices: readonly DeviceTarget[], payload: ReturnType<typeof buildFcmMessage>) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, payload, urgent))), deps.policy, clock, hooks);
+  if (batch.data.contents !== undefined) return sendByContent(message, batch, (content) => builtPayload(deps, batch, () => buildFcmMessage(content)), sendFcm, PAYLOAD_BUILD_FAILED);
   const fcmMessage = builtPayload(deps, batch, () => buildFcmMessage(message));
   if (fcmMessage === undefined) return PAYLOAD_BUILD_FAILED;
-  return (devices) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, fcmMessage, urgent))), deps.policy, clock, hooks);
+  return (devices) => sendFcm(devices, fcmMessage);
 }
 
 /** The reason every device of a batch gets when its provider payload cannot be built. */
 export const PAYLOAD_BUILD_FAILED = 'PayloadBuildFailed';
 
 /** A payload that cannot be built now never can (it is pure over the batch): the batch fails, final, without a send. */
-function builtPayload<T>(deps: SenderDeps, batch: DeliveryBatchV1, build: () => T): T | undefined {
+function builtPayload<T>(deps: SenderDeps, batch: DeliveryBatchV2, build: () => T): T | undefined {
   try {
     return build();
   } catch (error) {

@@ -1,4 +1,4 @@
-import { createEvent, retryBatchId, TOPICS, type DeliveryBatchV1, type Provider } from '@herald/events';
+import { createEvent, retryBatchId, TOPICS, type DeliveryBatchV2, type Provider } from '@herald/events';
 import type { Outgoing } from '@herald/kafka';
 import type { AttemptedResult } from './retry.ts';
 
@@ -25,7 +25,7 @@ export function retryWaitMs(open: readonly AttemptedResult[], backoffMs: number)
  * the chunk's transaction with the report of the settled devices, so the
  * partition moves on at once and a crash loses neither.
  */
-export function handOffBatch(batch: DeliveryBatchV1, open: readonly AttemptedResult[], now: number, waitMs: number): Outgoing {
+export function handOffBatch(batch: DeliveryBatchV2, open: readonly AttemptedResult[], now: number, waitMs: number): Outgoing {
   const ids = new Set(open.map((result) => result.device_id));
   const sends = Math.max(1, ...open.map((result) => result.attempts));
   const event = createEvent(

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createEvent, type DeliveryBatchV1 } from '@herald/events';
+import { createEvent, type DeliveryBatchV2 } from '@herald/events';
 import { handOffBatch, retryWaitMs, splitOpen } from './hand-off.ts';
 import type { AttemptedResult } from './retry.ts';
 
-const batch: DeliveryBatchV1 = createEvent<'DeliveryBatch'>(
+const batch: DeliveryBatchV2 = createEvent<'DeliveryBatch'>(
   'DeliveryBatch',
   {
     batch_id: 'n-1:apns:2:5',

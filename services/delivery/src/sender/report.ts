@@ -1,4 +1,4 @@
-import { createEvent, type DeliveryBatchV1, type DeliveryReportedV2, type DeviceDeactivatedV1 } from '@herald/events';
+import { createEvent, type DeliveryBatchV2, type DeliveryReportedV2, type DeviceDeactivatedV1 } from '@herald/events';
 import type { AttemptedResult } from './retry.ts';
 import type { DeviceTarget } from '../providers/push-message.ts';
 
@@ -7,9 +7,11 @@ import type { DeviceTarget } from '../providers/push-message.ts';
  * device's outcome, and a DeviceDeactivated per token the provider said is
  * dead. Still-retryable devices (deadline passed) are reported failed.
  */
-export function batchReport(batch: DeliveryBatchV1, results: readonly AttemptedResult[], now = new Date()): { reported: DeliveryReportedV2; deactivated: DeviceDeactivatedV1[] } {
+export function batchReport(batch: DeliveryBatchV2, results: readonly AttemptedResult[], now = new Date()): { reported: DeliveryReportedV2; deactivated: DeviceDeactivatedV1[] } {
   const { data } = batch;
   const context = { project_id: batch.project_id, correlation_id: batch.correlation_id, now };
+  // Per-device content (a template send, localisations): each line says the locale its device got, and a render error.
+  const devices = data.contents === undefined ? undefined : new Map(data.devices.map((device) => [device.device_id, device]));
   const reported = createEvent(
     'DeliveryReported',
     {
@@ -20,7 +22,9 @@ export function batchReport(batch: DeliveryBatchV1, results: readonly AttemptedR
         device_id: result.device_id,
         outcome: result.outcome === 'delivered' ? 'delivered' : result.outcome === 'token-invalid' ? 'invalid' : 'failed',
         ...(result.outcome === 'delivered' ? {} : { reason: result.reason ?? (result.outcome === 'retryable' ? 'RetryDeadlineExceeded' : 'Rejected') }),
-        attempts: result.attempts,
+        // A device never sent (its content failed to render) has no attempt.
+        ...(result.attempts > 0 ? { attempts: result.attempts } : {}),
+        ...contentFields(devices?.get(result.device_id)),
       })),
       ...settles(batch),
     },
@@ -44,8 +48,14 @@ export function batchReport(batch: DeliveryBatchV1, results: readonly AttemptedR
   return { reported, deactivated };
 }
 
+/** The locale and render error of a device of a batch with per-device content. */
+function contentFields(device: { locale?: string | undefined; error?: string | undefined } | undefined): { locale?: string; error?: string } {
+  if (device === undefined) return {};
+  return { ...(device.locale === undefined ? {} : { locale: device.locale }), ...(device.error === undefined ? {} : { error: device.error }) };
+}
+
 /** A batch of a cancelled notification, not sent: every device's outcome is `cancelled`. */
-export function cancelledReport(batch: DeliveryBatchV1, now = new Date()): DeliveryReportedV2 {
+export function cancelledReport(batch: DeliveryBatchV2, now = new Date()): DeliveryReportedV2 {
   return unsentReport(batch, 'cancelled', undefined, now);
 }
 
@@ -53,16 +63,16 @@ export function cancelledReport(batch: DeliveryBatchV1, now = new Date()): Deliv
 export const MAX_DURATION_EXCEEDED = 'MaxDurationExceeded';
 
 /** A batch whose notification's `max_duration` ran out before it was sent: every device's outcome is `expired`. */
-export function expiredReport(batch: DeliveryBatchV1, now = new Date()): DeliveryReportedV2 {
+export function expiredReport(batch: DeliveryBatchV2, now = new Date()): DeliveryReportedV2 {
   return unsentReport(batch, 'expired', MAX_DURATION_EXCEEDED, now);
 }
 
 /** Whether a batch's `expires_at` (its notification's max_duration deadline) has passed (pure). */
-export function isExpired(batch: DeliveryBatchV1, now: number): boolean {
+export function isExpired(batch: DeliveryBatchV2, now: number): boolean {
   return batch.data.expires_at !== undefined && now >= Date.parse(batch.data.expires_at);
 }
 
-function unsentReport(batch: DeliveryBatchV1, outcome: 'cancelled' | 'expired', reason: string | undefined, now: Date): DeliveryReportedV2 {
+function unsentReport(batch: DeliveryBatchV2, outcome: 'cancelled' | 'expired', reason: string | undefined, now: Date): DeliveryReportedV2 {
   const { data } = batch;
   return createEvent(
     'DeliveryReported',
@@ -77,6 +87,6 @@ export function allFailed(devices: readonly DeviceTarget[], reason: string): Att
 }
 
 /** A batch released after a deferral (frequency cap, quiet hours): its report replaces the batch's `deferred` lines. */
-function settles(batch: DeliveryBatchV1): { settles_deferral?: true } {
+function settles(batch: DeliveryBatchV2): { settles_deferral?: true } {
   return batch.data.deferral === undefined ? {} : { settles_deferral: true };
 }

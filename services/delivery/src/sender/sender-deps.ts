@@ -1,4 +1,4 @@
-import type { DeliveryBatchV1, Provider } from '@herald/events';
+import type { DeliveryBatchV2, Provider } from '@herald/events';
 import type { Logger } from '@herald/log';
 import type { Clock } from '@herald/retry';
 import type { SendPacer } from '../control/send-pace.ts';
@@ -17,7 +17,7 @@ export interface SenderDeps {
   /** Resolves at the next control change (a paused batch rechecks at once). */
   changed?(): Promise<void>;
   /** Pushes per second this instance may send of the batch's notification (its share of the pace in effect); undefined: unpaced. */
-  pacePerSecond?(batch: DeliveryBatchV1): number | undefined;
+  pacePerSecond?(batch: DeliveryBatchV2): number | undefined;
   /** Pushes per second this instance may send of the project's campaigns (its share of `herald projects budget`); undefined: no budget. Campaign lane only. */
   budgetPerSecond?(projectId: string): Promise<number | undefined>;
   /** The projects' buckets, shared by the process's APNs and FCM campaign senders (a project's budget covers both). */

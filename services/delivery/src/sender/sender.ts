@@ -1,4 +1,4 @@
-import type { DeliveryBatchV1 } from '@herald/events';
+import type { DeliveryBatchV2 } from '@herald/events';
 import type { ConsumedEvent, HandlerContext, Outgoing } from '@herald/kafka';
 import { RebalanceError } from '@herald/errors';
 import { backoffDelay } from '@herald/retry';
@@ -10,6 +10,7 @@ import { inBatchOrder, splitUnsendable } from './unsendable.ts';
 import { handOffBatch, retryWaitMs, splitOpen } from './hand-off.ts';
 import type { SenderDeps } from './sender-deps.ts';
 import { batchSender, PAYLOAD_BUILD_FAILED } from './batch-sender.ts';
+import { splitTemplateErrors } from './batch-contents.ts';
 import { atPace, sleepHeartbeating, whilePaused } from './waits.ts';
 import { RecentReports } from './recent-reports.ts';
 
@@ -27,7 +28,7 @@ export { RecentReports } from './recent-reports.ts';
 export function senderHandler(deps: SenderDeps) {
   const limiter = createLimiter(deps.concurrency ?? 8, 'sender concurrency');
   const sentRecently = new RecentReports(deps.recentReports ?? 128);
-  const handleBatch = async (batch: DeliveryBatchV1, context: HandlerContext): Promise<Outgoing[]> => {
+  const handleBatch = async (batch: DeliveryBatchV2, context: HandlerContext): Promise<Outgoing[]> => {
     // A chunk whose commit was lost (a broker restart aborted its transaction, a rebalance took it) comes
     // back; the pushes went out already: its report is published again, nothing is sent twice.
     const reported = sentRecently.get(batch.data.batch_id);
@@ -43,7 +44,7 @@ export function senderHandler(deps: SenderDeps) {
     return outputs;
   };
   const pacer = { notifications: new SendPacer(), projects: deps.projectPacer ?? new SendPacer() };
-  const sendAndReport = async (batch: DeliveryBatchV1, context: HandlerContext): Promise<Outgoing[]> => {
+  const sendAndReport = async (batch: DeliveryBatchV2, context: HandlerContext): Promise<Outgoing[]> => {
     // A handed-off batch waits out its back-off here, in the retry lane, where it holds only other retrying batches.
     const retryAt = batch.data.retry === undefined ? 0 : Date.parse(batch.data.retry.after);
     if (retryAt > deps.clock.now()) await sleepHeartbeating(deps, context, retryAt - deps.clock.now());
@@ -57,7 +58,9 @@ export function senderHandler(deps: SenderDeps) {
       return [{ event: expiredReport(batch) }];
     }
     // A stored token its provider can never accept ends here, final: sent, it would fail as if the connection had.
-    const { sendable, unsendable } = splitUnsendable(deps.provider, batch.data.devices);
+    // Devices whose content failed to render (a template send) are reported failed, never sent; the others go on.
+    const { renderable, failed: templateFailed } = splitTemplateErrors(batch);
+    const { sendable, unsendable } = splitUnsendable(deps.provider, renderable);
     if (unsendable.length > 0) deps.logger.warn({ batch_id: batch.data.batch_id, project_id: batch.project_id, devices: unsendable.length }, 'malformed device tokens: reported invalid and deactivated, not sent');
     const send = sendable.length === 0 ? undefined : await batchSender(deps, batch, context);
     let results: AttemptedResult[];
@@ -65,9 +68,9 @@ export function senderHandler(deps: SenderDeps) {
       if (send !== PAYLOAD_BUILD_FAILED) {
         deps.logger.warn({ project_id: batch.project_id, notification_id: batch.data.notification_id, devices: batch.data.devices.length, reason: send }, 'project has no credentials for this provider: `herald providers` sets them');
       }
-      results = inBatchOrder(batch.data.devices, allFailed(sendable, send), unsendable);
+      results = inBatchOrder(batch.data.devices, allFailed(sendable, send), unsendable, templateFailed);
     } else {
-      results = inBatchOrder(batch.data.devices, send === undefined ? [] : await send(sendable), unsendable);
+      results = inBatchOrder(batch.data.devices, send === undefined ? [] : await send(sendable), unsendable, templateFailed);
     }
     // The retry lane's loop ends every device final; the other lanes' single send may leave some open.
     const { settled, open } = splitOpen(results);
@@ -93,7 +96,7 @@ export function senderHandler(deps: SenderDeps) {
     const batches = records.flatMap(({ event }) => (event.type === 'DeliveryBatch' && event.data.provider === deps.provider ? [event] : []));
     // Settle every batch before failing: a retry of the chunk must not race a send still in flight.
     // A paced batch waits for its turn before it takes a send slot, so the slots stay free for other notifications.
-    const paced = async (batch: DeliveryBatchV1) => {
+    const paced = async (batch: DeliveryBatchV2) => {
       // A retry lane's batch was paced at its first send.
       if (deps.lane !== 'retry' && sentRecently.get(batch.data.batch_id) === undefined) await atPace(deps, pacer, batch, context);
       return limiter.run(() => handleBatch(batch, context));

@@ -1,4 +1,4 @@
-import type { DeliveryBatchV1 } from '@herald/events';
+import type { DeliveryBatchV2 } from '@herald/events';
 import type { HandlerContext } from '@herald/kafka';
 import { RebalanceError } from '@herald/errors';
 import type { SendPacer } from '../control/send-pace.ts';
@@ -37,7 +37,7 @@ function leaveIfMoved(context: HandlerContext): void {
  * sends it at the rate, not at once. It heartbeats while it waits; a pause,
  * cancel or deadline is checked after the wait.
  */
-export async function atPace(deps: SenderDeps, pacer: { notifications: SendPacer; projects: SendPacer }, batch: DeliveryBatchV1, context: HandlerContext): Promise<void> {
+export async function atPace(deps: SenderDeps, pacer: { notifications: SendPacer; projects: SendPacer }, batch: DeliveryBatchV2, context: HandlerContext): Promise<void> {
   const perSecond = deps.pacePerSecond?.(batch);
   const budget = deps.lane === 'express' ? undefined : await deps.budgetPerSecond?.(batch.project_id);
   const now = deps.clock.now();
@@ -62,7 +62,7 @@ export async function atPace(deps: SenderDeps, pacer: { notifications: SendPacer
  * instance's death) hands it to the partition's next owner, which waits
  * the same way. Checked again on every control change and each second.
  */
-export async function whilePaused(deps: SenderDeps, batch: DeliveryBatchV1, context: HandlerContext): Promise<void> {
+export async function whilePaused(deps: SenderDeps, batch: DeliveryBatchV2, context: HandlerContext): Promise<void> {
   const id = batch.data.notification_id;
   let logged = false;
   while (deps.isPaused?.(id) === true && !deps.isCancelled(id) && !isExpired(batch, deps.clock.now())) {

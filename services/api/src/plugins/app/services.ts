@@ -40,7 +40,7 @@ export default fp<AppDeps & { http?: HttpOptions }>(
       events: new EventStreamService({ kafka: deps.kafka, limits: deps.eventStreams ?? DEFAULT_STREAM_LIMITS, admin: deps.admin, keys, onOpenCount: (open) => deps.metrics.eventStreams.set(open) }),
       devices,
       topics: new TopicService(deps),
-      notifications: new NotificationService({ ...deps, accepted, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger, clock: deps.clock ?? systemClock }),
+      notifications: new NotificationService({ ...deps, accepted, templates, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger, clock: deps.clock ?? systemClock }),
       reports: new NotificationReportService({ ...deps, accepted }),
       overview: new OverviewService({ readModels: deps.readModels, devices }),
       explain: new ExplainService({ kafka: deps.kafka, readModels: deps.readModels, limits: deps.explainLimits ?? API_EXPLAIN_LIMITS, accepted }),

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+
+/**
+ * Template and localised sends through the real pipeline (API, Kafka, the
+ * store, fan-out, senders) to the FCM fake: each device gets its language
+ * with the documented fallbacks and its own values; a device whose render
+ * fails is failed alone; a template deleted after the send still renders it.
+ */
+let harness: ApiHarness;
+let project: { id: string; api_key: string };
+
+const DEVICES = [
+  { token: 'tpl-fr-ca', locale: 'fr-CA', metadata: { first_name: 'Ana' } },
+  { token: 'tpl-de', locale: 'de', metadata: { first_name: 'Bo' } },
+  { token: 'tpl-none', metadata: {} },
+  { token: 'tpl-es', locale: 'es-MX', metadata: { first_name: 'Cy' } },
+] as const;
+const targets = DEVICES.map((device) => ({ token: device.token }));
+
+beforeAll(async () => {
+  harness = await startApiHarness('templates', { delivery: true });
+  project = await harness.createProject('templates');
+  await harness.fakes!.configure(project.id);
+  for (const device of DEVICES) {
+    const response = await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, platform: 'android', ...device } });
+    expect(response.status).toBe(201);
+  }
+  await waitFor('devices projected', async () => {
+    const listed = await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key });
+    return (listed.body?.pagination as { count: number } | undefined)?.count === DEVICES.length;
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await harness?.stop();
+});
+
+const send = async (notification: Record<string, unknown>) => harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { targets, ...notification } } });
+
+/** What each token received for the notification: title and body, once all `count` arrived. */
+async function arrivals(id: string, count: number): Promise<Map<string, { title?: string; body?: string }>> {
+  return waitFor(`${count} pushes of ${id} at the FCM fake`, () => {
+    const found = harness.fakes!.fcm.deliveries.filter((delivery) => (delivery.message.data as { notification_id?: string } | undefined)?.notification_id === id);
+    if (found.length < count) return undefined;
+    return new Map(found.map((delivery) => [delivery.message.token as string, delivery.message.notification as { title?: string; body?: string }]));
+  }, 60_000);
+}
+
+async function finished(id: string): Promise<{ delivered: number; failed: number }> {
+  return waitFor(`notification ${id} sent`, async () => {
+    const data = (await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body?.data as { status: string; counts: { delivered: number; failed: number } } | undefined;
+    return data?.status === 'sent' ? data.counts : undefined;
+  }, 60_000);
+}
+
+const content = {
+  default: { title: 'Hi {{ device.metadata.first_name | default: "there" }}', body: 'Your code: {{ code }}' },
+  fr: { title: 'Bonjour {{ device.metadata.first_name | default: "à vous" }}', body: 'Votre code : {{ code }}' },
+  es: { title: 'Hola {{ device.metadata.apodo }}', body: 'Tu código: {{ code }}' },
+};
+
+describe('template sends', () => {
+  it('renders each device in its language with its values, fails only the device whose render fails, and survives the template being deleted', async () => {
+    const created = await harness.request('POST', '/api/v1/templates', { key: project.api_key, body: { name: 'welcome', content } });
+    expect(created.status).toBe(201);
+    const templateId = (created.body!.data as { id: string }).id;
+
+    // Bad references and variables: 422 naming what is wrong, nothing sent.
+    expect(await send({ template: 'nosuch', variables: {} })).toEqual({ status: 422, body: { errors: ['notification.template "nosuch" is not a template of this project'] } });
+    expect(await send({ template: 'welcome@9', variables: { code: 1 } })).toEqual({ status: 422, body: { errors: ['notification.template "welcome" has no version 9'] } });
+    const missing = await send({ template: 'welcome', variables: {} });
+    expect(missing.status).toBe(422);
+    expect(missing.body!.errors).toContain('notification.variables: content.default.body line 1: undefined variable: code');
+    expect((await send({ template: 'welcome', title: 't', body: 'b', variables: { code: 1 } })).status).toBe(422);
+
+    const accepted = await send({ template: 'welcome@1', variables: { code: 'X7' } });
+    expect(accepted.status).toBe(201);
+    const id = (accepted.body!.data as { id: string }).id;
+    // Deleted once the send is accepted: the send carries its version, so it renders all the same.
+    expect((await harness.request('DELETE', `/api/v1/templates/${templateId}`, { key: project.api_key })).status).toBe(204);
+
+    const received = await arrivals(id, 3);
+    expect(Object.fromEntries(received)).toEqual({
+      'tpl-fr-ca': { title: 'Bonjour Ana', body: 'Votre code : X7' },
+      'tpl-de': { title: 'Hi Bo', body: 'Your code: X7' },
+      'tpl-none': { title: 'Hi there', body: 'Your code: X7' },
+    });
+    expect(await finished(id)).toMatchObject({ delivered: 3, failed: 1 });
+    // Receipts are projected from the reports a moment later.
+    const failed = await waitFor('the failed receipt', async () => {
+      const rows = (await harness.request('GET', `/api/v1/notifications/${id}/receipts?outcome=failed`, { key: project.api_key })).body?.data as unknown[] | undefined;
+      return rows !== undefined && rows.length > 0 ? rows : undefined;
+    });
+    expect(failed).toMatchObject([{ outcome: 'failed', reason: 'TemplateError' }]);
+  });
+
+  it("lays a literal send's localisations over its content for devices of that language", async () => {
+    const accepted = await send({ title: 'Sale', body: 'Today only', localizations: { fr: { title: 'Soldes', body: "Aujourd'hui seulement" }, es: { title: 'Rebajas' } } });
+    expect(accepted.status).toBe(201);
+    const received = await arrivals((accepted.body!.data as { id: string }).id, 4);
+    expect(Object.fromEntries(received)).toEqual({
+      'tpl-fr-ca': { title: 'Soldes', body: "Aujourd'hui seulement" },
+      'tpl-de': { title: 'Sale', body: 'Today only' },
+      'tpl-none': { title: 'Sale', body: 'Today only' },
+      'tpl-es': { title: 'Rebajas', body: 'Today only' },
+    });
+  });
+});
