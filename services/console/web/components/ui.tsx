@@ -95,12 +95,12 @@ export function Pager({ pagination, href }: { pagination: PageInfo; href: (page:
 }
 
 /** A button that asks again before doing something that cannot be undone. */
-export function ConfirmButton({ label, question, confirmLabel, onConfirm, disabled }: { label: string; question: string; confirmLabel: string; onConfirm: () => Promise<void>; disabled?: boolean }) {
+export function ConfirmButton({ label, detail, question, confirmLabel, onConfirm, disabled }: { label: string; detail?: string; question: string; confirmLabel: string; onConfirm: () => Promise<void>; disabled?: boolean }) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   if (!asking) {
     return (
-      <button type="button" class="danger" disabled={disabled === true} onClick={() => setAsking(true)}>
+      <button type="button" class="danger" disabled={disabled === true} aria-label={detail === undefined ? undefined : `${label}: ${detail}`} onClick={() => setAsking(true)}>
         {label}
       </button>
     );

@@ -44,3 +44,23 @@ export function useThrottled(fn: () => void, ms: number): () => void {
     }, ms);
   }, [ms]);
 }
+
+/**
+ * After a change the list is a read model of (it follows the log a moment
+ * behind), loads again every second until `settled` says the change shows,
+ * at most `tries` times. `watch` starts it (a new value, a new watch).
+ */
+export function useUntilShown(reload: () => void, watch: unknown, settled: boolean, tries = 15): void {
+  const left = useRef(0);
+  useEffect(() => {
+    left.current = watch === undefined ? 0 : tries;
+  }, [watch]);
+  useEffect(() => {
+    if (watch === undefined || settled || left.current <= 0) return;
+    const timer = setTimeout(() => {
+      left.current -= 1;
+      reload();
+    }, 1000);
+    return () => clearTimeout(timer);
+  });
+}

@@ -110,8 +110,18 @@ function json(text: string, field: DraftField, problems: FieldProblems): Record<
 /** Device ids are UUIDs (derived from project and token); a line that is not one is a token. */
 const DEVICE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A whole number as typed; anything else is sent as is for the API to name (e.g. "1.5"). */
-const numberOf = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text.trim()));
+/**
+ * A number as typed; one that is not a number at all is a problem on its
+ * field (it would be sent as null); any other (e.g. "1.5") is sent as is for
+ * the API to name.
+ */
+function numberOf(text: string, field: DraftField, problems: FieldProblems): number | undefined {
+  if (text.trim() === '') return undefined;
+  const value = Number(text.trim());
+  if (Number.isFinite(value)) return value;
+  (problems[field] ??= []).push(`"${text.trim()}" is not a number: a whole number, 0 or more`);
+  return undefined;
+}
 
 /** `YYYY-MM-DDTHH:MM` in the browser's zone → RFC 3339 with its offset. */
 export function instantOf(local: string, offsetMinutes: number): string {
@@ -141,9 +151,9 @@ export function requestOf(draft: Draft, offsetMinutes = new Date().getTimezoneOf
     link_to: text(draft.link_to),
     group: text(draft.group),
     data: pairs(draft.data, 'data', problems),
-    badge: numberOf(draft.badge),
+    badge: numberOf(draft.badge, 'badge', problems),
     sound: text(draft.sound),
-    ttl: numberOf(draft.ttl),
+    ttl: numberOf(draft.ttl, 'ttl', problems),
     priority: draft.priority === '' ? undefined : draft.priority,
     collapse_id: text(draft.collapse_id),
     content_available: draft.content_available ? true : undefined,

@@ -52,6 +52,15 @@ describe('a draft as a send request', () => {
   });
 });
 
+describe('numbers as typed', () => {
+  it('names a badge or ttl that is not a number on its field, never sends null', () => {
+    const { request, problems } = requestOf({ ...EMPTY_DRAFT, title: 't', body: 'b', topics: ['news'], badge: 'three', ttl: '1e400' });
+    expect(problems).toEqual({ badge: ['"three" is not a number: a whole number, 0 or more'], ttl: ['"1e400" is not a number: a whole number, 0 or more'] });
+    expect(JSON.stringify(request)).not.toContain('null');
+    expect(requestOf({ ...EMPTY_DRAFT, badge: '1.5' }).request.badge).toBe(1.5);
+  });
+});
+
 describe('the payload preview', () => {
   it("is what libs/push-payloads builds, with the senders' byte counts", () => {
     const { request } = requestOf({ ...EMPTY_DRAFT, title: 'Été', body: '✓', badge: '1' });

@@ -2,9 +2,14 @@ import { useMemo } from 'preact/hooks';
 import type { NotificationRequest } from '../lib/draft.ts';
 import { formatCount } from '../lib/format.ts';
 import { previewOf } from '../lib/preview.ts';
+import type { Platform } from '../lib/lock-screen.ts';
+import { LockScreenPreview } from './composer-lock-screen.tsx';
+
+/** A string field of the request as text (a template send may leave title and body out). */
+const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** What APNs and FCM will receive, built by the senders' own payload builders, with sizes against the 4 KB limit. */
-export function PayloadPreview({ request }: { request: NotificationRequest }) {
+export function PayloadPreview({ request, platforms = ['ios', 'android'] }: { request: NotificationRequest; platforms?: readonly Platform[] }) {
   const preview = useMemo(() => {
     try {
       return previewOf(request);
@@ -14,7 +19,8 @@ export function PayloadPreview({ request }: { request: NotificationRequest }) {
   }, [request]);
   if (preview === undefined) return null;
   return (
-    <aside class="preview" aria-label="Payload preview">
+    <aside class="preview" aria-label="Preview">
+      <LockScreenPreview title={textOf(request.title)} body={textOf(request.body)} platforms={platforms} />
       <h2>What the providers receive</h2>
       <h3>APNs (iOS)</h3>
       <p class="muted">

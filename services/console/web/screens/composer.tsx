@@ -160,7 +160,7 @@ export function Composer() {
             </button>
           </div>
         </div>
-        <PayloadPreview request={request} />
+        <PayloadPreview request={request} platforms={(audience?.by_platform as Record<string, number> | undefined)?.web ? ['ios', 'android', 'web'] : ['ios', 'android']} />
       </form>
     </section>
   );

@@ -63,7 +63,10 @@ function OperatorSignIn() {
       <form onSubmit={(event) => void submit(event)}>
         <label for="admin-token">Admin token</label>
         <input id="admin-token" name="admin-token" type="password" autoComplete="off" spellcheck={false} required value={token} onInput={(event) => setToken(event.currentTarget.value)} />
-        <p class="muted">The server's HERALD_ADMIN_TOKEN, not a project API key. Kept in this tab for this session only.</p>
+        <p class="muted">
+          The server's <code>HERALD_ADMIN_TOKEN</code>, not a project API key: whoever runs the API sets it when starting it (at least 32 characters, e.g. <code>openssl rand -base64 32</code>) and gives it to
+          operators; unset, this page is off. Kept in this tab for this session only.
+        </p>
         <Errors errors={errors} />
         <button type="submit" disabled={busy || token.trim() === ''}>
           Sign in as operator

@@ -43,8 +43,16 @@ export function SignIn() {
           Sign in
         </button>
       </form>
+      <p class="hint">
+        No key? Whoever runs Herald issues one per project: <code>npm run herald -- keys issue &lt;project-id&gt;</code>.
+      </p>
+      <h2>Operators</h2>
       <p>
         <a href="/console/operator">Operator sign in (dead letters)</a>
+      </p>
+      <p class="hint">
+        The operator page takes the server's admin token, not a project key: whoever runs the API sets <code>HERALD_ADMIN_TOKEN</code> (at least 32 characters, e.g.{' '}
+        <code>openssl rand -base64 32</code>) when starting it and hands it to operators. Without it the operator page is off.
       </p>
     </main>
   );
