@@ -30,3 +30,28 @@ export function contentProblems(input: ContentChoice | undefined): string[] {
   }
   return problems;
 }
+
+/** Bytes a send's variables may take as JSON: they travel in its event, and every render reads them. */
+export const VARIABLES_MAX_BYTES = 16_000;
+
+/**
+ * Problems with a send's variables as data (pure): bounded in size, and
+ * keys a store can keep at every depth (a scheduled send stores its
+ * request): not empty, no '.', not starting with '$'.
+ */
+export function variableProblems(variables: unknown): string[] {
+  if (variables === undefined) return [];
+  const bytes = Buffer.byteLength(JSON.stringify(variables));
+  if (bytes > VARIABLES_MAX_BYTES) return [`notification.variables: ${bytes} bytes as JSON, more than ${VARIABLES_MAX_BYTES}`];
+  const problems: string[] = [];
+  const visit = (value: unknown, path: string) => {
+    if (value === null || typeof value !== 'object') return;
+    for (const [key, inner] of Object.entries(value)) {
+      const at = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`;
+      if (!Array.isArray(value) && (key === '' || key.includes('.') || key.startsWith('$'))) problems.push(`${at}: a variable name may not be empty, hold '.' or start with '$'`);
+      else visit(inner, at);
+    }
+  };
+  visit(variables, 'notification.variables');
+  return problems.slice(0, 10);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentProblems } from './template-send.ts';
+import { contentProblems, variableProblems, VARIABLES_MAX_BYTES } from './template-send.ts';
 
 describe('contentProblems', () => {
   it('accepts literal content, literal content with localisations, and a template with variables', () => {
@@ -16,5 +16,20 @@ describe('contentProblems', () => {
       'notification.localizations is for literal content: a template has its own locales',
     ]);
     expect(contentProblems({ title: 't', body: 'b', localizations: { french: {} } })).toEqual(['notification.localizations.french: not a locale tag (`fr`, `fr-CA`)']);
+  });
+});
+
+describe('variableProblems', () => {
+  it('accepts plain data and names keys a store cannot keep, at any depth', () => {
+    expect(variableProblems({ order: { id: 1, items: [{ name: 'a' }] } })).toEqual([]);
+    expect(variableProblems({ 'a.b': 1, ok: { $where: 1 }, list: [{ '': 2 }] })).toEqual([
+      "notification.variables.a.b: a variable name may not be empty, hold '.' or start with '$'",
+      "notification.variables.ok.$where: a variable name may not be empty, hold '.' or start with '$'",
+      "notification.variables.list[0].: a variable name may not be empty, hold '.' or start with '$'",
+    ]);
+  });
+
+  it('bounds their size', () => {
+    expect(variableProblems({ text: 'x'.repeat(VARIABLES_MAX_BYTES) })[0]).toMatch(/more than 16000/);
   });
 });

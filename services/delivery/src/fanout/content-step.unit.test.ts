@@ -45,6 +45,13 @@ describe('content step', () => {
     expect(contentBytes(contents)('d0')).toBeGreaterThan(40);
   });
 
+  it('renders a replay identically: a fresh maker from the same message gives the same batch', () => {
+    const rows = [0, 1].map((ordinal) => ({ ordinal, device_id: `d${ordinal}` }));
+    const devices = index([{ metadata: { first_name: 'Ana' }, locale: 'fr' }, { metadata: {}, locale: 'en' }]);
+    const once = () => withContents({ provider: 'fcm', sequence: 0, devices: rows.map((row) => ({ device_id: row.device_id, token: 't' })) }, contentsOfRows(contentMakerFor(template)!, devices, 0, rows));
+    expect(JSON.stringify(once())).toBe(JSON.stringify(once()));
+  });
+
   it('lays a literal send\'s localisation over its fields for devices of that language', () => {
     const maker = contentMakerFor({ title: 'Sale', body: 'Today', localizations: { fr: { title: 'Soldes' } } })!;
     expect(maker.contentOf({ metadata: {}, locale: 'fr-BE' })).toMatchObject({ locale: 'fr', content: { title: 'Soldes', body: 'Today' } });
