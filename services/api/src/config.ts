@@ -14,6 +14,12 @@ export const ApiConfig = Type.Object({
   WEBHOOKS_PER_PROJECT: Type.Integer({ minimum: 0, maximum: 1_000, default: 10, description: 'webhooks one project may register (each reads the whole log: docs/webhooks.md)' }),
   WEBHOOKS_LOCAL: Type.Enum(['on', 'off'], { default: 'off', description: 'local mode (npm start sets it): webhook URLs may be http:// to a loopback host' }),
   WEBPUSH_LOCAL: Type.Enum(['on', 'off'], { default: 'off', description: 'local mode (npm start sets it): web push subscription endpoints may be http:// or https:// to a loopback host (the local fake push service)' }),
+  WEBPUSH_ENDPOINT_HOSTS: Type.String({
+    default: 'fcm.googleapis.com,push.services.mozilla.com,web.push.apple.com,notify.windows.com',
+    pattern: '^(\\*|[a-z0-9.-]+(,[a-z0-9.-]+)*)$',
+    description:
+      "the push services a web subscription's endpoint may name: comma-separated host names, each also allowing its subdomains (the default: Chrome, Edge's Chromium and Android browsers' FCM, Firefox, Safari, Windows); * allows any public host",
+  }),
   HERALD_CLOCK_FILE: Type.Optional(Type.String({ minLength: 1, description: 'tests only: a file holding milliseconds added to the clock schedule decisions use' })),
   CONSOLE_DIR: Type.Optional(Type.String({ minLength: 1, description: "the console's built assets, served at /console/ (default: services/console/dist)" })),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'port the API listens on' }),

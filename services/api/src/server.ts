@@ -40,6 +40,7 @@ await runProcess('api', async () => {
         maxDeviceBytes: config.DEVICE_MAX_BYTES,
         quotaRecountMs: config.DEVICE_QUOTA_RECOUNT_MS,
         webPushLocal: config.WEBPUSH_LOCAL === 'on',
+        webPushHosts: config.WEBPUSH_ENDPOINT_HOSTS.split(','),
       },
       apiKeyCacheMs: config.API_KEY_CACHE_MS,
       ...(config.HERALD_ADMIN_TOKEN === undefined ? {} : { operator: { token: config.HERALD_ADMIN_TOKEN, perAddress: config.RATE_LIMIT_ADMIN_PER_ADDRESS, windowMs: config.RATE_LIMIT_WINDOW_MS } }),

@@ -51,7 +51,7 @@ describe('Web Push keys and registration', () => {
   it("registers a browser's subscription as a web device whose id is derived from (project, endpoint)", async () => {
     const project = await harness.createProject('webpush-register');
     await keys.generate(project.id, 'mailto:push@example.com');
-    const subscription = browserSubscription('https://push.example.net/wpush/v2/abc');
+    const subscription = browserSubscription('https://fcm.googleapis.com/fcm/send/abc');
     const registered = await request('POST', '/api/v1/devices', { body: { project_id: project.id, platform: 'web', subscription, metadata: { site: 'shop' } } });
     expect(registered.status).toBe(201);
     expect((registered.body as { data: unknown }).data).toMatchObject({ id: deviceIdFor(project.id, subscription.endpoint), token: subscription.endpoint, platform: 'web', status: 'active', metadata: { site: 'shop' } });
@@ -70,12 +70,12 @@ describe('Web Push keys and registration', () => {
   it('a new endpoint moves the device only with proof: the old endpoint as previous_token, or the bearer key', async () => {
     const project = await harness.createProject('webpush-resubscribe');
     await keys.generate(project.id, 'mailto:push@example.com');
-    const first = browserSubscription('https://push.example.net/wpush/v2/first');
+    const first = browserSubscription('https://fcm.googleapis.com/fcm/send/first');
     const registered = await request('POST', '/api/v1/devices', { body: { project_id: project.id, platform: 'web', subscription: first } });
     const deviceId = (registered.body as { data: { id: string } }).data.id;
     await waitFor('the device projected', async () => ((await request('GET', `/api/v1/devices/${deviceId}`, { key: project.api_key })).status === 200 ? true : undefined));
 
-    const second = browserSubscription('https://push.example.net/wpush/v2/second');
+    const second = browserSubscription('https://fcm.googleapis.com/fcm/send/second');
     const refused = await request('POST', '/api/v1/devices', { body: { project_id: project.id, platform: 'web', subscription: second, device_id: deviceId } });
     expect(refused.status).toBe(403);
     const moved = await request('POST', '/api/v1/devices', {
@@ -88,7 +88,7 @@ describe('Web Push keys and registration', () => {
   it('names the field of a subscription that cannot be pushed to, and refuses web devices of a project without keys with 422', async () => {
     const project = await harness.createProject('webpush-refusals');
     await keys.generate(project.id, 'mailto:push@example.com');
-    const good = browserSubscription('https://push.example.net/wpush/v2/ok');
+    const good = browserSubscription('https://fcm.googleapis.com/fcm/send/ok');
     const register = (body: Record<string, unknown>) => request('POST', '/api/v1/devices', { body: { project_id: project.id, platform: 'web', ...body } });
 
     const compressed = createECDH('prime256v1');
@@ -99,7 +99,8 @@ describe('Web Push keys and registration', () => {
     const badAuth = await register({ subscription: { ...good, keys: { ...good.keys, auth: randomBytes(8).toString('base64url') } } });
     expect(errors(badAuth)).toEqual(['subscription.keys.auth must be base64url of 16 bytes']);
     // Not local mode: no http, no loopback, no private address.
-    for (const endpoint of ['http://push.example.net/x', 'https://127.0.0.1:8443/x', 'https://10.1.2.3/x']) {
+    // Nor a host that is no push service's (WEBPUSH_ENDPOINT_HOSTS): Herald would post every campaign there.
+    for (const endpoint of ['http://fcm.googleapis.com/fcm/send/x', 'https://127.0.0.1:8443/x', 'https://10.1.2.3/x', 'https://victim.example/hook']) {
       const response = await register({ subscription: { ...good, endpoint } });
       expect({ endpoint, status: response.status, errors: errors(response) }).toEqual({ endpoint, status: 400, errors: [expect.stringMatching(/^subscription\.endpoint must/)] });
     }

@@ -13,6 +13,8 @@ export interface DevicePolicy {
   quotaRecountMs: number;
   /** Local mode (WEBPUSH_LOCAL=on): web subscription endpoints may be http and loopback (the local fake push service). */
   webPushLocal?: boolean;
+  /** WEBPUSH_ENDPOINT_HOSTS: the push services' host names (and their subdomains) an endpoint may name; undefined or ['*']: any public host. */
+  webPushHosts?: readonly string[] | undefined;
 }
 
 export const DEFAULT_DEVICE_POLICY: DevicePolicy = { projectDeviceQuota: 1_000_000, anonymousDevicePercent: 90, maxDeviceBytes: 16_384, quotaRecountMs: 60_000 };

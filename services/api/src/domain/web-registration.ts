@@ -16,7 +16,7 @@ export type PreparedRegistration =
  * (`application_server_key`, or the current key), which its pushes are
  * signed with for as long as it lives.
  */
-export function prepareRegistration(input: RegisterDeviceInput, keys: WebPushSummary | undefined, local: boolean): PreparedRegistration {
+export function prepareRegistration(input: RegisterDeviceInput, keys: WebPushSummary | undefined, local: boolean, hosts?: readonly string[]): PreparedRegistration {
   if (input.platform !== 'web') {
     const problems = [
       ...(input.token === undefined ? [`token is required for platform ${input.platform}`] : []),
@@ -27,7 +27,7 @@ export function prepareRegistration(input: RegisterDeviceInput, keys: WebPushSum
   }
   if (input.token !== undefined) return { ok: false, status: 400, problems: ["token is not used for platform web: send the browser's subscription (PushSubscription.toJSON()) as subscription"] };
   if (input.subscription === undefined) return { ok: false, status: 400, problems: ["subscription is required for platform web: the browser's PushSubscription.toJSON()"] };
-  const problems = webSubscriptionProblems(input.subscription, local);
+  const problems = webSubscriptionProblems(input.subscription, local, hosts);
   if (problems.length > 0) return { ok: false, status: 400, problems };
   if (keys === undefined) {
     return { ok: false, status: 422, problems: [`project_id ${input.project_id} has no Web Push keys: its operator generates them with herald providers webpush ${input.project_id} --generate`] };

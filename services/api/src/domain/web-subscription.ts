@@ -35,14 +35,33 @@ function isUncompressedP256Point(bytes: Buffer): boolean {
   }
 }
 
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * Whether an endpoint's host is one of the push services (`hosts`, each with
+ * its subdomains; `*` any), or loopback in local mode. Browsers only ever
+ * hand out endpoints of their vendor's push service: an endpoint elsewhere
+ * was made up, and would have Herald post every campaign to that host.
+ */
+export function isPushServiceHost(hostname: string, hosts: readonly string[] | undefined, local: boolean): boolean {
+  if (local && (LOOPBACK_HOSTS.includes(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname))) return true;
+  if (hosts === undefined || hosts.includes('*')) return true;
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return hosts.some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
+}
+
 /**
  * Problems with a Web Push subscription (pure), one sentence each naming the
  * field: the endpoint under the webhook URL rules (https to a named host;
- * with `local`, http and loopback too), `keys.p256dh` an uncompressed P-256
+ * with `local`, http and loopback too) and on a push service's host
+ * (`hosts`: WEBPUSH_ENDPOINT_HOSTS), `keys.p256dh` an uncompressed P-256
  * point, `keys.auth` 16 bytes, both base64url.
  */
-export function webSubscriptionProblems(subscription: WebSubscriptionInput, local: boolean): string[] {
+export function webSubscriptionProblems(subscription: WebSubscriptionInput, local: boolean, hosts?: readonly string[]): string[] {
   const problems = webhookUrlProblems(subscription.endpoint, local, 'subscription.endpoint');
+  if (problems.length === 0 && !isPushServiceHost(new URL(subscription.endpoint).hostname, hosts, local)) {
+    problems.push(`subscription.endpoint must be on a push service's host (${(hosts ?? []).join(', ')}, or their subdomains: WEBPUSH_ENDPOINT_HOSTS)`);
+  }
   const p256dh = base64url(subscription.keys.p256dh);
   if (p256dh === undefined || !isUncompressedP256Point(p256dh)) {
     problems.push('subscription.keys.p256dh must be base64url of an uncompressed P-256 public key (65 bytes starting 0x04, on the curve)');

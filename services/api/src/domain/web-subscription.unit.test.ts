@@ -1,6 +1,6 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { storedSubscription, webSubscriptionProblems } from './web-subscription.ts';
+import { isPushServiceHost, storedSubscription, webSubscriptionProblems } from './web-subscription.ts';
 
 const browser = createECDH('prime256v1');
 browser.generateKeys();
@@ -49,6 +49,32 @@ describe('webSubscriptionProblems', () => {
     }
     expect(webSubscriptionProblems({ ...valid, endpoint: 'http://127.0.0.1:4100/push/1' }, false)).toHaveLength(2);
     expect(webSubscriptionProblems({ ...valid, endpoint: 'http://10.0.0.1/push/1' }, true)).toHaveLength(2);
+  });
+});
+
+describe('the push service hosts (WEBPUSH_ENDPOINT_HOSTS)', () => {
+  const hosts = ['fcm.googleapis.com', 'push.services.mozilla.com', 'web.push.apple.com', 'notify.windows.com'];
+
+  it('allows the listed hosts and their subdomains only', () => {
+    for (const host of ['fcm.googleapis.com', 'updates.push.services.mozilla.com', 'web.push.apple.com', 'wns2-par02p.notify.windows.com', 'FCM.googleapis.com']) {
+      expect({ host, allowed: isPushServiceHost(host, hosts, false) }).toEqual({ host, allowed: true });
+    }
+    for (const host of ['googleapis.com', 'evilfcm.googleapis.com.example', 'notify.windows.com.evil.net', 'victim.example']) {
+      expect({ host, allowed: isPushServiceHost(host, hosts, false) }).toEqual({ host, allowed: false });
+    }
+  });
+
+  it('* allows any host; local mode allows loopback besides the list', () => {
+    expect(isPushServiceHost('victim.example', ['*'], false)).toBe(true);
+    expect(isPushServiceHost('127.0.0.1', hosts, true)).toBe(true);
+    expect(isPushServiceHost('localhost', hosts, false)).toBe(false);
+  });
+
+  it('names the setting when an endpoint is elsewhere', () => {
+    expect(webSubscriptionProblems({ ...valid, endpoint: 'https://victim.example/hook' }, false, hosts)).toEqual([
+      "subscription.endpoint must be on a push service's host (fcm.googleapis.com, push.services.mozilla.com, web.push.apple.com, notify.windows.com, or their subdomains: WEBPUSH_ENDPOINT_HOSTS)",
+    ]);
+    expect(webSubscriptionProblems(valid, false, hosts)).toEqual([]);
   });
 });
 

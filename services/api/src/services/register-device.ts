@@ -59,7 +59,7 @@ export async function registerDevice(
 ): Promise<Registered> {
   // A web device's token is its subscription's endpoint (web-registration.ts); the keys are read only for web devices.
   const keys = body.platform === 'web' && body.subscription !== undefined && body.token === undefined ? await deps.webPushKeys.summary(body.project_id) : undefined;
-  const prepared = prepareRegistration(body, keys, deps.policy.webPushLocal === true);
+  const prepared = prepareRegistration(body, keys, deps.policy.webPushLocal === true, deps.policy.webPushHosts);
   if (!prepared.ok) throw prepared.status === 422 ? new UnprocessableError(prepared.problems) : new ValidationError(prepared.problems);
   const { input, subscription } = prepared;
   // A token its provider can never accept would fail every send to it (and some, Node refuses before sending).
