@@ -1,4 +1,4 @@
-import type { AudienceCondition, MetadataCondition, TargetExpression } from '@herald/events';
+import type { AudienceCondition, MetadataCondition, PinnedSegment, TargetExpression } from '@herald/events';
 import { canonicalLocale, localeMatches } from './locale.ts';
 import { plainTargetKind } from './plain-target.ts';
 import type { AudienceDevice } from './predicate.ts';
@@ -8,13 +8,31 @@ export type { AudienceCondition, MetadataCondition, TargetExpression } from '@he
 /** Finds a live topic of the project by id or by name; undefined when there is none (or it was deleted). */
 export type TopicLookup = (projectId: string, idOrName: string) => string | undefined;
 
+/** Finds a saved segment's pinned filter by id or name; undefined when the send pinned none such. */
+export type SegmentLookup = (idOrName: string) => TargetExpression | undefined;
+
+/** Segments reference segments at most this deep (the API refuses cycles; this bounds a record that carries one anyway). */
+export const MAX_SEGMENT_NESTING = 8;
+
+/** A segment lookup over the segments a send pinned (pure). */
+export function segmentLookupOf(pinned: readonly PinnedSegment[] = []): SegmentLookup {
+  const byRef = new Map<string, TargetExpression>();
+  for (const segment of pinned) {
+    byRef.set(segment.id, segment.filter);
+    byRef.set(segment.name, segment.filter);
+  }
+  return (ref) => byRef.get(ref);
+}
+
+const NO_SEGMENTS: SegmentLookup = () => undefined;
+
 /** A condition no device passes (a topic that does not exist). */
 export const NOTHING: AudienceCondition = { or: [] };
 
 /** Whether a target is an expression (an operator or a leaf only expressions have): plain targets keep the union's fast path. */
 export function isExpression(target: TargetExpression): boolean {
   if (typeof target === 'string') return false;
-  return 'and' in target || 'or' in target || 'not' in target || 'platform' in target || 'locale' in target || 'timezone' in target || ('metadata' in target && Object.values(target.metadata).some((test) => typeof test !== 'string'));
+  return 'and' in target || 'or' in target || 'not' in target || 'segment' in target || 'platform' in target || 'locale' in target || 'timezone' in target || ('metadata' in target && Object.values(target.metadata).some((test) => typeof test !== 'string'));
 }
 
 /** What a plain string names, as a condition: by its form (plain-target.ts), the same reading the union gives it. */
@@ -35,11 +53,17 @@ function plainCondition(projectId: string, value: string, topicOf: TopicLookup):
  * become ids through `topicOf` (a topic that does not exist names nothing),
  * locales their canonical form. The target has passed `targetProblems`.
  */
-export function resolveCondition(projectId: string, target: TargetExpression, topicOf: TopicLookup): AudienceCondition {
+export function resolveCondition(projectId: string, target: TargetExpression, topicOf: TopicLookup, segmentOf: SegmentLookup = NO_SEGMENTS, nesting = 0): AudienceCondition {
+  const resolve = (child: TargetExpression) => resolveCondition(projectId, child, topicOf, segmentOf, nesting);
   if (typeof target === 'string') return plainCondition(projectId, target, topicOf);
-  if ('and' in target) return { and: target.and.map((child) => resolveCondition(projectId, child, topicOf)) };
-  if ('or' in target) return { or: target.or.map((child) => resolveCondition(projectId, child, topicOf)) };
-  if ('not' in target) return { not: resolveCondition(projectId, target.not, topicOf) };
+  if ('and' in target) return { and: target.and.map(resolve) };
+  if ('or' in target) return { or: target.or.map(resolve) };
+  if ('not' in target) return { not: resolve(target.not) };
+  if ('segment' in target) {
+    // The version the send pinned; a segment it did not pin (or nested past the bound) names nobody.
+    const filter = segmentOf(target.segment);
+    return filter === undefined || nesting >= MAX_SEGMENT_NESTING ? NOTHING : resolveCondition(projectId, filter, topicOf, segmentOf, nesting + 1);
+  }
   if ('topic' in target) {
     const id = topicOf(projectId, target.topic);
     return id === undefined ? NOTHING : { topic_id: id };
@@ -49,14 +73,30 @@ export function resolveCondition(projectId: string, target: TargetExpression, to
   return { ...target };
 }
 
-/** Every topic name or id an expression might mean (what a topic lookup must be able to answer). */
-export function conditionTopicCandidates(target: TargetExpression, into: Set<string>): void {
+/** Every topic name or id an expression might mean, pinned segments' filters included (what a topic lookup must be able to answer). */
+export function conditionTopicCandidates(target: TargetExpression, into: Set<string>, segmentOf: SegmentLookup = NO_SEGMENTS, nesting = 0): void {
+  const walk = (child: TargetExpression) => conditionTopicCandidates(child, into, segmentOf, nesting);
   if (typeof target === 'string') {
     if (plainTargetKind(target) !== 'token') into.add(target);
-  } else if ('and' in target) for (const child of target.and) conditionTopicCandidates(child, into);
-  else if ('or' in target) for (const child of target.or) conditionTopicCandidates(child, into);
-  else if ('not' in target) conditionTopicCandidates(target.not, into);
+  } else if ('and' in target) target.and.forEach(walk);
+  else if ('or' in target) target.or.forEach(walk);
+  else if ('not' in target) walk(target.not);
   else if ('topic' in target) into.add(target.topic);
+  else if ('segment' in target) {
+    const filter = segmentOf(target.segment);
+    if (filter !== undefined && nesting < MAX_SEGMENT_NESTING) conditionTopicCandidates(filter, into, segmentOf, nesting + 1);
+  }
+}
+
+/** Every `{"segment": …}` an expression names, with its path (pure): what a send pins, and where a problem with one is reported. */
+export function segmentReferences(target: unknown, path: string, into: Array<{ ref: string; path: string }> = []): Array<{ ref: string; path: string }> {
+  if (typeof target !== 'object' || target === null) return into;
+  const node = target as Record<string, unknown>;
+  if (typeof node.segment === 'string') into.push({ ref: node.segment, path: `${path}.segment` });
+  if (Array.isArray(node.and)) node.and.forEach((child, at) => segmentReferences(child, `${path}.and[${at}]`, into));
+  if (Array.isArray(node.or)) node.or.forEach((child, at) => segmentReferences(child, `${path}.or[${at}]`, into));
+  if ('not' in node) segmentReferences(node.not, `${path}.not`, into);
+  return into;
 }
 
 /** Whether a device's metadata passes one key test (pure). `ne` passes an unset key: it means "not equal", as MongoDB's `$ne` does. */

@@ -25,7 +25,7 @@ export const EXPRESSION_LIMITS = {
 } as const;
 
 const OPERATORS = ['and', 'or', 'not'] as const;
-const LEAVES = ['topic', 'device_id', 'token', 'external_id', 'metadata', 'platform', 'locale', 'timezone'] as const;
+const LEAVES = ['topic', 'device_id', 'token', 'external_id', 'metadata', 'platform', 'locale', 'timezone', 'segment'] as const;
 const KEYS: readonly string[] = [...OPERATORS, ...LEAVES];
 
 /** Metadata keys are document fields (no '.', no leading '$', no control characters) and may not have white space at either end (FerretDB trims it). */
@@ -82,7 +82,7 @@ function metadataProblems(path: string, filter: unknown, walk: Walk): void {
 
 function leafProblems(path: string, key: (typeof LEAVES)[number], value: unknown, walk: Walk): void {
   if (key === 'metadata') return metadataProblems(path, value, walk);
-  const problem = stringProblem(value, key === 'external_id' ? 256 : EXPRESSION_LIMITS.stringLength);
+  const problem = stringProblem(value, key === 'external_id' || key === 'segment' ? 256 : EXPRESSION_LIMITS.stringLength);
   if (problem !== undefined) return void walk.problems.push(`${path}: ${problem}`);
   const text = value as string;
   if (key === 'platform' && !PLATFORMS.includes(text)) walk.problems.push(`${path}: ${JSON.stringify(text)} is not a platform (${PLATFORMS.join(', ')})`);
@@ -117,6 +117,15 @@ function nodeProblems(path: string, node: unknown, depth: number, walk: Walk): v
   if (value.length === 0) return void walk.problems.push(`${path}.${key}: must hold at least one target`);
   if (value.length > EXPRESSION_LIMITS.list) return void walk.problems.push(`${path}.${key}: holds ${value.length} targets, at most ${EXPRESSION_LIMITS.list}`);
   value.forEach((child, at) => nodeProblems(`${path}.${key}[${at}]`, child, depth + 1, walk));
+}
+
+/** The problems of one target at `path` (a saved segment's filter, one element of a send's targets), each naming the node's path. */
+export function expressionProblems(target: unknown, path: string): string[] {
+  if (!isObject(target)) return [];
+  const walk: Walk = { problems: [], nodes: 0 };
+  nodeProblems(path, target, 0, walk);
+  if (walk.nodes > EXPRESSION_LIMITS.nodes) walk.problems.push(`${path}: has ${walk.nodes} nodes, at most ${EXPRESSION_LIMITS.nodes}`);
+  return walk.problems.slice(0, 20);
 }
 
 /**

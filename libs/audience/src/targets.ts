@@ -1,6 +1,6 @@
 import { deviceIdFor, topicIdFor, type TargetExpression } from '@herald/events';
 import { plainTargetKind } from './plain-target.ts';
-import { conditionTopicCandidates, isExpression, resolveCondition, type TopicLookup } from './condition.ts';
+import { conditionTopicCandidates, isExpression, resolveCondition, type SegmentLookup, type TopicLookup } from './condition.ts';
 import type { Audience } from './predicate.ts';
 
 /**
@@ -16,9 +16,9 @@ export type { ResolvedAudience } from '@herald/events';
 
 
 /** Every name and id a send's targets might mean as a topic (what a topic lookup must be able to answer). */
-export function topicCandidates(targets: readonly TargetExpression[]): string[] {
+export function topicCandidates(targets: readonly TargetExpression[], segmentOf?: SegmentLookup): string[] {
   const names = new Set<string>();
-  for (const target of targets) conditionTopicCandidates(target, names);
+  for (const target of targets) conditionTopicCandidates(target, names, segmentOf);
   return [...names];
 }
 
@@ -26,9 +26,10 @@ export function topicCandidates(targets: readonly TargetExpression[]): string[] 
  * The resolved audience of a send (pure): topic strings become topic ids
  * through `topicOf`, the rest is kept as named. Plain targets fill the
  * union's lists (the fast path); expressions become resolved conditions
- * (condition.ts), present only when the send has one.
+ * (condition.ts), present only when the send has one; a `{"segment": …}`
+ * is the filter of the version the send pinned (`segmentOf`).
  */
-export function resolveAudience(projectId: string, targets: readonly TargetExpression[], topicOf: TopicLookup): Audience {
+export function resolveAudience(projectId: string, targets: readonly TargetExpression[], topicOf: TopicLookup, segmentOf?: SegmentLookup): Audience {
   const topicIds = new Set<string>();
   const deviceIds = new Set<string>();
   const tokens = new Set<string>();
@@ -38,7 +39,7 @@ export function resolveAudience(projectId: string, targets: readonly TargetExpre
     const id = topicOf(projectId, idOrName);
     if (id !== undefined) topicIds.add(id);
   };
-  const expressions = targets.filter(isExpression).map((target) => resolveCondition(projectId, target, topicOf));
+  const expressions = targets.filter(isExpression).map((target) => resolveCondition(projectId, target, topicOf, segmentOf));
   for (const target of targets) {
     if (isExpression(target)) continue;
     if (typeof target === 'string') {

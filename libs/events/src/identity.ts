@@ -12,6 +12,11 @@ export function deviceIdFor(projectId: string, token: string): string {
   return derivedId(`device\u0000${projectId}\u0000${token}`);
 }
 
+/** A saved segment's id is derived from (project, name): a name finds its segment, and two creations of one name collide. */
+export function segmentIdFor(projectId: string, name: string): string {
+  return derivedId(`segment\u0000${projectId}\u0000${name}`);
+}
+
 /** A topic id is derived from (project, name), so creating a topic twice is harmless. */
 export function topicIdFor(projectId: string, name: string): string {
   return derivedId(`topic\u0000${projectId}\u0000${name}`);

@@ -25,6 +25,10 @@ export const ADMIN_COLLECTIONS = {
   templates: 'templates',
   /** Each immutable version of a template's content; a send copies the version it uses into its event. */
   templateVersions: 'template_versions',
+  /** Saved segments: one head per segment (name, latest version number), API-written (docs/guides/targets.md). */
+  segments: 'segments',
+  /** Each immutable version of a segment's filter; a send pins the versions it uses in its event. */
+  segmentVersions: 'segment_versions',
 } as const;
 
 // Read model names live with the read models; the store keeps their versions (read-models.ts).
@@ -52,6 +56,9 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDefinition[]>> = {
   // GET /api/v1/templates: a project's templates in creation order; a template's versions, newest first (and its newest).
   [ADMIN_COLLECTIONS.templates]: [{ key: { project_id: 1, created_at: 1 }, name: 'by_project_created' }],
   [ADMIN_COLLECTIONS.templateVersions]: [{ key: { template_id: 1, version: 1 }, name: 'by_template_version' }],
+  // GET /api/v1/segments: a project's segments in creation order; a segment's newest version.
+  [ADMIN_COLLECTIONS.segments]: [{ key: { project_id: 1, created_at: 1 }, name: 'by_project_created' }],
+  [ADMIN_COLLECTIONS.segmentVersions]: [{ key: { segment_id: 1, version: 1 }, name: 'by_segment_version' }],
 };
 
 /**

@@ -20,3 +20,4 @@ export * from './queries/idempotency-keys.ts';
 export * from './queries/webhooks.ts';
 export * from './queries/model-documents.ts';
 export * from './queries/templates.ts';
+export * from './queries/segments.ts';

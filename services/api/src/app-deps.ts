@@ -1,3 +1,4 @@
+import type { SegmentService } from './services/segment-service.ts';
 import type { AdminStore } from '@herald/admin';
 import type { Clock } from '@herald/runtime';
 import type { EventProducer, HeraldKafka } from '@herald/kafka';
@@ -55,6 +56,7 @@ export interface AppServices {
   explain: ExplainService;
   webhooks: WebhookService;
   templates: TemplateService;
+  segments: SegmentService;
   admin: AdminStore;
   keys: ApiKeyCache;
   checkReady: () => Promise<string[]>;

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { eventSchema } from '../envelope.ts';
-import { TargetExpression } from './target-expression.ts';
+import { PinnedSegment, TargetExpression } from './target-expression.ts';
 import { PushOptionFields } from './push-options.ts';
 import { PriorityLane } from './fanout-task.v1.ts';
 import { Localizations, PinnedTemplate } from './content.ts';
@@ -13,6 +13,7 @@ export const NotificationRequestedV2 = eventSchema(
     title: Type.String(),
     body: Type.String(),
     targets: Type.Array(TargetExpression, { minItems: 1, description: 'OR\'d: plain targets (v1) or expressions of `and`, `or`, `not` and leaves (docs/guides/targets.md)' }),
+    segments: Type.Optional(Type.Array(PinnedSegment, { description: 'The saved segments the targets name (and those they name), each at the version the send pinned when it was accepted' })),
     link_to: Type.Optional(Type.String()),
     group: Type.Optional(Type.String()),
     ...PushOptionFields,

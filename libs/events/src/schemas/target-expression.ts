@@ -46,6 +46,7 @@ export const TargetExpression = Type.Cyclic(
       text,
       ...describingLeaves,
       one('topic', text, 'The subscribers of the topic with this name (or id)'),
+      one('segment', text, "The saved segment with this id or name: the version the send pinned (NotificationRequested's `segments`)"),
       one('and', Type.Array(Type.Ref('Target'), { minItems: 1 }), 'Devices every target names'),
       one('or', Type.Array(Type.Ref('Target'), { minItems: 1 }), 'Devices any target names'),
       one('not', Type.Ref('Target'), 'Devices the target does not name'),
@@ -73,3 +74,12 @@ export const AudienceCondition = Type.Cyclic(
   'Condition',
 );
 export type AudienceCondition = Static<typeof AudienceCondition>;
+
+/** A saved segment as a send uses it: the version it pinned when it was accepted, so a later edit never changes what the send meant. */
+export const PinnedSegment = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  name: Type.String({ minLength: 1 }),
+  version: Type.Integer({ minimum: 1 }),
+  filter: TargetExpression,
+});
+export type PinnedSegment = Static<typeof PinnedSegment>;

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { createEvent, type NotificationRequestedV2, type PinnedTemplate, type TargetExpression } from '@herald/events';
+import { createEvent, type NotificationRequestedV2, type PinnedTemplate, type TargetExpression, type PinnedSegment } from '@herald/events';
 import { type DeliveryCounts, FINISHED_STATUSES, isScheduled, type NotificationDocument, ZERO_COUNTS } from '@herald/read-models';
 import { fitsProviderLimits } from '@herald/push-payloads';
 import type { Notification, NotificationRequest } from '../schemas/notifications.ts';
@@ -40,7 +40,7 @@ export function checkedTargets(input: Pick<NotificationInput, 'targets'>): Targe
  * default locale's Liquid, so readers that show a send have something to
  * show; delivery renders from `template`.
  */
-export function requestedEvent(input: NotificationInput, notificationId: string, projectId: string, correlationId: string | undefined, now: Date, template?: PinnedTemplate): NotificationRequestedV2 {
+export function requestedEvent(input: NotificationInput, notificationId: string, projectId: string, correlationId: string | undefined, now: Date, template?: PinnedTemplate, segments: readonly PinnedSegment[] = []): NotificationRequestedV2 {
   const defaults = template?.content.default;
   // The send's own template fields never travel as they were written: the pinned version and the localisations do.
   const { template: _reference, variables: _variables, localizations: _localizations, ...fields } = pushFields(input);
@@ -53,6 +53,8 @@ export function requestedEvent(input: NotificationInput, notificationId: string,
       targets: checkedTargets(input),
       ...fields,
       ...(template === undefined ? {} : { template }),
+      // The segments' versions as they were now: a later edit never changes what this send meant.
+      ...(segments.length === 0 ? {} : { segments: [...segments] }),
       ...(input.localizations === undefined ? {} : { localizations: input.localizations }),
     },
     { project_id: projectId, correlation_id: correlationId, now },

@@ -4,7 +4,7 @@ import { NotificationRequest } from './notifications.ts';
 
 /** Routes added for the console (services/console), usable by any API client. */
 
-const PlatformCounts = Type.Object({ ios: Type.Integer(), android: Type.Integer() });
+export const PlatformCounts = Type.Object({ ios: Type.Integer(), android: Type.Integer() });
 
 export const dryRunSchema = {
   summary: 'How many devices a send would reach, without sending',

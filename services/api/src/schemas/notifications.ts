@@ -13,7 +13,7 @@ const leaf = (description: string) => Type.Optional(Type.String({ description })
  * lists, nesting past the limits, wrong types) is checked by libs/audience
  * `targetProblems`, which names the path of the offending node in its 422.
  */
-const TargetSchema = Type.Union(
+export const TargetSchema = Type.Union(
   [
     Type.String({ minLength: 1, maxLength: 4096, description: 'By its form: a UUID names the device or topic with that id, a push token the device holding it, anything else the topic of that name (docs/guides/targets.md)' }),
     Type.Object(
@@ -30,6 +30,7 @@ const TargetSchema = Type.Union(
         platform: leaf('Devices of this platform (ios, android, web, huawei)'),
         locale: leaf('Devices whose BCP 47 locale is this one or starts with its subtags ("fr" matches fr, fr-CA)'),
         timezone: leaf('Devices in this IANA time zone'),
+        segment: leaf('The saved segment with this id or name (POST /api/v1/segments): its latest version when the send is accepted, pinned in the notification'),
         and: Type.Optional(Type.Array(Type.Unknown(), { description: 'Targets every one of which names the device' })),
         or: Type.Optional(Type.Array(Type.Unknown(), { description: 'Targets any one of which names the device' })),
         not: Type.Optional(Type.Unknown({ description: 'A target that must not name the device' })),
@@ -41,7 +42,7 @@ const TargetSchema = Type.Union(
     description:
       'Who receives the notification: the union of all targets (each OR\'d), active devices only, each device once. A plain string names a device, a token\'s holder or a topic by its form; ' +
       '`{"topic": …}`, `{"device_id": …}`, `{"token": …}`, `{"external_id": …}`, `{"metadata": {...}}`, `{"platform": …}`, `{"locale": …}` and `{"timezone": …}` name one kind; ' +
-      '`{"and": [...]}`, `{"or": [...]}` and `{"not": …}` combine them',
+      '`{"segment": …}` a saved segment; `{"and": [...]}`, `{"or": [...]}` and `{"not": …}` combine them',
   },
 );
 

@@ -1,4 +1,4 @@
-import { audienceFilter, liveTopicsFilter, resolveAudience, topicCandidates, topicLookupOf } from '@herald/audience';
+import { audienceFilter, liveTopicsFilter, resolveAudience, topicCandidates, topicLookupOf, type SegmentLookup } from '@herald/audience';
 import type { TargetExpression } from '@herald/events';
 import { DeviceQueries, TopicQueries, type ReadModelRegistry } from '@herald/mongo';
 
@@ -13,9 +13,10 @@ export interface AudienceSize {
  * `resolveAudience`, topic names against the project's live topics), and
  * the audience predicate's MongoDB twin (`audienceFilter`, held equal to the
  * delivery index's `matchesAudience` by a property test) counted by the store.
+ * `segmentOf` answers the saved segments the send pinned.
  */
-export async function audienceSize(readModels: ReadModelRegistry, projectId: string, targets: readonly TargetExpression[]): Promise<AudienceSize> {
-  const candidates = topicCandidates(targets);
+export async function audienceSize(readModels: ReadModelRegistry, projectId: string, targets: readonly TargetExpression[], segmentOf?: SegmentLookup): Promise<AudienceSize> {
+  const candidates = topicCandidates(targets, segmentOf);
   const live = candidates.length === 0 ? [] : await new TopicQueries(readModels).topicsMatching(liveTopicsFilter(projectId, candidates));
-  return new DeviceQueries(readModels).countAudience(audienceFilter(projectId, resolveAudience(projectId, targets, topicLookupOf(live))));
+  return new DeviceQueries(readModels).countAudience(audienceFilter(projectId, resolveAudience(projectId, targets, topicLookupOf(live), segmentOf)));
 }

@@ -1,5 +1,6 @@
 import { createEvent, newId } from '@herald/events';
-import { targetProblems } from '@herald/audience';
+import { segmentLookupOf, targetProblems } from '@herald/audience';
+import type { SegmentService } from './segment-service.ts';
 import { DeviceQueries, isTransientMongoError, LedgerQueries, NotificationQueries, type ReadModelRegistry } from '@herald/mongo';
 import { audienceEstimateOf, type DeliveryLedgerDocument, type DeviceDocument, FINISHED_STATUSES, ledgerDevice, notificationCountOf, type NotificationDocument, type NotificationStatus, type Outcome, planReceiptPage, steerNotification, type Tally, tallyOf } from '@herald/read-models';
 import type { EventProducer } from '@herald/kafka';
@@ -14,7 +15,7 @@ import { audienceSize, type AudienceSize } from './audience-size.ts';
 import { AcceptedHere, findJustSent, mergeUnprojected } from '../domain/just-sent.ts';
 import { contentProblems, variableProblems } from '../domain/template-send.ts';
 import type { TemplateService } from './template-service.ts';
-import type { PinnedTemplate } from '@herald/events';
+import type { PinnedSegment, PinnedTemplate } from '@herald/events';
 import { acceptedView, checkedTargets, isPaced, notificationView, paceView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
 
 export interface ReceiptQuery {
@@ -38,9 +39,11 @@ export class NotificationService {
   readonly #ledger: LedgerQueries;
   readonly #devices: DeviceQueries;
   readonly #templates: Pick<TemplateService, 'pin'> | undefined;
+  readonly #segments: Pick<SegmentService, 'pin'> | undefined;
 
-  constructor(deps: { producer: EventProducer; readModels: ReadModelRegistry; idempotency: IdempotencyStore; logger: Logger; clock: Clock; accepted?: AcceptedHere; templates?: Pick<TemplateService, 'pin'> }) {
+  constructor(deps: { producer: EventProducer; readModels: ReadModelRegistry; idempotency: IdempotencyStore; logger: Logger; clock: Clock; accepted?: AcceptedHere; templates?: Pick<TemplateService, 'pin'>; segments?: Pick<SegmentService, 'pin'> }) {
     this.#templates = deps.templates;
+    this.#segments = deps.segments;
     this.#accepted = deps.accepted ?? new AcceptedHere();
     this.#clock = deps.clock;
     this.#producer = deps.producer;
@@ -64,12 +67,26 @@ export class NotificationService {
     return 'template' in pinned ? { template: pinned.template, problems: [] } : { problems: pinned.problems };
   }
 
+  /**
+   * The saved segments the targets name, each at its newest version (and
+   * the segments those name), to pin in the send; or their problems (422,
+   * naming the path). No store read for targets that name no segment.
+   */
+  async #pinSegments(projectId: string, input: NotificationInput): Promise<{ segments: PinnedSegment[]; problems: string[] }> {
+    if (!Array.isArray(input?.targets) || this.#segments === undefined) return { segments: [], problems: [] };
+    // A malformed target is targetProblems' to report; its segments are not looked up.
+    if (targetProblems(input.targets).length > 0) return { segments: [], problems: [] };
+    const pinned = await this.#segments.pin(projectId, input.targets, 'notification.targets');
+    return 'problems' in pinned ? { segments: [], problems: pinned.problems } : { segments: pinned.segments, problems: [] };
+  }
+
   /** Validates what the schema cannot, then emits NotificationRequested; with a key, at most once per 24 h. */
   async send(projectId: string, input: NotificationInput, schemaProblems: readonly string[], idempotencyKey: string | undefined, correlationId?: string): Promise<NotificationView> {
     const notificationId = newId();
     const pinned = await this.#pin(projectId, input);
-    this.#check(projectId, input, [...schemaProblems, ...pinned.problems], notificationId);
-    if (idempotencyKey === undefined) return this.#publish(projectId, input, notificationId, correlationId, pinned.template);
+    const segments = await this.#pinSegments(projectId, input);
+    this.#check(projectId, input, [...schemaProblems, ...pinned.problems, ...segments.problems], notificationId);
+    if (idempotencyKey === undefined) return this.#publish(projectId, input, notificationId, correlationId, pinned.template, segments.segments);
 
     const claim = await this.#idempotency.claim<NotificationView>(`send:${projectId}:${idempotencyKey}`, requestHash(input), IDEMPOTENCY_WINDOW_MS);
     switch (claim.kind) {
@@ -78,7 +95,7 @@ export class NotificationService {
       case 'pending':
         throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still in progress; retry shortly');
       case 'claimed':
-        return this.#once(claim.id, () => this.#publish(projectId, input, notificationId, correlationId, pinned.template));
+        return this.#once(claim.id, () => this.#publish(projectId, input, notificationId, correlationId, pinned.template, segments.segments));
     }
   }
 
@@ -98,8 +115,9 @@ export class NotificationService {
 
   /** Checks a send request as `send` does, then counts the devices it would reach now; publishes nothing. */
   async dryRun(projectId: string, input: NotificationInput, schemaProblems: readonly string[]): Promise<{ total: number; by_platform: AudienceSize }> {
-    this.#check(projectId, input, [...schemaProblems, ...(await this.#pin(projectId, input)).problems], newId());
-    const byPlatform = await audienceSize(this.#readModels, projectId, checkedTargets(input)).catch((error: unknown) => {
+    const segments = await this.#pinSegments(projectId, input);
+    this.#check(projectId, input, [...schemaProblems, ...(await this.#pin(projectId, input)).problems, ...segments.problems], newId());
+    const byPlatform = await audienceSize(this.#readModels, projectId, checkedTargets(input), segmentLookupOf(segments.segments)).catch((error: unknown) => {
       // A filter the store refuses (e.g. a metadata key it cannot use as a path) is the request's problem, not a 500.
       if (error instanceof Error && error.name === 'MongoServerError' && !isTransientMongoError(error)) {
         throw new UnprocessableError(['notification.targets cannot be evaluated by the store (check the metadata filter keys)']);
@@ -129,8 +147,8 @@ export class NotificationService {
     return result;
   }
 
-  async #publish(projectId: string, input: NotificationInput, notificationId: string, correlationId: string | undefined, template?: PinnedTemplate): Promise<NotificationView> {
-    const event = requestedEvent(input, notificationId, projectId, correlationId, new Date(), template);
+  async #publish(projectId: string, input: NotificationInput, notificationId: string, correlationId: string | undefined, template?: PinnedTemplate, segments?: readonly PinnedSegment[]): Promise<NotificationView> {
+    const event = requestedEvent(input, notificationId, projectId, correlationId, new Date(), template, segments);
     await this.#producer.publish([event]);
     this.#accepted.accepted(event);
     return acceptedView(event);

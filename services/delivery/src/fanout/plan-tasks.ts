@@ -1,5 +1,5 @@
 import { createEvent, PushOptionFields, type FanoutMessageV2, type CampaignCaps, type FanoutSlot, type FanoutTaskV2, type NotificationRequestedV2 } from '@herald/events';
-import { partitionsOf, resolveAudience, type TopicLookup } from '@herald/audience';
+import { partitionsOf, resolveAudience, segmentLookupOf, type TopicLookup } from '@herald/audience';
 import type { Outgoing } from '@herald/kafka';
 import { deadlineOf } from '../control/pace.ts';
 
@@ -46,7 +46,8 @@ export interface TaskPlanInput {
 export function planTasks(input: TaskPlanInput): Outgoing[] {
   const { request, projectId } = input;
   const partitionCount = input.deviceEnds.length;
-  const audience = resolveAudience(projectId, request.targets, input.topicOf);
+  // Saved segments are the versions the send pinned (NotificationRequested's `segments`), never the store's now.
+  const audience = resolveAudience(projectId, request.targets, input.topicOf, segmentLookupOf(request.segments));
   const partitions = partitionsOf(projectId, audience, (key) => input.partitionOf(key, partitionCount), partitionCount);
   const fanoutId = input.slot === undefined ? request.notification_id : `${request.notification_id}@${input.slot.index}`;
   const context = { project_id: projectId, correlation_id: input.correlationId };

@@ -19,6 +19,7 @@ import { WebhookService } from '../../services/webhook-service.ts';
 import { WEBHOOK_LIMITS } from '../../domain/webhook-request.ts';
 import { AcceptedHere } from '../../domain/just-sent.ts';
 import { TemplateService } from '../../services/template-service.ts';
+import { SegmentService } from '../../services/segment-service.ts';
 
 const DEFAULT_API_KEY_CACHE_MS = 2_000;
 const READY_CACHE_MS = 1_000;
@@ -36,16 +37,18 @@ export default fp<AppDeps & { http?: HttpOptions }>(
     // What this instance accepted a moment ago, before the read model has it: one memory for every read of a notification.
     const accepted = new AcceptedHere();
     const templates = new TemplateService(deps);
+    const segments = new SegmentService(deps);
     fastify.decorate('services', {
       events: new EventStreamService({ kafka: deps.kafka, limits: deps.eventStreams ?? DEFAULT_STREAM_LIMITS, admin: deps.admin, keys, onOpenCount: (open) => deps.metrics.eventStreams.set(open) }),
       devices,
       topics: new TopicService(deps),
-      notifications: new NotificationService({ ...deps, accepted, templates, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger, clock: deps.clock ?? systemClock }),
+      notifications: new NotificationService({ ...deps, accepted, templates, segments, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger, clock: deps.clock ?? systemClock }),
       reports: new NotificationReportService({ ...deps, accepted }),
       overview: new OverviewService({ readModels: deps.readModels, devices }),
       explain: new ExplainService({ kafka: deps.kafka, readModels: deps.readModels, limits: deps.explainLimits ?? API_EXPLAIN_LIMITS, accepted }),
       webhooks: new WebhookService({ store: new WebhookStore(deps.db), settings: deps.webhooks ?? { perProject: WEBHOOK_LIMITS.defaultPerProject, local: false } }),
       templates,
+      segments,
       admin: deps.admin,
       keys,
       // One answer per second at most, however often /readyz is asked: each check opens a Kafka admin connection.
