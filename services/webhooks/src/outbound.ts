@@ -3,7 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { Duplex } from 'node:stream';
-import { classifyAddress, ipLiteral } from './address-policy.ts';
+import { classifyAddress, ipLiteral } from '@herald/address-policy';
 
 /** Host name → addresses (every A/AAAA answer). */
 export type Resolver = (hostname: string) => Promise<string[]>;

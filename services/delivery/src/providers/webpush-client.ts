@@ -5,7 +5,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import webpush from 'web-push';
 import { buildWebPushPayload, webPushHeaders, webPushPlaintext, webPushTopic, type PushMessage } from '@herald/push-payloads';
-import { classifyAddress, ipLiteral } from '@herald/webhooks/address-policy';
+import { classifyAddress, ipLiteral } from '@herald/address-policy';
 import { createLimiter } from './concurrency.ts';
 import type { DeviceResult } from './push-message.ts';
 import { VapidHeaderCache, type VapidSigningKey } from './vapid-cache.ts';
