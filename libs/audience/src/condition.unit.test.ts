@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { topicIdFor, type AudienceCondition } from '@herald/events';
 import { seededRandom } from '@herald/testing/seeded-random';
-import { compileCondition, evaluateCondition, isExpression, resolveCondition } from './condition.ts';
+import { compileCondition, evaluateCondition, isExpression, MAX_SEGMENT_NESTING, resolveCondition, segmentLookupOf, segmentReferences } from './condition.ts';
 import { explainCondition } from './explain-condition.ts';
 import { canonicalLocale, localeMatches } from './locale.ts';
 import { compileAudience, matchesAudience, type Audience, type AudienceDevice } from './predicate.ts';
@@ -39,6 +39,25 @@ describe('conditions', () => {
     const audience = resolveAudience('p1', ['promotions', { platform: 'ios' }, { metadata: { plan: 'pro' } }], topics);
     expect(audience).toEqual({ topic_ids: [promotions], device_ids: [], tokens: [], external_ids: [], metadata: [{ plan: 'pro' }], expressions: [{ platform: 'ios' }] });
     expect(resolveAudience('p1', ['promotions'], topics)).not.toHaveProperty('expressions');
+  });
+
+  it('resolves a segment from the versions the send pinned (by id or name), nested, and nothing for one it did not pin', () => {
+    const segments = segmentLookupOf([
+      { id: 'seg-1', name: 'us', version: 2, filter: { metadata: { country: 'US' } } },
+      { id: 'seg-2', name: 'us-promos', version: 1, filter: { and: [{ segment: 'us' }, 'promotions'] } },
+      { id: 'seg-3', name: 'loop', version: 1, filter: { not: { segment: 'loop' } } },
+    ]);
+    expect(resolveCondition('p1', { segment: 'seg-2' }, topics, segments)).toEqual({ and: [{ metadata: { country: 'US' } }, { topic_id: promotions }] });
+    expect(resolveCondition('p1', { or: [{ segment: 'us' }, { segment: 'gone' }] }, topics, segments)).toEqual({ or: [{ metadata: { country: 'US' } }, { or: [] }] });
+    // A record carrying a cycle anyway (the API refuses them) resolves within the nesting bound.
+    let loop = resolveCondition('p1', { segment: 'loop' }, topics, segments);
+    for (let depth = 0; depth < MAX_SEGMENT_NESTING; depth += 1) loop = (loop as { not: typeof loop }).not;
+    expect(loop).toEqual({ or: [] });
+    expect(resolveAudience('p1', [{ segment: 'us' }], topics, segments).expressions).toEqual([{ metadata: { country: 'US' } }]);
+    expect(segmentReferences({ and: [{ segment: 'a' }, { not: { or: ['x', { segment: 'b' }] } }] }, 't[0]')).toEqual([
+      { ref: 'a', path: 't[0].and[0].segment' },
+      { ref: 'b', path: 't[0].and[1].not.or[1].segment' },
+    ]);
   });
 
   it('decides each leaf and operator as documented', () => {

@@ -43,10 +43,10 @@ describe('targetProblems', () => {
     ).toEqual([
       'notification.targets[1].and[2].not: must hold a target, not nothing',
       'notification.targets[2].or: must hold at least one target',
-      'notification.targets[3].and[0]: unknown key "colour" (a target has one of and, or, not, topic, device_id, token, external_id, metadata, platform, locale, timezone)',
+      'notification.targets[3].and[0]: unknown key "colour" (a target has one of and, or, not, topic, device_id, token, external_id, metadata, platform, locale, timezone, segment)',
       'notification.targets[4].not.topic: must be a string, not number',
-      'notification.targets[5]: a target has exactly one key of and, or, not, topic, device_id, token, external_id, metadata, platform, locale, timezone, not topic and device_id',
-      'notification.targets[6]: a target has exactly one key of and, or, not, topic, device_id, token, external_id, metadata, platform, locale, timezone, not none',
+      'notification.targets[5]: a target has exactly one key of and, or, not, topic, device_id, token, external_id, metadata, platform, locale, timezone, segment, not topic and device_id',
+      'notification.targets[6]: a target has exactly one key of and, or, not, topic, device_id, token, external_id, metadata, platform, locale, timezone, segment, not none',
       'notification.targets[7].metadata."plan": must be a string (equality) or one of {"in": [...]}, {"exists": true|false}, {"ne": "..."}',
       'notification.targets[8].metadata."plan".in: must be a list of 1 to 100 strings',
       'notification.targets[8].metadata."tier".exists: must be true or false',

@@ -124,7 +124,7 @@ describe('sends to target expressions', () => {
   it('refuses a bad expression with 422 naming its path, at the dry run too', async () => {
     expect(await dryRun([{ and: [{ topic: 'promotions' }, { not: {} }] }])).toEqual({
       status: 422,
-      body: { errors: ['notification.targets[0].and[1].not: a target has exactly one key of and, or, not, topic, device_id, token, external_id, metadata, platform, locale, timezone, not none'] },
+      body: { errors: ['notification.targets[0].and[1].not: a target has exactly one key of and, or, not, topic, device_id, token, external_id, metadata, platform, locale, timezone, segment, not none'] },
     });
   });
 });

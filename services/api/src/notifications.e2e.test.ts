@@ -73,11 +73,11 @@ describe('POST /api/v1/notifications', () => {
     [
       'a target object with more than metadata',
       { notification: { title: 't', body: 'b', targets: [{ metadata: { a: 'b' }, extra: 1 }] } },
-      'notification.targets[0]: unknown key "extra" (a target has one of and, or, not, topic, device_id, token, external_id, metadata, platform, locale, timezone)',
+      'notification.targets[0]: unknown key "extra" (a target has one of and, or, not, topic, device_id, token, external_id, metadata, platform, locale, timezone, segment)',
     ],
     ['an empty and', { notification: { title: 't', body: 'b', targets: [{ and: [] }] } }, 'notification.targets[0].and: must hold at least one target'],
     ['a not of nothing, deep inside', { notification: { title: 't', body: 'b', targets: ['news', { or: [{ topic: 'a' }, { and: [{ topic: 'b' }, { not: null }] }] }] } }, 'notification.targets[1].or[1].and[1].not: must hold a target, not nothing'],
-    ['an unknown leaf', { notification: { title: 't', body: 'b', targets: [{ not: { country: 'US' } }] } }, 'notification.targets[0].not: unknown key "country" (a target has one of and, or, not, topic, device_id, token, external_id, metadata, platform, locale, timezone)'],
+    ['an unknown leaf', { notification: { title: 't', body: 'b', targets: [{ not: { country: 'US' } }] } }, 'notification.targets[0].not: unknown key "country" (a target has one of and, or, not, topic, device_id, token, external_id, metadata, platform, locale, timezone, segment)'],
     ['a platform Herald does not know', { notification: { title: 't', body: 'b', targets: [{ and: [{ platform: 'symbian' }] }] } }, `notification.targets[0].and[0].platform: "symbian" is not a platform (${PLATFORMS.join(', ')})`],
     ['an expression nested too deep', { notification: { title: 't', body: 'b', targets: [JSON.parse(`${'{"not":'.repeat(9)}"news"${'}'.repeat(9)}`)] } }, `notification.targets[0]${'.not'.repeat(9)}: nested deeper than 8 operators`],
     ['more than 10,000 targets', { notification: { title: 't', body: 'b', targets: Array.from({ length: 10_001 }, (_, i) => `t${i}`) } }, 'notification.targets must contain at most 10000 items'],
