@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { apnsToken, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
  * Template and localised sends through the real pipeline (API, Kafka, the
@@ -16,7 +16,8 @@ const DEVICES = [
   { token: 'tpl-none', metadata: {} },
   { token: 'tpl-es', locale: 'es-MX', metadata: { first_name: 'Cy' } },
 ] as const;
-const targets = DEVICES.map((device) => ({ token: device.token }));
+const IOS = { token: apnsToken('tpl-ios-fr'), locale: 'fr', metadata: { first_name: 'Dee' } };
+const targets = [...DEVICES.map((device) => ({ token: device.token })), { token: IOS.token }];
 
 beforeAll(async () => {
   harness = await startApiHarness('templates', { delivery: true });
@@ -26,9 +27,10 @@ beforeAll(async () => {
     const response = await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, platform: 'android', ...device } });
     expect(response.status).toBe(201);
   }
+  expect((await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, platform: 'ios', ...IOS } })).status).toBe(201);
   await waitFor('devices projected', async () => {
     const listed = await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key });
-    return (listed.body?.pagination as { count: number } | undefined)?.count === DEVICES.length;
+    return (listed.body?.pagination as { count: number } | undefined)?.count === DEVICES.length + 1;
   });
 }, 180_000);
 
@@ -86,7 +88,10 @@ describe('template sends', () => {
       'tpl-de': { title: 'Hi Bo', body: 'Your code: X7' },
       'tpl-none': { title: 'Hi there', body: 'Your code: X7' },
     });
-    expect(await finished(id)).toMatchObject({ delivered: 3, failed: 1 });
+    // APNs gets its own render: one payload per content there too.
+    const ios = await waitFor('the iOS push', () => harness.fakes!.apns.deliveries.find((delivery) => (delivery.payload as { notification_id?: string }).notification_id === id));
+    expect((ios.payload as { aps: { alert: unknown } }).aps.alert).toEqual({ title: 'Bonjour Dee', body: 'Votre code : X7' });
+    expect(await finished(id)).toMatchObject({ delivered: 4, failed: 1 });
     // Receipts are projected from the reports a moment later.
     const failed = await waitFor('the failed receipt', async () => {
       const rows = (await harness.request('GET', `/api/v1/notifications/${id}/receipts?outcome=failed`, { key: project.api_key })).body?.data as unknown[] | undefined;
