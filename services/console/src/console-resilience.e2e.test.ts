@@ -148,7 +148,7 @@ describe('never hanging, always saying', { timeout: 120_000 }, () => {
     await expectAccessible(page, 'overview offline');
     await docsScreenshot(page, 'overview-offline');
     await context.setOffline(false);
-    await expect.poll(() => page.getByTestId('offline').textContent()).toBe('');
+    await expect.poll(() => page.getByTestId('offline').textContent(), { timeout: 15_000 }).toBe('');
     for (let retries = await page.getByRole('button', { name: 'Try again' }).count(); retries > 0; retries -= 1) await page.getByRole('button', { name: 'Try again' }).first().click();
     await page.getByTestId('devices-ios-active').getByText('1').waitFor();
   });

@@ -76,7 +76,7 @@ describe('topics and webhooks from the console', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Delete: weekly-digest' }).click();
     await page.getByText(/^Delete the topic "weekly-digest"\?/).waitFor();
     await page.getByRole('button', { name: 'Yes, delete it' }).click();
-    await expect.poll(() => page.getByTestId('topics').getByRole('cell', { name: 'weekly-digest', exact: true }).count()).toBe(0);
+    await expect.poll(() => page.getByTestId('topics').getByRole('cell', { name: 'weekly-digest', exact: true }).count(), { timeout: 20_000, message: 'the deleted topic gone from the list' }).toBe(0);
     const left = (await stack.api<{ data: Array<{ name: string }> }>('GET', '/api/v1/topics')).body.data.map((topic) => topic.name);
     expect(left).toEqual(['news']);
     await expectAccessible(page, 'topics');

@@ -59,7 +59,7 @@ describe('steering a paced campaign in the console', { timeout: 180_000 }, () =>
     await page.getByLabel('Priority lane').selectOption('campaign');
     await page.getByLabel('Max duration (minutes)').fill('60');
     expect(await page.getByTestId('errors-rate_per_minute').count()).toBe(0);
-    await expect.poll(() => page.getByTestId('audience-total').textContent().catch(() => null), { message: 'the dry-run count' }).toBe('6');
+    await expect.poll(() => page.getByTestId('audience-total').textContent().catch(() => null), { timeout: 15_000, message: 'the dry-run count' }).toBe('6');
     await page.getByRole('button', { name: 'Send now' }).click();
     await page.waitForURL(/\/console\/notifications\/[0-9a-f-]{36}$/);
     id = page.url().split('/').at(-1)!;
@@ -154,7 +154,7 @@ describe('every screen on a phone (390 px) and a desktop (1280 px)', { timeout: 
       for (const [name, path] of screens) {
         await page.goto(stack.url(path));
         await page.locator('main h1').waitFor();
-        await expect.poll(() => page.getByText('Loading…').count(), { message: `${name} loaded` }).toBe(0);
+        await expect.poll(() => page.getByText('Loading…').count(), { timeout: 15_000, message: `${name} loaded` }).toBe(0);
         const layout = await page.evaluate(() => {
           const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelectorAll(selector: string): ArrayLike<{ getBoundingClientRect(): { width: number; height: number }; textContent: string | null }> } }).document;
           const view = globalThis as unknown as { getComputedStyle(element: unknown): { display: string } };

@@ -322,7 +322,7 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
     const failure = await waitFor('the webhook failed', async () => (await api<{ data: { status: { last_failure: { error: string } | null } } }>('GET', `/api/v1/webhooks/${created.data.id}`)).data.status.last_failure ?? undefined, 30_000);
     expect(failure.error).toBe('localhost resolves to an address webhooks may not call (only public unicast addresses are): refused');
     await page.goto(url('/console/webhooks'));
-    await page.getByTestId('webhooks').getByRole('cell', { name: 'https://localhost:9/hook' }).waitFor();
+    await page.getByTestId('webhooks').getByRole('cell', { name: 'https://localhost:9/hook', exact: true }).waitFor();
     expect(await page.getByTestId('webhook-last-failure').first().textContent()).toContain('may not call (only public unicast addresses are): refused');
     expect(number((await page.getByTestId('webhook-lag').first().textContent()) ?? '')).toBeGreaterThanOrEqual(0);
     await screenshot(page, 'webhooks');

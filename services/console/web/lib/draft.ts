@@ -17,6 +17,8 @@ export interface Draft {
   externalIds: string;
   /** `key=value` lines: one metadata filter (a device must match every pair). */
   metadata: string;
+  /** A target expression as JSON (`{"and": [...]}`; docs/guides/targets.md), OR'd with the sections above. */
+  expression: string;
   link_to: string;
   group: string;
   /** `key=value` lines. */
@@ -52,6 +54,7 @@ export const EMPTY_DRAFT: Draft = {
   devices: '',
   externalIds: '',
   metadata: '',
+  expression: '',
   link_to: '',
   group: '',
   data: '',
@@ -93,6 +96,19 @@ function pairs(text: string, field: DraftField, problems: FieldProblems): Record
     else result[line.slice(0, at).trim()] = line.slice(at + 1).trim();
   }
   return Object.keys(result).length === 0 ? undefined : result;
+}
+
+/** The expression field as targets: nothing when empty, one target for a JSON object or string, a problem otherwise. */
+function expressionOf(text: string, problems: FieldProblems): NotificationRequest['targets'] {
+  if (text.trim() === '') return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'string' || (typeof value === 'object' && value !== null && !Array.isArray(value))) return [value];
+  } catch {
+    // reported below
+  }
+  (problems.expression ??= []).push('must be one target as JSON, e.g. {"and": [{"topic": "promotions"}, {"metadata": {"country": "US"}}]}');
+  return [];
 }
 
 function json(text: string, field: DraftField, problems: FieldProblems): Record<string, unknown> | undefined {
@@ -145,6 +161,8 @@ export function requestOf(draft: Draft, offsetMinutes = new Date().getTimezoneOf
     ...lines(draft.devices).map((line) => (DEVICE_ID.test(line) ? { device_id: line } : { token: line })),
     ...(metadata === undefined ? [] : [{ metadata }]),
     ...lines(draft.externalIds).map((external_id) => ({ external_id })),
+    // Checked by the API, which names the path of a bad node (notification.targets[N].and[1]…).
+    ...expressionOf(draft.expression, problems),
   ];
   const text = (value: string) => (value.trim() === '' ? undefined : value.trim());
   const optional = {

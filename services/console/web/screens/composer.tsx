@@ -6,6 +6,7 @@ import { Errors } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { EMPTY_DRAFT, newDraftKey, problemsByField, requestOf, type Draft, type FieldProblems } from '../lib/draft.ts';
 import { formatCount } from '../lib/format.ts';
+import { audienceText } from '../lib/audience-text.ts';
 import { bind, Field } from './composer-fields.tsx';
 import { DeliveryFields, OptionFields } from './composer-options.tsx';
 import { SendOutcome, type Unconfirmed } from './composer-outcome.tsx';
@@ -105,6 +106,7 @@ export function Composer() {
           </fieldset>
           <fieldset>
             <legend>Audience</legend>
+            <p class="muted">Each section adds devices (the sections are OR'd); to intersect or exclude, write an expression below.</p>
             <Field id="topics" label="Topics" problems={problems} hint="Devices subscribed to any of these topics.">
               <select
                 id="f-topics"
@@ -129,7 +131,20 @@ export function Composer() {
             <Field id="metadata" label="Metadata filter" problems={problems} hint="key=value lines; a device must match every pair.">
               <textarea rows={2} {...b('metadata')} />
             </Field>
+            <Field
+              id="expression"
+              label="Expression"
+              problems={problems}
+              hint='One target combining conditions with and / or / not, as JSON: {"and": [{"topic": "promotions"}, {"metadata": {"country": "US"}}, {"not": {"metadata": {"opted_out": {"exists": true}}}}]}. Leaves: topic, device_id, token, external_id, metadata (a value, {"in": […]}, {"exists": …}, {"ne": …}), platform, locale, timezone, segment.'
+            >
+              <textarea rows={3} class="mono" {...b('expression')} />
+            </Field>
             <Errors errors={problems.targets} />
+            {hasTargets ? (
+              <p class="muted" data-testid="audience-sentence">
+                Devices named by any of: {request.targets.map((target) => audienceText(target)).join('; or ')}.
+              </p>
+            ) : null}
             <div class="audience" aria-live="polite" data-testid="audience">
               {!hasTargets ? (
                 'Pick at least one target to see how many devices it reaches.'
