@@ -55,3 +55,16 @@ export function variableProblems(variables: unknown): string[] {
   visit(variables, 'notification.variables');
   return problems.slice(0, 10);
 }
+
+/** Bytes a send's event may take: the broker refuses a record batch over 1,048,588 (its default), less room for the framing. */
+export const REQUEST_EVENT_MAX_BYTES = 1_000_000;
+
+/**
+ * A template send carries its template's version whole (up to 64 KB) and
+ * its variables: with a body near the API's 1 MB limit, its event could pass
+ * what the broker takes. Refused (422) before anything is published (pure).
+ */
+export function pinnedSizeProblems(event: { data: unknown }): string[] {
+  const bytes = Buffer.byteLength(JSON.stringify(event));
+  return bytes <= REQUEST_EVENT_MAX_BYTES ? [] : [`notification: with its template the send takes ${bytes} bytes, more than ${REQUEST_EVENT_MAX_BYTES}: send to fewer targets (a topic, a segment) or use a smaller template`];
+}

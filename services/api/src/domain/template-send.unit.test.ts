@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentProblems, variableProblems, VARIABLES_MAX_BYTES } from './template-send.ts';
+import { contentProblems, pinnedSizeProblems, variableProblems, VARIABLES_MAX_BYTES } from './template-send.ts';
 
 describe('contentProblems', () => {
   it('accepts literal content, literal content with localisations, and a template with variables', () => {
@@ -31,5 +31,12 @@ describe('variableProblems', () => {
 
   it('bounds their size', () => {
     expect(variableProblems({ text: 'x'.repeat(VARIABLES_MAX_BYTES) })[0]).toMatch(/more than 16000/);
+  });
+});
+
+describe('pinnedSizeProblems', () => {
+  it("refuses a send whose event, with its template, the broker would refuse", () => {
+    expect(pinnedSizeProblems({ data: { targets: ['x'] } })).toEqual([]);
+    expect(pinnedSizeProblems({ data: { targets: Array.from({ length: 10_000 }, () => 't'.repeat(100)) } })[0]).toMatch(/^notification: with its template the send takes \d+ bytes, more than 1000000/);
   });
 });

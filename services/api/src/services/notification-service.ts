@@ -13,7 +13,7 @@ import { laneProblems, pushOptionProblems, scheduleProblems } from '../schemas/p
 import { systemClock, type Clock } from '@herald/runtime';
 import { audienceSize, type AudienceSize } from './audience-size.ts';
 import { AcceptedHere, findJustSent, mergeUnprojected } from '../domain/just-sent.ts';
-import { contentProblems, variableProblems } from '../domain/template-send.ts';
+import { contentProblems, pinnedSizeProblems, variableProblems } from '../domain/template-send.ts';
 import type { TemplateService } from './template-service.ts';
 import type { PinnedSegment, PinnedTemplate } from '@herald/events';
 import { acceptedView, checkedTargets, isPaced, notificationView, paceView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
@@ -149,6 +149,10 @@ export class NotificationService {
 
   async #publish(projectId: string, input: NotificationInput, notificationId: string, correlationId: string | undefined, template?: PinnedTemplate, segments?: readonly PinnedSegment[]): Promise<NotificationView> {
     const event = requestedEvent(input, notificationId, projectId, correlationId, new Date(), template, segments);
+    if (template !== undefined) {
+      const problems = pinnedSizeProblems(event);
+      if (problems.length > 0) throw new UnprocessableError(problems);
+    }
     await this.#producer.publish([event]);
     this.#accepted.accepted(event);
     return acceptedView(event);
