@@ -45,6 +45,7 @@ export function audienceText(target: unknown): string {
   if (typeof loose.platform === 'string') return `platform ${PLATFORM_NAMES[loose.platform] ?? loose.platform}`;
   if (typeof loose.locale === 'string') return `locale ${loose.locale}`;
   if (typeof loose.timezone === 'string') return `time zone ${loose.timezone}`;
+  if (typeof loose.segment === 'string') return `segment ${loose.segment}`;
   if (typeof loose.metadata === 'object' && loose.metadata !== null) {
     return Object.entries(loose.metadata as Loose)
       .map(([key, test]) => metadataTest(key, test))

@@ -10,5 +10,6 @@ describe('audienceText', () => {
     expect(audienceText({ metadata: { plan: { ne: 'free' }, seen: { exists: false } } })).toBe('plan is not free and seen is not set');
     expect(audienceText({ timezone: 'Europe/Paris' })).toBe('time zone Europe/Paris');
     expect(audienceText('news')).toBe('news');
+    expect(audienceText({ and: [{ segment: 'us-promos' }, { platform: 'web' }] })).toBe('segment us-promos and platform web');
   });
 });
