@@ -66,7 +66,7 @@ export function Steering({ notification, onChanged }: { notification: Notificati
         <RateForm notification={notification} busy={busy} onApply={(rate) => act(patch({ rate_per_minute: rate }), `The pace is now ${formatCount(rate)} per minute.`)} />
       )}
       <p role="status" data-testid="steer-done">
-        {done ?? ''}
+        {busy ? 'Asking the API…' : (done ?? '')}
       </p>
       <Errors errors={errors} />
     </section>
