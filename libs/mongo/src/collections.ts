@@ -29,6 +29,8 @@ export const ADMIN_COLLECTIONS = {
   segments: 'segments',
   /** Each immutable version of a segment's filter; a send pins the versions it uses in its event. */
   segmentVersions: 'segment_versions',
+  /** The console's drafts: sends being composed, named, per project, API-written (docs/guides/console.md). */
+  drafts: 'drafts',
 } as const;
 
 // Read model names live with the read models; the store keeps their versions (read-models.ts).
@@ -59,6 +61,8 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDefinition[]>> = {
   // GET /api/v1/segments: a project's segments in creation order; a segment's newest version.
   [ADMIN_COLLECTIONS.segments]: [{ key: { project_id: 1, created_at: 1 }, name: 'by_project_created' }],
   [ADMIN_COLLECTIONS.segmentVersions]: [{ key: { segment_id: 1, version: 1 }, name: 'by_segment_version' }],
+  // GET /api/v1/drafts: a project's drafts, the most recently saved first.
+  [ADMIN_COLLECTIONS.drafts]: [{ key: { project_id: 1, updated_at: -1 }, name: 'by_project_updated' }],
 };
 
 /**

@@ -21,3 +21,4 @@ export * from './queries/webhooks.ts';
 export * from './queries/model-documents.ts';
 export * from './queries/templates.ts';
 export * from './queries/segments.ts';
+export * from './queries/drafts.ts';

@@ -1,4 +1,5 @@
 import type { SegmentService } from './services/segment-service.ts';
+import type { DraftService } from './services/draft-service.ts';
 import type { AdminStore } from '@herald/admin';
 import type { Clock } from '@herald/runtime';
 import type { EventProducer, HeraldKafka } from '@herald/kafka';
@@ -57,6 +58,7 @@ export interface AppServices {
   webhooks: WebhookService;
   templates: TemplateService;
   segments: SegmentService;
+  drafts: DraftService;
   admin: AdminStore;
   keys: ApiKeyCache;
   checkReady: () => Promise<string[]>;

@@ -20,6 +20,7 @@ import { WEBHOOK_LIMITS } from '../../domain/webhook-request.ts';
 import { AcceptedHere } from '../../domain/just-sent.ts';
 import { TemplateService } from '../../services/template-service.ts';
 import { SegmentService } from '../../services/segment-service.ts';
+import { DraftService } from '../../services/draft-service.ts';
 
 const DEFAULT_API_KEY_CACHE_MS = 2_000;
 const READY_CACHE_MS = 1_000;
@@ -49,6 +50,7 @@ export default fp<AppDeps & { http?: HttpOptions }>(
       webhooks: new WebhookService({ store: new WebhookStore(deps.db), settings: deps.webhooks ?? { perProject: WEBHOOK_LIMITS.defaultPerProject, local: false } }),
       templates,
       segments,
+      drafts: new DraftService({ ...deps, accepted }),
       admin: deps.admin,
       keys,
       // One answer per second at most, however often /readyz is asked: each check opens a Kafka admin connection.
