@@ -88,6 +88,8 @@ const ADDITIVE_SUCCESSORS: ReadonlySet<string> = new Set([
   'NotificationOpened.v1',
   'FanoutTask.v1',
   'DeliveryBatch.v1',
+  'DeviceDeactivated.v1',
+  'NotificationDispatched.v1',
 ]);
 
 /** The latest version of a decoded event (consumers only ever see those). */

@@ -5,12 +5,16 @@ export const TOPICS = {
   notificationEvents: 'herald.notification-events',
   deliveriesApns: 'herald.deliveries.apns',
   deliveriesFcm: 'herald.deliveries.fcm',
+  /** Web Push: batches of `web` devices, sent to each subscription's push service. */
+  deliveriesWebpush: 'herald.deliveries.webpush',
   /** The express lane: batches of a notification whose whole audience fits in the fan-out's first step, so a small send never queues behind a campaign's batches. */
   deliveriesApnsExpress: 'herald.deliveries-express.apns',
   deliveriesFcmExpress: 'herald.deliveries-express.fcm',
+  deliveriesWebpushExpress: 'herald.deliveries-express.webpush',
   /** The retry lane: devices still retryable after a batch's first send, so a batch in trouble never holds fresh batches of any project. */
   deliveriesApnsRetry: 'herald.deliveries-retry.apns',
   deliveriesFcmRetry: 'herald.deliveries-retry.fcm',
+  deliveriesWebpushRetry: 'herald.deliveries-retry.webpush',
   /** Fan-out work, one partition per device-events partition: partition p is run by the delivery instance holding p's audience index. */
   fanoutTasks: 'herald.fanout-tasks',
   /** How notifications in flight must be treated (cancelled, …): every delivery instance follows all of it. */
@@ -38,6 +42,9 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: TOPICS.deliveriesFcmExpress, kind: 'work' },
   { name: TOPICS.deliveriesApnsRetry, kind: 'work' },
   { name: TOPICS.deliveriesFcmRetry, kind: 'work' },
+  { name: TOPICS.deliveriesWebpush, kind: 'work' },
+  { name: TOPICS.deliveriesWebpushExpress, kind: 'work' },
+  { name: TOPICS.deliveriesWebpushRetry, kind: 'work' },
   // Co-partitioned with device-events: task partition p is run where device-events partition p is indexed.
   { name: TOPICS.fanoutTasks, kind: 'work', partitionsLike: TOPICS.deviceEvents },
   // Small, and read whole by every instance: one partition keeps it in order.
@@ -59,12 +66,15 @@ export const DELIVERY_CONSUMERS = {
   fanoutPartitions: { group: 'herald.fanout-partitions', topics: [TOPICS.deviceEvents, TOPICS.fanoutTasks] },
   apns: { group: 'herald.apns', topics: [TOPICS.deliveriesApns] },
   fcm: { group: 'herald.fcm', topics: [TOPICS.deliveriesFcm] },
+  webpush: { group: 'herald.webpush', topics: [TOPICS.deliveriesWebpush] },
   // Groups of their own: a small send is fetched at once, not after the campaign batches a sender holds.
   apnsExpress: { group: 'herald.apns-express', topics: [TOPICS.deliveriesApnsExpress] },
   fcmExpress: { group: 'herald.fcm-express', topics: [TOPICS.deliveriesFcmExpress] },
+  webpushExpress: { group: 'herald.webpush-express', topics: [TOPICS.deliveriesWebpushExpress] },
   // Groups of their own: retrying batches wait (back-off, Retry-After, deadlines) among themselves, never before fresh ones.
   apnsRetry: { group: 'herald.apns-retry', topics: [TOPICS.deliveriesApnsRetry] },
   fcmRetry: { group: 'herald.fcm-retry', topics: [TOPICS.deliveriesFcmRetry] },
+  webpushRetry: { group: 'herald.webpush-retry', topics: [TOPICS.deliveriesWebpushRetry] },
 } as const;
 
 /** Where a consumer group puts the records it could not handle, keyed as the original. */

@@ -8,7 +8,12 @@ export type PlatformV1 = Static<typeof PlatformV1>;
 export const Platform = Type.Union([Type.Literal('ios'), Type.Literal('android'), Type.Literal('web')]);
 export type Platform = Static<typeof Platform>;
 
-export const Provider = Type.Union([Type.Literal('apns'), Type.Literal('fcm')]);
+/** The providers v1 events name. Published: never widened (v2 events use Provider). */
+export const ProviderV1 = Type.Union([Type.Literal('apns'), Type.Literal('fcm')]);
+export type ProviderV1 = Static<typeof ProviderV1>;
+
+/** Every provider: `webpush` sends to `web` devices through their push service (RFC 8030). */
+export const Provider = Type.Union([Type.Literal('apns'), Type.Literal('fcm'), Type.Literal('webpush')]);
 export type Provider = Static<typeof Provider>;
 
 export const StringMap = Type.Record(Type.String(), Type.String());

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { eventSchema } from '../envelope.ts';
-import { Provider } from './common.ts';
+import { ProviderV1 as Provider } from './common.ts';
 import { PushOptionFields } from './push-options.ts';
 
 export const DeliveryBatchV1 = eventSchema(

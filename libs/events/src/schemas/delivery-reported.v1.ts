@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { eventSchema } from '../envelope.ts';
-import { Provider } from './common.ts';
+import { ProviderV1 as Provider } from './common.ts';
 
 export const DeliveryOutcomeV1 = Type.Union([
   Type.Literal('delivered'),
