@@ -4,15 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '@herald/local-infra';
-import { CredentialStore, generateSecretKey, parseSecretKey } from '@herald/admin';
+import { CredentialStore, generateSecretKey, parseSecretKey, WebPushKeyStore } from '@herald/admin';
 import {
   configureTestCredentials,
   createFakeTls,
   startFakeApns,
   startFakeFcm,
+  startFakeWebPush,
   type ApnsRule,
   type FakeApns,
   type FakeFcm,
+  type FakeWebPush,
   type FcmRule,
 } from '@herald/fake-providers';
 import { retryOnPortClash, startServiceProcesses, REPO_ROOT, type ServiceProcess } from './service-process.ts';
@@ -40,7 +42,17 @@ export interface ApiHarness {
   herald(...args: string[]): Promise<string>;
   createProject(name: string): Promise<{ id: string; api_key: string }>;
   /** With `delivery: true`: the fakes the delivery process sends to, and a way to give a project credentials for them. */
-  fakes?: { apns: FakeApns; fcm: FakeFcm; configure(projectId: string): Promise<void> };
+  fakes?: {
+    apns: FakeApns;
+    fcm: FakeFcm;
+    /** A push service: its subscriptions' endpoints are loopback, which delivery calls in local mode (WEBPUSH_LOCAL=on, set for it here). */
+    webpush: FakeWebPush;
+    /** A second push service (another origin), for what one push service's answers must not do to another's. */
+    webpushOther: FakeWebPush;
+    configure(projectId: string): Promise<void>;
+    /** The project's VAPID keys, sealed with the delivery process's secret (the API needs only their public part). */
+    vapid: WebPushKeyStore;
+  };
   /** `/metrics` of each service process. */
   metricsUrls: Record<string, string>;
   /** Stops every service process with `signal`, then starts the API, the projector and (with `delivery: true`, `webhooks: true`) delivery and webhooks again. */
@@ -89,17 +101,21 @@ async function startDeliveryFixture(env: TestEnv, options: HarnessOptions): Prom
   await writeFile(caFile, tls.ca);
   const apns = await startFakeApns({ tls, rules: options.apnsRules ?? [] });
   const fcm = await startFakeFcm({ tls, rules: options.fcmRules ?? [] });
+  const [webpush, webpushOther] = await Promise.all([startFakeWebPush({ tls }), startFakeWebPush({ tls })]);
   const secret = generateSecretKey();
   const credentials = new CredentialStore(env.mongo.db, parseSecretKey(secret));
   return {
-    env: { HERALD_SECRET_KEY: secret, APNS_ENDPOINT: apns.url, FCM_ENDPOINT: fcm.url, NODE_EXTRA_CA_CERTS: caFile, DELIVERY_RETRY_DEADLINE_MS: '10000', ...options.deliveryEnv },
+    env: { HERALD_SECRET_KEY: secret, APNS_ENDPOINT: apns.url, FCM_ENDPOINT: fcm.url, WEBPUSH_LOCAL: 'on', NODE_EXTRA_CA_CERTS: caFile, DELIVERY_RETRY_DEADLINE_MS: '10000', ...options.deliveryEnv },
     fakes: {
       apns,
       fcm,
+      webpush,
+      webpushOther,
       configure: (projectId) => configureTestCredentials({ apns, fcm }, credentials, projectId),
+      vapid: new WebPushKeyStore(env.mongo.db, parseSecretKey(secret)),
     },
     close: async () => {
-      await Promise.all([apns.close(), fcm.close()]);
+      await Promise.all([apns.close(), fcm.close(), webpush.close(), webpushOther.close()]);
       await rm(dir, { recursive: true, force: true });
     },
   };

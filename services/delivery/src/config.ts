@@ -6,7 +6,7 @@ export const DeliveryConfig = Type.Object({
   ...CommonConfig.properties,
   ...metricsSettings(9102),
   // Any word here: rolesOf names the roles, and the service that took over a former one.
-  DELIVERY_ROLES: Type.String({ default: 'fanout,apns,fcm', pattern: '^[a-z]+(,[a-z]+)*$', description: 'which delivery roles this process runs: fanout, apns, fcm (webhooks is refused: the webhooks service sends them)' }),
+  DELIVERY_ROLES: Type.String({ default: 'fanout,apns,fcm,webpush', pattern: '^[a-z]+(,[a-z]+)*$', description: 'which delivery roles this process runs: fanout, apns, fcm, webpush (webhooks is refused: the webhooks service sends them)' }),
   APNS_ENDPOINT: Type.Optional(Type.String({ pattern: '^https://', description: "overrides Apple's APNs host (staging, fakes; npm start: its fake)" })),
   FCM_ENDPOINT: Type.Optional(Type.String({ pattern: '^https://', description: 'overrides every Google endpoint firebase-admin calls (staging, fakes; npm start: its fake)' })),
   HERALD_SECRET_KEY: Type.Optional(Type.String({ minLength: 1, description: 'base64 or hex of at least 32 bytes that decrypts provider credentials; required by the apns and fcm roles. Give it only to delivery and the CLI: npm start and docker-compose.yml never pass it to the API or the projector (npm start generates it into .herald/secret.key)' })),
@@ -19,6 +19,9 @@ export const DeliveryConfig = Type.Object({
   DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 8, description: 'campaign batches each sender sends at once, committed together (the express lane sends up to EXPRESS_CHUNK_BATCHES small batches at once)' }),
   APNS_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 100, description: 'APNs requests in flight per project credential, per delivery process: N processes hold N times this against Apple (docs/internals/senders.md)' }),
   APNS_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5_000, description: 'an APNs request unanswered this long is retried (the push may have arrived: a timeout can repeat it)' }),
+  WEBPUSH_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 200, description: 'Web Push requests in flight per delivery process, over every push service and project (each message is encrypted for its subscription, about 0.2 ms of CPU)' }),
+  WEBPUSH_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000, description: 'a push service request unanswered this long is retried (the message may have been stored: a timeout can repeat it)' }),
+  WEBPUSH_LOCAL: Type.Enum(['on', 'off'], { default: 'off', description: 'local mode (npm start sets it): the webpush role calls http:// and loopback subscription endpoints (the local fake push service); off, every address an endpoint resolves to must be public' }),
   FCM_MAX_CONCURRENT_CHUNKS: Type.Integer({ minimum: 1, default: 2, description: 'FCM messages in flight per project credential, per delivery process, in full sendEach calls of 500 (2: 1,000 messages; a one-device send takes one of them)' }),
   DELIVERY_SCHEDULER_POLL_MS: Type.Integer({ minimum: 10, default: 200, description: 'how soon the scheduler looks again while due sends are leased by a scheduler' }),
   DELIVERY_SCHEDULER_IDLE_MS: Type.Integer({ minimum: 10, default: 5_000, description: 'the longest the scheduler sleeps with nothing due (it wakes at the next due time and for sends this process schedules): bounds how late a send leaves whose scheduling instance died before its time (docs/internals/idle.md)' }),
@@ -26,7 +29,7 @@ export const DeliveryConfig = Type.Object({
   KAFKA_PARTITIONS: Type.Integer({ minimum: 1, default: 6, description: 'partitions for topics Herald creates' }),
 });
 
-export const ROLES = ['fanout', 'apns', 'fcm'] as const;
+export const ROLES = ['fanout', 'apns', 'fcm', 'webpush'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Roles that left delivery for a service of their own: what to run instead. */

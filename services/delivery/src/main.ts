@@ -2,10 +2,11 @@ import { loadConfig, redactConfig, runProcess } from '@herald/config';
 import { announceWait, createLogger } from '@herald/log';
 import { startMetricsServer } from '@herald/metrics';
 import { connectBackbone, fileClock, useLeanAsyncResourceBind } from '@herald/runtime';
-import { CredentialStore, parseSecretKey } from '@herald/admin';
+import { CredentialStore, parseSecretKey, WebPushKeyStore } from '@herald/admin';
 import { ConfigError } from '@herald/errors';
 import { DeliveryConfig, rolesOf } from './config.ts';
 import { startDelivery } from './start-delivery.ts';
+import { projectCredentials } from './sender/provider-clients.ts';
 
 // Node's HTTP/2 client binds an AsyncResource per request; Node's bind gets every request promoted (see the function).
 useLeanAsyncResourceBind();
@@ -13,9 +14,9 @@ useLeanAsyncResourceBind();
 await runProcess('delivery', async () => {
   const config = loadConfig(DeliveryConfig, process.env);
   const roles = rolesOf(config.DELIVERY_ROLES);
-  const sends = roles.includes('apns') || roles.includes('fcm');
+  const sends = roles.includes('apns') || roles.includes('fcm') || roles.includes('webpush');
   if (sends && config.HERALD_SECRET_KEY === undefined) {
-    throw new ConfigError(['HERALD_SECRET_KEY is required by the apns and fcm roles (it decrypts provider credentials)']);
+    throw new ConfigError(['HERALD_SECRET_KEY is required by the apns, fcm and webpush roles (it decrypts provider credentials and VAPID keys)']);
   }
   const secretKey = config.HERALD_SECRET_KEY === undefined ? undefined : parseSecretKey(config.HERALD_SECRET_KEY);
   const logger = createLogger({ name: 'delivery', level: config.LOG_LEVEL });
@@ -26,7 +27,7 @@ await runProcess('delivery', async () => {
   // Listening from the start: /metrics while it catches up, /readyz 503 until it can deliver.
   let ready = false;
   const metricsServer = await startMetricsServer(metrics.registry, config.METRICS_HOST, config.METRICS_PORT, () => ready);
-  const credentials = secretKey === undefined ? { get: async () => ({}) } : new CredentialStore(mongo.db, secretKey);
+  const credentials = secretKey === undefined ? { get: async () => ({}) } : projectCredentials(new CredentialStore(mongo.db, secretKey), new WebPushKeyStore(mongo.db, secretKey));
   const delivery = await startDelivery({
     config,
     ports: {

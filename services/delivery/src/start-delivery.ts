@@ -46,6 +46,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
     apnsMaxInFlight: config.APNS_MAX_IN_FLIGHT,
     apnsRequestTimeoutMs: config.APNS_REQUEST_TIMEOUT_MS,
     fcmMaxConcurrentChunks: config.FCM_MAX_CONCURRENT_CHUNKS,
+    webpush: { maxInFlight: config.WEBPUSH_MAX_IN_FLIGHT, timeoutMs: config.WEBPUSH_REQUEST_TIMEOUT_MS, allowLoopback: config.WEBPUSH_LOCAL === 'on' },
   });
   await follower.ready;
 

@@ -120,10 +120,24 @@ export class DeviceQueries {
    * How many devices an audience filter (libs/audience `audienceFilter`,
    * already scoped to its project) matches on each platform.
    */
-  async countAudience(audience: StoreFilter<DeviceDocument>): Promise<{ ios: number; android: number }> {
+  async countAudience(audience: StoreFilter<DeviceDocument>): Promise<{ ios: number; android: number; web: number }> {
     const [devices, store] = await Promise.all([this.#devices(), this.#readModels.store()]);
-    const [ios, android] = await Promise.all([store.count(devices, { ...audience, platform: 'ios' }), store.count(devices, { ...audience, platform: 'android' })]);
-    return { ios, android };
+    const [ios, android, web] = await Promise.all((['ios', 'android', 'web'] as const).map((platform) => store.count(devices, { ...audience, platform })));
+    return { ios: ios!, android: android!, web: web! };
+  }
+
+  /**
+   * The Web Push subscriptions of these devices of the project, by device id
+   * (the webpush sender asks once per batch: one query for up to 500 ids by
+   * `_id`). Devices the read model does not hold (yet), or without a
+   * subscription, are absent.
+   */
+  async webPushSubscriptions(projectId: string, deviceIds: readonly string[]): Promise<Map<string, NonNullable<DeviceDocument['subscription']>>> {
+    const found = new Map<string, NonNullable<DeviceDocument['subscription']>>();
+    if (deviceIds.length === 0) return found;
+    const rows = await (await this.#devices()).find({ _id: { $in: [...deviceIds] }, project_id: projectId }, { projection: { _id: 1, subscription: 1 } }).toArray();
+    for (const row of rows) if (row.subscription !== undefined) found.set(row._id, row.subscription);
+    return found;
   }
 
   /** How many devices the read model holds, of every project and status (benchmarks wait for a projection with it). */

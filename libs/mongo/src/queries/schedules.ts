@@ -1,4 +1,4 @@
-import type { DeliveryBatchV1, FanoutSlot, NotificationRequestedV2 } from '@herald/events';
+import type { DeliveryBatchV2, FanoutSlot, NotificationRequestedV2 } from '@herald/events';
 import type { Collection, Db } from 'mongodb';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
 import { wrapMongoError } from '../connect-mongo.ts';
@@ -20,7 +20,7 @@ export interface Schedule {
   /** The NotificationDue record the fan-out sent it for: a repeat of that record is the same firing, any other a duplicate. */
   fired_by?: { partition: number; offset: number };
   /** A batch deferred by a frequency cap or quiet hours (`_id` = its batch id): queued as it is when due, on `topic`. */
-  release?: { batch: DeliveryBatchV1['data']; topic: string; correlation_id?: string };
+  release?: { batch: DeliveryBatchV2['data']; topic: string; correlation_id?: string };
   created_at: Date;
 }
 

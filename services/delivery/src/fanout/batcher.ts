@@ -9,7 +9,8 @@ export const BATCH_SIZE = 500;
  */
 export const BATCH_BYTE_BUDGET = 900_000;
 
-export type PerProvider = Record<Provider, number>;
+/** Counts per provider; `webpush` is absent in tasks written before the Web Push lane (read as 0). */
+export type PerProvider = { apns: number; fcm: number; webpush?: number | undefined };
 /** A device as a batch needs it. */
 export interface BatchRow {
   device_id: string;
@@ -36,15 +37,16 @@ export interface CutLimits {
   extraBytes?: ((deviceId: string) => number) | undefined;
 }
 
-/**
- * The provider a platform's devices are sent through; undefined for `web`
- * until the fan-out has a Web Push lane: such devices are left out of
- * batches and counts rather than handed to a provider that cannot reach them.
- */
-export function providerFor(platform: Platform): Provider | undefined {
+/** The provider a platform's devices are sent through (a `web` device: its subscription's push service, RFC 8030). */
+export function providerFor(platform: Platform): Provider {
   if (platform === 'ios') return 'apns';
   if (platform === 'android') return 'fcm';
-  return undefined;
+  return 'webpush';
+}
+
+/** `counts` with one more device of `provider` (pure). */
+export function countOne(counts: PerProvider, provider: Provider): void {
+  counts[provider] = (counts[provider] ?? 0) + 1;
 }
 
 /** What one device adds to the encoded `devices` array: its JSON object and a comma (exact for JSON.stringify). */
@@ -63,17 +65,16 @@ export function encodedDeviceBytes(device: BatchDevice): number {
 export function cutBatches(rows: readonly BatchRow[], start: PerProvider, limits: CutLimits): { batches: PlannedBatch[]; next: PerProvider } {
   const next: PerProvider = { ...start };
   const batches: PlannedBatch[] = [];
-  const pending: Record<Provider, { devices: BatchDevice[]; bytes: number }> = { apns: { devices: [], bytes: 2 }, fcm: { devices: [], bytes: 2 } };
+  const pending: Record<Provider, { devices: BatchDevice[]; bytes: number }> = { apns: { devices: [], bytes: 2 }, fcm: { devices: [], bytes: 2 }, webpush: { devices: [], bytes: 2 } };
   const cut = (provider: Provider) => {
     const open = pending[provider];
     if (open.devices.length === 0) return;
-    batches.push({ provider, sequence: next[provider], devices: open.devices });
-    next[provider] += 1;
+    batches.push({ provider, sequence: next[provider] ?? 0, devices: open.devices });
+    countOne(next, provider);
     pending[provider] = { devices: [], bytes: 2 };
   };
   for (const row of rows) {
     const provider = providerFor(row.platform);
-    if (provider === undefined) continue;
     const device = { device_id: row.device_id, token: row.token };
     const bytes = encodedDeviceBytes(device) + (limits.extraBytes === undefined ? 0 : limits.extraBytes(row.device_id));
     const open = pending[provider];
@@ -83,5 +84,6 @@ export function cutBatches(rows: readonly BatchRow[], start: PerProvider, limits
   }
   cut('apns');
   cut('fcm');
+  cut('webpush');
   return { batches, next };
 }

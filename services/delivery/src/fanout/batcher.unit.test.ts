@@ -16,10 +16,14 @@ describe('cutBatches', () => {
     expect(next).toEqual({ apns: 6, fcm: 2 });
   });
 
-  it('leaves web devices out: no provider lane reaches them yet', () => {
-    const { batches, next } = cutBatches([row(1, 'web'), row(2, 'ios')], { apns: 0, fcm: 0 }, limits);
-    expect(batches.map((b) => [b.provider, b.devices.map((d) => d.device_id)])).toEqual([['apns', ['d00002']]]);
-    expect(next).toEqual({ apns: 1, fcm: 0 });
+  it('puts web devices in webpush batches, numbered from 0 when a task written before the Web Push lane has no webpush count', () => {
+    const { batches, next } = cutBatches([row(1, 'web'), row(2, 'ios'), row(3, 'web')], { apns: 0, fcm: 0 }, limits);
+    expect(batches.map((b) => [b.provider, b.sequence, b.devices.map((d) => d.device_id)])).toEqual([
+      ['apns', 0, ['d00002']],
+      ['webpush', 0, ['d00001', 'd00003']],
+    ]);
+    expect(next).toEqual({ apns: 1, fcm: 0, webpush: 1 });
+    expect(cutBatches([row(4, 'web')], next, limits).batches.map((b) => [b.provider, b.sequence])).toEqual([['webpush', 1]]);
   });
 
   it('makes no batch for no rows', () => {

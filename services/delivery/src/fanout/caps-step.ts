@@ -1,7 +1,7 @@
 import { createEvent, TOPICS, type DeliveryBatchV2, type DeliveryReportedV2, type FanoutTaskV1 } from '@herald/events';
 import { dueKey, type Schedule, type ScheduleStore } from '@herald/mongo';
 import type { Outgoing } from '@herald/kafka';
-import { cutBatches, providerFor, type CutLimits, type PlannedBatch } from './batcher.ts';
+import { countOne, cutBatches, providerFor, type CutLimits, type PlannedBatch } from './batcher.ts';
 import type { TaskProgress } from './task-step.ts';
 import type { AudienceRow, Page } from '@herald/audience-index';
 import { capKey, gateDevices, type CapEntry, type GateDecision } from '../control/caps.ts';
@@ -97,10 +97,7 @@ export async function heldBatches(
       limits,
     );
     sequence = cut.next;
-    for (const item of items) {
-      const provider = providerFor(item.row.platform);
-      if (provider !== undefined) targeted[provider] += 1;
-    }
+    for (const item of items) countOne(targeted, providerFor(item.row.platform));
     for (const planned of cut.batches) {
       const batch = batchOf(planned);
       out.push({ event: reportOf(batch, decision, context) });
@@ -115,7 +112,7 @@ export async function heldBatches(
         state: 'pending',
         release: {
           batch: { ...batch.data, deferral: { rule: decision.rule, until: until.toISOString() } },
-          topic: batch.data.provider === 'apns' ? TOPICS.deliveriesApns : TOPICS.deliveriesFcm,
+          topic: RELEASE_TOPIC[batch.data.provider],
           ...(context.correlation_id === undefined ? {} : { correlation_id: context.correlation_id }),
         },
         created_at: new Date(deps.now()),
@@ -125,6 +122,9 @@ export async function heldBatches(
   await deps.schedules.holdReleases(schedules);
   return { out, next: { ...progress, sequence, targeted } };
 }
+
+/** Where a released batch goes: its provider's campaign lane (a deferred push is no small send). */
+const RELEASE_TOPIC = { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm, webpush: TOPICS.deliveriesWebpush } as const;
 
 const REASONS = { capped: 'FrequencyCap', expired: 'MaxDurationExceeded' } as const;
 

@@ -1,5 +1,5 @@
 import type { FanoutTaskV1 } from '@herald/events';
-import { cutBatches, providerFor, type CutLimits, type PerProvider, type PlannedBatch } from './batcher.ts';
+import { countOne, cutBatches, providerFor, type CutLimits, type PerProvider, type PlannedBatch } from './batcher.ts';
 import type { Page } from '@herald/audience-index';
 import type { Steering } from '../control/delivery-controls.ts';
 import { decidePace, nextAtOf, pacedStepDevices, partitionRate, slotOf } from '../control/pace.ts';
@@ -41,10 +41,7 @@ export function progressOf(task: FanoutTaskV1['data']): TaskProgress {
 export function planStep(progress: TaskProgress, page: Page, limits: CutLimits): StepPlan {
   const { batches, next: sequence } = cutBatches(page.rows, progress.sequence, limits);
   const targeted = { ...progress.targeted };
-  for (const row of page.rows) {
-    const provider = providerFor(row.platform);
-    if (provider !== undefined) targeted[provider] += 1;
-  }
+  for (const row of page.rows) countOne(targeted, providerFor(row.platform));
   const done = page.exhausted;
   return {
     batches,

@@ -8,6 +8,7 @@ import { sendWithRetry, type AttemptedResult } from './retry.ts';
 import { THROTTLE_MAX_MS, type SenderDeps } from './sender-deps.ts';
 import { sleepHeartbeating } from './waits.ts';
 import { sendByContent } from './batch-contents.ts';
+import { checkWebPushPayload, webPushSend } from './webpush-sender.ts';
 
 function pushMessage(batch: DeliveryBatchV2): PushMessage {
   const { message } = batch.data;
@@ -60,6 +61,21 @@ export async function batchSender(deps: SenderDeps, batch: DeliveryBatchV2, cont
   const gated = <T>(call: () => Promise<T>): Promise<T> => (deps.gate === undefined ? call() : deps.lane === 'express' ? deps.gate.express(call) : deps.gate.campaign(call));
   // Express requests also go ahead of campaign requests already waiting inside the client for its send slots.
   const urgent = deps.lane === 'express';
+  if (deps.provider === 'webpush') {
+    const project = await untilAvailable(deps, context, () => deps.clients.webpush(batch.project_id));
+    if (project === undefined) return NO_WEBPUSH_KEYS;
+    const lookup = deps.webPushSubscriptions;
+    if (lookup === undefined) throw new Error('the webpush sender needs webPushSubscriptions (the devices read model)');
+    // One read of the batch's subscriptions (≤ 500 ids, one query), before any send: the store down is waited out here.
+    const stored = new Map(await untilAvailable(deps, context, () => lookup(batch.project_id, batch.data.devices.map((device) => device.device_id))));
+    const send = webPushSend(project, batch, lookup, stored, deps.logger);
+    const sendWeb = (devices: readonly DeviceTarget[], content: PushMessage) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => send(open, content))), deps.policy, clock, hooks);
+    // The plaintext is built by the client once per send call; checked here so a message that can never be built fails without a send.
+    const buildable = (content: PushMessage) => builtPayload(deps, batch, () => checkWebPushPayload(content));
+    if (batch.data.contents !== undefined) return sendByContent(message, batch, buildable, sendWeb, PAYLOAD_BUILD_FAILED);
+    if (buildable(message) === undefined) return PAYLOAD_BUILD_FAILED;
+    return (devices) => sendWeb(devices, message);
+  }
   if (deps.provider === 'apns') {
     const client = await untilAvailable(deps, context, () => deps.clients.apns(batch.project_id));
     if (client === undefined) return 'NoApnsCredentials';
@@ -78,6 +94,9 @@ export async function batchSender(deps: SenderDeps, batch: DeliveryBatchV2, cont
   if (fcmMessage === undefined) return PAYLOAD_BUILD_FAILED;
   return (devices) => sendFcm(devices, fcmMessage);
 }
+
+/** The reason every device of a web batch gets when its project has no VAPID keys (`herald providers webpush --generate`). */
+export const NO_WEBPUSH_KEYS = 'NoWebPushKeys';
 
 /** The reason every device of a batch gets when its provider payload cannot be built. */
 export const PAYLOAD_BUILD_FAILED = 'PayloadBuildFailed';

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '@herald/log';
-import type { ApnsCredential, FcmCredential } from '@herald/admin';
+import type { ApnsCredential, FcmCredential, WebPushCredential } from '@herald/admin';
 import { createApnsClient, type ApnsClient } from '../providers/apns-client.ts';
 import { createFcmClient, type FcmClient } from '../providers/fcm-client.ts';
+import { createWebPushClient, type WebPushClient, type WebPushClientOptions, type WebPushProjectKeys } from '../providers/webpush-client.ts';
 
 export interface ProjectCredentials {
   apns?: ApnsCredential | undefined;
@@ -12,6 +13,20 @@ export interface ProjectCredentials {
 /** Where a sender finds a project's credentials (the encrypted store, in production). */
 export interface CredentialSource {
   get(projectId: string): Promise<ProjectCredentials>;
+  /** The project's VAPID keys (libs/admin WebPushKeyStore), read apart: the APNs and FCM clients never need them. */
+  webpush?(projectId: string): Promise<WebPushCredential | undefined>;
+}
+
+/** The production source: the sealed APNs/FCM credentials and the sealed VAPID keys. */
+export function projectCredentials(credentials: { get(projectId: string): Promise<ProjectCredentials> }, vapid: { get(projectId: string): Promise<WebPushCredential | undefined> }): CredentialSource {
+  return { get: (projectId) => credentials.get(projectId), webpush: (projectId) => vapid.get(projectId) };
+}
+
+/** A project's Web Push sending: the process's one client (connections, VAPID headers and 429 holds are per push service, not per project) and the project's keys. */
+export interface WebPushProject {
+  client: WebPushClient;
+  keys: WebPushProjectKeys;
+  close(): Promise<void>;
 }
 
 export interface ProviderClientSettings {
@@ -24,6 +39,8 @@ export interface ProviderClientSettings {
   apnsMaxInFlight?: number;
   apnsRequestTimeoutMs?: number;
   fcmMaxConcurrentChunks?: number;
+  /** The Web Push client's settings (the webpush role); absent: no Web Push client. */
+  webpush?: Omit<WebPushClientOptions, 'ca'> | undefined;
   /** How often a cached client re-reads its credential, to pick up a replaced key. */
   refreshMs?: number;
 }
@@ -34,7 +51,7 @@ interface Cached<C> {
   checkedAt: number;
 }
 
-type Client = ApnsClient | FcmClient;
+type Client = ApnsClient | FcmClient | WebPushProject;
 
 function fingerprint(value: unknown): string {
   return value === undefined ? '' : createHash('sha256').update(JSON.stringify(value)).digest('hex');
@@ -49,9 +66,32 @@ export class ProviderClients {
   readonly #settings: ProviderClientSettings;
   readonly #cache = new Map<string, Cached<Client>>();
   readonly #pending = new Map<string, Promise<Client | undefined>>();
+  #webPushClient: WebPushClient | undefined;
 
   constructor(settings: ProviderClientSettings) {
     this.#settings = settings;
+  }
+
+  /**
+   * The project's VAPID keys with the shared Web Push client, or undefined
+   * when the project has none (re-read every `refreshMs`: a rotation adds a
+   * key, and devices subscribed with it are pushed to from then on).
+   */
+  async webpush(projectId: string): Promise<WebPushProject | undefined> {
+    const source = this.#settings.credentials;
+    return this.#get(`webpush:${projectId}`, async () => (source.webpush === undefined ? undefined : source.webpush(projectId)), (credential: WebPushCredential) => ({
+      client: this.#sharedWebPushClient(),
+      keys: { subject: credential.subject, keys: credential.keys.map(({ id, public_key, private_key }) => ({ id, public_key, private_key })) },
+      // The client is the process's, not the project's: closeAll closes it.
+      close: async () => {},
+    })) as Promise<WebPushProject | undefined>;
+  }
+
+  #sharedWebPushClient(): WebPushClient {
+    const options = this.#settings.webpush;
+    if (options === undefined) throw new Error('no Web Push client settings: this process does not run the webpush role');
+    this.#webPushClient ??= createWebPushClient({ ...options, ca: this.#settings.ca });
+    return this.#webPushClient;
   }
 
   async apns(projectId: string): Promise<ApnsClient | undefined> {
@@ -117,5 +157,7 @@ export class ProviderClients {
     const clients = [...this.#cache.values()].flatMap((entry) => (entry.client === undefined ? [] : [entry.client]));
     this.#cache.clear();
     await Promise.all(clients.map((client) => client.close()));
+    this.#webPushClient?.close();
+    this.#webPushClient = undefined;
   }
 }

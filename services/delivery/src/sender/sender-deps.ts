@@ -5,6 +5,7 @@ import type { SendPacer } from '../control/send-pace.ts';
 import type { RetryPolicy } from './retry.ts';
 import type { ProviderClients } from './provider-clients.ts';
 import type { LaneGate } from './lane-gate.ts';
+import type { SubscriptionLookup } from './webpush-sender.ts';
 
 /** What a sender is given: its provider's clients, the control state it obeys, its lane, and its hooks. */
 export interface SenderDeps {
@@ -39,7 +40,9 @@ export interface SenderDeps {
   lane?: 'campaign' | 'express' | 'retry';
   /** Shared by both lanes of the provider in this process (lane-gate.ts). */
   gate?: LaneGate;
-  /** A provider pushed back on the project until `until` (429 with Retry-After): published as ProjectThrottled. */
+  /** The webpush sender: web devices' subscriptions by id (the devices read model, one query per batch). */
+  webPushSubscriptions?: SubscriptionLookup;
+  /** A provider pushed back on the project until `until` (429 with Retry-After): published as ProjectThrottled. Not given to the webpush sender: a push service's 429 holds back its origin only (webpush-client.ts). */
   onThrottled?(projectId: string, until: number, reason: string): void;
   /** Longest a batch waits out a provider's push-back before those waits count as failed attempts (default 10 min; a batch's `expires_at` comes first). */
   throttleMaxMs?: number;

@@ -1,6 +1,7 @@
 import { DELIVERY_CONSUMERS } from '@herald/events';
 import { coPartitionAssigner, runConsumer } from '@herald/kafka';
 import { AdminStore } from '@herald/admin';
+import { DeviceQueries, ReadModelRegistry, wrapMongoError } from '@herald/mongo';
 import { systemClock } from '@herald/retry';
 import type { DeliveryDeps } from '../delivery-deps.ts';
 import { rolesOf } from '../config.ts';
@@ -35,7 +36,7 @@ export const EXPRESS_CHUNK_BATCHES = 64;
 export const EXPRESS_CHUNK_BYTES = 512 * 1024;
 
 /**
- * The apns and fcm roles: for each provider this process sends for, a
+ * The apns, fcm and webpush roles: for each provider this process sends for, a
  * campaign lane, an express lane (small sends) and a retry lane, each a
  * consumer group with its own send slots; the lanes share the provider's
  * connections, and express calls go first (lane-gate.ts). The campaign and
@@ -50,13 +51,23 @@ export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime,
   // The senders hold a project's campaign batches to its budget too (read at most every 10 s), so a backlog leaves at the budget, not at once.
   const senderBudgets = projectSetting(new AdminStore(ports.db), (project) => project.budget_per_second);
   const projectPacer = new SendPacer();
-  for (const provider of ['apns', 'fcm'] as const) {
+  const devices = new DeviceQueries(new ReadModelRegistry(ports.db));
+  // Transient store errors are InfrastructureErrors: the sender waits them out in place (batch-sender.ts untilAvailable).
+  const webPushSubscriptions = async (projectId: string, ids: readonly string[]) => {
+    try {
+      return await devices.webPushSubscriptions(projectId, ids);
+    } catch (error) {
+      throw wrapMongoError(error);
+    }
+  };
+  for (const provider of ['apns', 'fcm', 'webpush'] as const) {
     if (!roles.includes(provider)) continue;
     const logger = ports.logger.child({ role: provider });
     const policy = { deadlineMs: config.DELIVERY_RETRY_DEADLINE_MS, minMs: 200, maxMs: 10_000, maxAttempts: config.DELIVERY_MAX_ATTEMPTS };
     // Both lanes of the provider share its connections: express calls go first (lane-gate.ts).
     const gate = new LaneGate();
-    const onThrottled = throttlePublisher(ports.producer, provider, logger);
+    // A push service's 429 holds back its own origin in the Web Push client, not the project: no ProjectThrottled for webpush.
+    const onThrottled = provider === 'webpush' ? undefined : throttlePublisher(ports.producer, provider, logger);
     // The campaign lane, the express lane (small sends) and the retry lane (devices still retryable after their
     // batch's first send), each with its own group and send slots: a batch in trouble waits in the retry lane only.
     const lanes = [
@@ -114,7 +125,8 @@ export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime,
             recentReports: Math.max(128, 4 * SENDER_PARTITIONS_AT_ONCE * batchesAtOnce),
             lane: laneName,
             gate,
-            onThrottled,
+            ...(onThrottled === undefined ? {} : { onThrottled }),
+            ...(provider === 'webpush' ? { webPushSubscriptions } : {}),
             ...(ports.observer === undefined ? {} : { observer: ports.observer }),
           }),
         }),

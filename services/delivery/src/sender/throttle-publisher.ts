@@ -1,4 +1,4 @@
-import { createEvent, type Provider } from '@herald/events';
+import { createEvent, type ProviderV1 } from '@herald/events';
 import type { EventProducer } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 
@@ -13,7 +13,7 @@ export const THROTTLE_REPUBLISH_MS = 1_000;
  * `until` is enough. Fire and forget: a lost record only means the fan-out
  * is not slowed, the batches themselves still wait out the Retry-After.
  */
-export function throttlePublisher(producer: Pick<EventProducer, 'publish'>, provider: Provider, logger: Logger): (projectId: string, until: number, reason: string) => void {
+export function throttlePublisher(producer: Pick<EventProducer, 'publish'>, provider: ProviderV1, logger: Logger): (projectId: string, until: number, reason: string) => void {
   const published = new Map<string, number>();
   return (projectId, until, reason) => {
     if (until < (published.get(projectId) ?? 0) + THROTTLE_REPUBLISH_MS) return;

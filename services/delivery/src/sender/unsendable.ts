@@ -15,6 +15,8 @@ export const MALFORMED_TOKEN = 'MalformedToken';
  * at once and their devices are deactivated, as APNs BadDeviceToken would.
  */
 export function splitUnsendable(provider: Provider, devices: readonly DeviceTarget[]): { sendable: DeviceTarget[]; unsendable: AttemptedResult[] } {
+  // A web device's token is its subscription's endpoint, checked at registration; the Web Push client refuses what it cannot call.
+  if (provider === 'webpush') return { sendable: [...devices], unsendable: [] };
   const platform = TOKEN_PLATFORM_OF[provider];
   const sendable: DeviceTarget[] = [];
   const unsendable: AttemptedResult[] = [];
