@@ -5,6 +5,28 @@ import type { DeviceDocument } from '@herald/read-models';
 import { deviceAt, evidenceOf, opensOf, receiptsOf } from './device-timeline.ts';
 import type { ReachExplanation } from './types.ts';
 
+/**
+ * What a provider's (or Herald's) reason means the project or the device
+ * lacks, said so a person can fix it: a web device is not reached without
+ * the project's VAPID keys or a live subscription.
+ */
+const MISSING: Readonly<Record<string, string>> = {
+  NoWebPushKeys: 'the project has no Web Push (VAPID) keys: herald providers webpush <project-id> --generate --subject mailto:…',
+  VapidKeyUnknown: 'the project no longer has the VAPID key this browser subscribed with: the page must subscribe again with the current key',
+  VapidRejected: "the push service refused the project's VAPID authorization: check its subject and keys (herald providers webpush <project-id> --show)",
+  SubscriptionGone: "the browser's push subscription is gone (unsubscribed or expired): the page must subscribe again and register the new subscription",
+  SubscriptionUnknown: "Herald had no stored Web Push subscription for the device when it sent",
+  NoApnsCredentials: 'the project has no APNs credentials: herald providers apns <project-id> …',
+  NoFcmCredentials: 'the project has no FCM credentials: herald providers fcm <project-id> …',
+};
+
+/** The reason, and what it means is missing when Herald knows (pure). */
+export function reasonSaid(reason: string | null | undefined): string {
+  if (reason === null || reason === undefined) return '';
+  const missing = MISSING[reason];
+  return missing === undefined ? ` (${reason})` : ` (${reason}: ${missing})`;
+}
+
 /** Whether the targets can only name devices by id or token (typed targets): then the fan-out had tasks on their partitions only. */
 function namesDevicesOnly(targets: NotificationRequestedV2['data']['targets']): boolean {
   return targets.every((target) => typeof target !== 'string' && ('device_id' in target || 'token' in target));
@@ -77,7 +99,7 @@ export function explainReach(facts: ReachFacts): ReachExplanation {
   if (last !== undefined && (last.outcome === 'delivered' || last.outcome === 'failed' || last.outcome === 'invalid')) {
     // Sent: the provider's answer decides (delivered: reached; the token refused, or retries exhausted: not).
     const reason = last.outcome === 'delivered' ? 'reached' : last.outcome === 'invalid' ? 'provider_rejected' : 'send_failed';
-    return answer(reason, `${last.provider} ${last.outcome}${last.reason === null ? '' : ` (${last.reason})`} at ${last.at}${opened === null ? '' : `; opened at ${opened}`}`, judgement);
+    return answer(reason, `${last.provider} ${last.outcome}${reasonSaid(last.reason)} at ${last.at}${opened === null ? '' : `; opened at ${opened}`}`, judgement);
   }
   if (cancelled !== undefined) return answer('cancelled', `the notification was cancelled at ${cancelled.event.occurred_at} before it was sent to this device`, judgement);
   if (expired?.event.type === 'NotificationExpired') return answer('expired', `the notification expired at ${expired.event.occurred_at}: ${expired.event.data.reason}`, judgement);
@@ -110,7 +132,7 @@ export function explainReach(facts: ReachFacts): ReachExplanation {
       return answer('unregistered', `unregistered by the project at ${since ?? '?'} (before the send)`, { ...more, inactive_since: since });
     }
     const evidence = deactivatedBy === undefined ? null : (evidenceOf(deactivatedBy) ?? null);
-    return answer('inactive', `inactive since ${since ?? '?'}: ${device.deactivation.provider} answered ${device.deactivation.reason}`, { ...more, inactive_since: since, evidence });
+    return answer('inactive', `inactive since ${since ?? '?'}: ${device.deactivation.provider} answered ${device.deactivation.reason}${MISSING[device.deactivation.reason] === undefined ? '' : ` (${MISSING[device.deactivation.reason]})`}`, { ...more, inactive_since: since, evidence });
   }
   if (!verdict.matches) {
     if (verdict.failed.includes('zone')) return answer('not_matched', `not in this local-time send's time zones (device zone ${device.timezone ?? 'unset'})`, more);

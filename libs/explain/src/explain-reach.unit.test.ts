@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, TOPICS, type EventData, type EventType, type FanoutTaskV2, type NotificationRequestedV2, type ResolvedAudience } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import { explainReach, type ReachFacts } from './explain-reach.ts';
+import { explainReach, reasonSaid, type ReachFacts } from './explain-reach.ts';
 import { deviceTimeline } from './device-timeline.ts';
 
 const P = 'p1';
@@ -111,5 +111,14 @@ describe('deviceTimeline', () => {
     const opened = record(TOPICS.notificationEvents, 4, 'NotificationOpened', { notification_id: 'n1', device_id: D });
     const kinds = deviceTimeline(records, [reported, opened], D).map((entry) => entry.kind);
     expect(kinds).toEqual(['registered', 'token_refreshed', 'metadata_changed', 'deactivated', 'reactivated', 'unregistered', 'receipt', 'opened']);
+  });
+});
+
+describe('reasonSaid', () => {
+  it('says what a web device lacks when the reason names it, and the bare reason otherwise', () => {
+    expect(reasonSaid('NoWebPushKeys')).toContain('herald providers webpush <project-id> --generate');
+    expect(reasonSaid('SubscriptionGone')).toContain('subscribe again');
+    expect(reasonSaid('BadDeviceToken')).toBe(' (BadDeviceToken)');
+    expect(reasonSaid(null)).toBe('');
   });
 });

@@ -5,6 +5,13 @@ import { DeviceQueries, TopicQueries, type ReadModelRegistry } from '@herald/mon
 export interface AudienceSize {
   ios: number;
   android: number;
+  /** Browsers (Web Push subscriptions). */
+  web: number;
+}
+
+/** Every platform's devices together. */
+export function audienceTotal(size: AudienceSize): number {
+  return size.ios + size.android + size.web;
 }
 
 /**

@@ -5,7 +5,7 @@ import { SegmentQueries, type Db, type ReadModelRegistry, type SegmentHead, type
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import type { SegmentSummary, SegmentVersionView } from '../schemas/segments.ts';
-import { audienceSize, type AudienceSize } from './audience-size.ts';
+import { audienceSize, audienceTotal, type AudienceSize } from './audience-size.ts';
 
 type VersionView = Static<typeof SegmentVersionView>;
 type SummaryView = Static<typeof SegmentSummary>;
@@ -138,7 +138,7 @@ export class SegmentService {
     const pinned = await this.pin(projectId, [target], 'segment');
     if ('problems' in pinned) throw new UnprocessableError(pinned.problems);
     const byPlatform = await audienceSize(this.#readModels, projectId, [target], segmentLookupOf(pinned.segments));
-    return { total: byPlatform.ios + byPlatform.android, by_platform: byPlatform };
+    return { total: audienceTotal(byPlatform), by_platform: byPlatform };
   }
 
   async delete(projectId: string, id: string): Promise<void> {
