@@ -5,16 +5,19 @@ import { DeviceRegisteredV2 } from './schemas/device-registered.v2.ts';
 import { MetadataUpdatedV1 } from './schemas/metadata-updated.v1.ts';
 import { MetadataUpdatedV2 } from './schemas/metadata-updated.v2.ts';
 import { DeviceDeactivatedV1 } from './schemas/device-deactivated.v1.ts';
+import { DeviceDeactivatedV2 } from './schemas/device-deactivated.v2.ts';
 import { TopicCreatedV1 } from './schemas/topic-created.v1.ts';
 import { TopicDeletedV1 } from './schemas/topic-deleted.v1.ts';
 import { DeviceUnlinkedV1 } from './schemas/device-unlinked.v1.ts';
 import { NotificationRequestedV1 } from './schemas/notification-requested.v1.ts';
 import { NotificationRequestedV2 } from './schemas/notification-requested.v2.ts';
 import { NotificationDispatchedV1 } from './schemas/notification-dispatched.v1.ts';
+import { NotificationDispatchedV2 } from './schemas/notification-dispatched.v2.ts';
 import { DeliveryReportedV1 } from './schemas/delivery-reported.v1.ts';
 import { DeliveryReportedV2 } from './schemas/delivery-reported.v2.ts';
 import { NotificationOpenedV1 } from './schemas/notification-opened.v1.ts';
 import { NotificationOpenedV2 } from './schemas/notification-opened.v2.ts';
+import { VariantDecidedV1 } from './schemas/variant-decided.v1.ts';
 import { DeliveryBatchV1 } from './schemas/delivery-batch.v1.ts';
 import { DeliveryBatchV2 } from './schemas/delivery-batch.v2.ts';
 import { FanoutTaskV1 } from './schemas/fanout-task.v1.ts';
@@ -34,14 +37,15 @@ import { ProjectThrottledV1 } from './schemas/project-throttled.v1.ts';
 export type HeraldEvent =
   | DeviceRegisteredV2
   | MetadataUpdatedV2
-  | DeviceDeactivatedV1
+  | DeviceDeactivatedV2
   | TopicCreatedV1
   | TopicDeletedV1
   | DeviceUnlinkedV1
   | NotificationRequestedV2
-  | NotificationDispatchedV1
+  | NotificationDispatchedV2
   | DeliveryReportedV2
   | NotificationOpenedV2
+  | VariantDecidedV1
   | DeliveryBatchV2
   | FanoutTaskV2
   | TokenAssignedV1
@@ -84,6 +88,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry(MetadataUpdatedV1, TOPICS.deviceEvents, 'device_id'),
   entry(MetadataUpdatedV2, TOPICS.deviceEvents, 'device_id'),
   entry(DeviceDeactivatedV1, TOPICS.deviceEvents, 'device_id'),
+  entry(DeviceDeactivatedV2, TOPICS.deviceEvents, 'device_id'),
   entry(DeviceUnregisteredV1, TOPICS.deviceEvents, 'device_id'),
   entry(DevicePurgedV1, TOPICS.deviceEvents, 'device_id'),
   entry(DeviceUnlinkedV1, TOPICS.deviceEvents, 'device_id'),
@@ -94,10 +99,12 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry(NotificationRequestedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationRequestedV2, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationDispatchedV1, TOPICS.notificationEvents, 'notification_id'),
+  entry(NotificationDispatchedV2, TOPICS.notificationEvents, 'notification_id'),
   entry(DeliveryReportedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(DeliveryReportedV2, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationOpenedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationOpenedV2, TOPICS.notificationEvents, 'notification_id'),
+  entry(VariantDecidedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationCancelledV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationExpiredV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationSteeredV1, TOPICS.notificationEvents, 'notification_id'),

@@ -4,4 +4,5 @@ export * from './render.ts';
 export * from './check.ts';
 export * from './reference.ts';
 export * from './variants.ts';
+export * from './duration.ts';
 export * from './batch.ts';

@@ -92,3 +92,13 @@ describe('decideWinner', () => {
     expect(decideWinner([{ sent: 0, opened: 0 }, { sent: 0, opened: 0 }], 1)).toMatchObject({ winner: 1, reason: 'no_data' });
   });
 });
+
+describe('parseIsoDuration', () => {
+  it('reads days, hours, minutes and seconds; refuses the rest', async () => {
+    const { parseIsoDuration } = await import('./duration.ts');
+    expect(parseIsoDuration('PT2H')).toBe(7200);
+    expect(parseIsoDuration('PT5S')).toBe(5);
+    expect(parseIsoDuration('P1DT30M')).toBe(86_400 + 1800);
+    for (const bad of ['P', 'PT', 'PT0S', '2h', 'P1Y', 'P1W', 'PT1.5H', 'P1DT', '']) expect(parseIsoDuration(bad)).toBeUndefined();
+  });
+});

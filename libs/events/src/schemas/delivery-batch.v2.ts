@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 import { eventSchema } from '../envelope.ts';
 import { DeliveryBatchV1 } from './delivery-batch.v1.ts';
 import { LocaleContentFields } from './content.ts';
+import { Provider } from './common.ts';
 
 const v1 = DeliveryBatchV1.properties.data.properties;
 
@@ -15,6 +16,8 @@ export const DeliveryBatchV2 = eventSchema(
   2,
   Type.Object({
     ...v1,
+    // Wider than v1's: `webpush` batches carry web devices (their token is the subscription's endpoint).
+    provider: Provider,
     contents: Type.Optional(
       Type.Array(LocaleContentFields, {
         description: "The batch's distinct rendered contents, each laid over `message` for the devices that name it (`devices[].content`); absent: every device gets `message`",
@@ -26,6 +29,7 @@ export const DeliveryBatchV2 = eventSchema(
         token: Type.String({ minLength: 1 }),
         content: Type.Optional(Type.Integer({ minimum: 0, description: 'Index into `contents` of what this device gets' })),
         locale: Type.Optional(Type.String({ minLength: 1, description: 'The content locale the device got (`default` when none of its own)' })),
+        variant: Type.Optional(Type.String({ minLength: 1, description: 'An A/B send: the variant this device got' })),
         error: Type.Optional(Type.String({ minLength: 1, description: "Its content could not be rendered (a template error, naming locale, field and line): reported `failed` with reason `TemplateError`, never sent" })),
       }),
       { maxItems: 500 },

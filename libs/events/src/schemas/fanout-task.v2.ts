@@ -3,12 +3,14 @@ import { eventSchema } from '../envelope.ts';
 import { CampaignCaps, FanoutMessage, FanoutSlot, PriorityLane, ResolvedAudience } from './fanout-task.v1.ts';
 import { AudienceCondition } from './target-expression.ts';
 import { Localizations, PinnedTemplate } from './content.ts';
+import { FanoutSplit } from './split-test.ts';
 
 /** v1's message plus what per-device content is made from: a pinned template or a literal send's localisations. */
-export const FanoutMessageV2 = Type.Object({ ...FanoutMessage.properties, template: Type.Optional(PinnedTemplate), localizations: Type.Optional(Localizations) });
+export const FanoutMessageV2 = Type.Object({ ...FanoutMessage.properties, template: Type.Optional(PinnedTemplate), localizations: Type.Optional(Localizations), split: Type.Optional(FanoutSplit) });
 export type FanoutMessageV2 = Static<typeof FanoutMessageV2>;
 
-const PerProvider = Type.Object({ apns: Type.Integer({ minimum: 0 }), fcm: Type.Integer({ minimum: 0 }) });
+/** v1's counts plus web devices' (absent in tasks written before the Web Push lane: 0). */
+const PerProvider = Type.Object({ apns: Type.Integer({ minimum: 0 }), fcm: Type.Integer({ minimum: 0 }), webpush: Type.Optional(Type.Integer({ minimum: 0 })) });
 
 /** v1's audience plus its expressions: the union of the plain targets' lists and of these conditions (libs/audience). */
 export const ResolvedAudienceV2 = Type.Object({
@@ -56,6 +58,11 @@ export const FanoutTaskV2 = eventSchema(
     lane: Type.Optional(PriorityLane),
     deadline: Type.Optional(Type.String({ format: 'date-time', description: '`requested_at` + `max_duration`: what is not sent by then is reported `expired`' })),
     caps: Type.Optional(CampaignCaps),
+    split_phase: Type.Optional(
+      Type.Union([Type.Literal('test'), Type.Literal('remainder')], {
+        description: "An A/B send with a test share: the test's fan-out (variants and holdout; its dispatch is slot `test` of 2) or the remainder's after the decision (slot `remainder`)",
+      }),
+    ),
     forwarded: Type.Optional(Type.Boolean({ description: 'Runs on the partition of devices that hold a target token under an id derived from another token (a refresh), for the task of `partition`, which hands on its dispatch' })),
     forwards: Type.Optional(
       Type.Array(Type.Object({ device_id: Type.String({ minLength: 1 }), token: Type.String({ minLength: 1 }) }), {

@@ -4,6 +4,7 @@ import { PinnedSegment, TargetExpression } from './target-expression.ts';
 import { PushOptionFields } from './push-options.ts';
 import { PriorityLane } from './fanout-task.v1.ts';
 import { Localizations, PinnedTemplate } from './content.ts';
+import { SplitTestShare, SplitVariant } from './split-test.ts';
 
 export const NotificationRequestedV2 = eventSchema(
   'NotificationRequested',
@@ -26,6 +27,10 @@ export const NotificationRequestedV2 = eventSchema(
     priority_lane: Type.Optional(PriorityLane),
     template: Type.Optional(PinnedTemplate),
     localizations: Type.Optional(Localizations),
+    variants: Type.Optional(Type.Array(SplitVariant, { minItems: 2, maxItems: 5, description: 'An A/B send: each device of the audience gets one variant (by a hash of notification and device ids), or is in the holdout or the remainder' })),
+    holdout_percent: Type.Optional(Type.Integer({ minimum: 0, maximum: 50, description: 'An A/B send: share (%) of the audience that gets nothing (reported `held_out`)' })),
+    test: Type.Optional(SplitTestShare),
+    fallback: Type.Optional(Type.String({ minLength: 1, description: 'An A/B send with a test share: the variant the remainder gets when no variant wins significantly (absent: the first)' })),
   }),
   'A client asked for a notification to be sent to its targets, now or at `send_at` / `send_at_local`. Fields added later are optional.',
 );
