@@ -1,3 +1,5 @@
+import type { Provider } from '@herald/events';
+
 /** Where a fact is in the log. */
 export interface LogPlace {
   topic: string;
@@ -20,8 +22,8 @@ export type TimelineKind =
 export interface Receipt {
   notification_id: string;
   batch_id: string;
-  provider: 'apns' | 'fcm';
-  outcome: 'delivered' | 'failed' | 'invalid' | 'cancelled' | 'expired' | 'capped' | 'deferred';
+  provider: Provider;
+  outcome: 'delivered' | 'failed' | 'invalid' | 'cancelled' | 'expired' | 'capped' | 'deferred' | 'held_out';
   reason: string | null;
   attempts: number | null;
   /** capped / deferred: the frequency cap or quiet hours that applied, and (deferred) when it goes out. */
@@ -32,7 +34,7 @@ export interface Receipt {
 
 /** The provider's answer that deactivated a device (DeviceDeactivated). */
 export interface Evidence {
-  provider: 'apns' | 'fcm';
+  provider: Provider;
   reason: string;
   provider_timestamp: string | null;
   notification_id: string | null;

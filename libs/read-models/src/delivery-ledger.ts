@@ -1,4 +1,4 @@
-import { parseBatchId, TOPICS, type DeliveryOutcome, type DeliveryReportedV2, type ConsumedEvent } from '@herald/events';
+import { parseBatchId, TOPICS, type Provider, type DeliveryOutcome, type DeliveryReportedV2, type ConsumedEvent } from '@herald/events';
 import type { ProjectedDocument } from './documents.ts';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 import type { IndexDefinition } from './index-definition.ts';
@@ -15,6 +15,10 @@ export interface LedgerDevice {
   until?: string;
   /** Sends tried for this device (absent when the report did not say). */
   attempts?: number;
+  /** A template or localised send: the content locale the device got. */
+  locale?: string;
+  /** An A/B send: the variant the device got. */
+  variant?: string;
   opened_at?: string;
 }
 
@@ -25,7 +29,7 @@ export interface LedgerDevice {
  */
 export interface DeliveryLedgerDocument extends ProjectedDocument {
   notification_id: string;
-  provider: 'apns' | 'fcm';
+  provider: Provider;
   /** The device-events partition whose fan-out task planned the batch, and its sequence number there (from the batch id). */
   partition?: number;
   sequence?: number;
@@ -108,6 +112,8 @@ function ledgerLine(result: DeliveryReportedV2['data']['results'][number]): Ledg
     ...(result.attempts === undefined ? {} : { attempts: result.attempts }),
     ...(result.rule === undefined ? {} : { rule: result.rule }),
     ...(result.until === undefined ? {} : { until: result.until }),
+    ...(result.locale === undefined ? {} : { locale: result.locale }),
+    ...(result.variant === undefined ? {} : { variant: result.variant }),
   };
 }
 

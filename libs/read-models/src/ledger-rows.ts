@@ -67,7 +67,7 @@ export function isSent(outcome: Outcome): boolean {
 
 /** The outcome counts a notification's ledger documents add up to (what its `counts` must equal). */
 export function ledgerCounts(docs: Iterable<DeliveryLedgerDocument>): Omit<DeliveryCounts, 'targeted'> {
-  const counts = { sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, capped: 0, deferred: 0, opened: 0 };
+  const counts = { sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, capped: 0, deferred: 0, held_out: 0, opened: 0 };
   for (const doc of docs) {
     for (const device of doc.devices) {
       // A cancelled, expired, capped or (still) deferred device was not handed to a provider.

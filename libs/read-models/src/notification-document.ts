@@ -1,4 +1,4 @@
-import type { TargetExpression } from '@herald/events';
+import type { TargetExpression, VariantDecidedV1 } from '@herald/events';
 import type { IndexDefinition } from './index-definition.ts';
 import type { ProjectedDocument } from './documents.ts';
 
@@ -23,6 +23,8 @@ export interface DeliveryCounts {
   capped?: number;
   /** Held by a frequency cap (`on_cap: defer`) or quiet hours, not sent yet: each moves to its real outcome when its batch is released. */
   deferred?: number;
+  /** Not sent: in an A/B send's holdout (absent outside A/B sends). */
+  held_out?: number;
   /** Devices that reported opening it. */
   opened: number;
 }
@@ -44,9 +46,14 @@ export interface NotificationDocument extends ProjectedDocument {
   /** Push options and schedule fields present on the request (data, badge, …, send_at, send_at_local). */
   options?: NotificationOptions;
   status: NotificationStatus;
-  /** Totals over both providers. */
+  /** Totals over every provider. */
   counts: DeliveryCounts;
-  by_provider?: { apns: DeliveryCounts; fcm: DeliveryCounts };
+  /** `webpush` once a web device was targeted (documents written before the Web Push lane have none). */
+  by_provider?: { apns: DeliveryCounts; fcm: DeliveryCounts; webpush?: DeliveryCounts };
+  /** An A/B send: counts by variant name, `holdout` and `remainder` (variant-counts.ts). */
+  by_variant?: Record<string, DeliveryCounts>;
+  /** An A/B send with a test share, once decided: its VariantDecided. */
+  decision?: VariantDecidedV1['data'];
   /** Dispatches seen (`<slot>/<partition>`; slot '' for a send with one slot, no partition for a dispatch of the whole audience) and how many slots and partition dispatches per slot there are. */
   dispatched_slots?: string[];
   slots?: number;

@@ -1,4 +1,4 @@
-import { TOPICS, type ConsumedEvent } from '@herald/events';
+import { TOPICS, type ConsumedEvent, type Provider } from '@herald/events';
 import type { ProjectedDocument } from './documents.ts';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 import { outcomeCountDeltas, ZERO_OUTCOMES, type OutcomeCounts } from './outcome-counts.ts';
@@ -6,7 +6,7 @@ import { NOTIFICATIONS_FETCH } from './notifications.ts';
 
 /** Devices not delivered, grouped by the provider's (or Herald's) reason. */
 export interface FailureGroup {
-  provider: 'apns' | 'fcm';
+  provider: Provider;
   outcome: 'failed' | 'invalid';
   /** The provider's reason code (or Herald's: AttemptsExhausted, NoApnsCredentials, …); '' when none was given. */
   reason: string;
@@ -90,7 +90,8 @@ export function evolveNotificationReport(state: NotificationReportDocument | und
   // A deferred batch is counted once, when its release is reported (under the same batch id).
   if (event.data.results.every((result) => result.outcome === 'deferred')) return { ...base, position };
   const counts: Partial<OutcomeCounts> = {};
-  for (const result of event.data.results) if (result.outcome !== 'deferred') counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
+  // The holdout is never sent: not an outcome over time (its count is the notification's).
+  for (const result of event.data.results) if (result.outcome !== 'deferred' && result.outcome !== 'held_out') counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
   return {
     ...base,
     started_at: startedAt,

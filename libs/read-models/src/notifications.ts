@@ -2,6 +2,7 @@ import { TOPICS, type NotificationRequestedV2, type ConsumedEvent } from '@heral
 import { batchProvider, isSent } from './ledger-rows.ts';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 import { notificationCountDeltas } from './notification-counts.ts';
+import { variantCountsAfterOpen, variantCountsAfterReport } from './variant-counts.ts';
 import { FINISHED_STATUSES, NOTIFICATION_INDEXES, ZERO_COUNTS, type DeliveryCounts, type NotificationDocument, type NotificationOptions } from './notification-document.ts';
 
 
@@ -40,7 +41,7 @@ export function audienceEstimateOf(doc: Pick<NotificationDocument, 'audience_est
 }
 
 /** Each device is counted once it has an outcome; a cancelled, expired or capped device has one too (it will never be sent); a deferred one has not yet. */
-const settled = (counts: DeliveryCounts) => counts.delivered + counts.failed + counts.invalid + counts.cancelled + (counts.expired ?? 0) + (counts.capped ?? 0);
+const settled = (counts: DeliveryCounts) => counts.delivered + counts.failed + counts.invalid + counts.cancelled + (counts.expired ?? 0) + (counts.capped ?? 0) + (counts.held_out ?? 0);
 
 /** The `reported_batches` entry of a released deferred batch's report (the batch id itself names its `deferred` report). */
 export const SETTLED_SUFFIX = '+settled';
@@ -124,15 +125,17 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
       const slot = dispatchKey(event.data);
       const dispatched = state.dispatched_slots ?? [];
       if (dispatched.includes(slot)) return { ...state, position };
-      const { apns, fcm } = event.data.targeted;
+      const { apns, fcm, webpush = 0 } = event.data.targeted;
       const byProvider = state.by_provider ?? { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } };
+      const web = byProvider.webpush ?? (webpush > 0 ? { ...ZERO_COUNTS } : undefined);
       return withProgress(
         {
           ...state,
-          counts: { ...state.counts, targeted: state.counts.targeted + apns + fcm },
+          counts: { ...state.counts, targeted: state.counts.targeted + apns + fcm + webpush },
           by_provider: {
             apns: { ...byProvider.apns, targeted: byProvider.apns.targeted + apns },
             fcm: { ...byProvider.fcm, targeted: byProvider.fcm.targeted + fcm },
+            ...(web === undefined ? {} : { webpush: { ...web, targeted: web.targeted + webpush } }),
           },
           dispatched_slots: [...dispatched, slot],
           slots: event.data.slots ?? state.slots ?? 1,
@@ -152,7 +155,7 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
       if (reported.includes(key)) return { ...state, position };
       const counts = { ...state.counts };
       const byProvider = state.by_provider ?? { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } };
-      const provider = { ...byProvider[event.data.provider] };
+      const provider = { ...(byProvider[event.data.provider] ?? ZERO_COUNTS) };
       for (const result of event.data.results) {
         counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
         provider[result.outcome] = (provider[result.outcome] ?? 0) + 1;
@@ -165,8 +168,9 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
           provider.deferred = Math.max(0, (provider.deferred ?? 0) - 1);
         }
       }
+      const byVariant = event.data.settles_deferral === true ? undefined : variantCountsAfterReport(state.by_variant, event.data);
       return withProgress(
-        { ...state, counts, by_provider: { ...byProvider, [event.data.provider]: provider }, reported_batches: [...reported, key], updated_at: at, position },
+        { ...state, counts, by_provider: { ...byProvider, [event.data.provider]: provider }, ...(byVariant === undefined ? {} : { by_variant: byVariant }), reported_batches: [...reported, key], updated_at: at, position },
         at,
       );
     }
@@ -174,12 +178,14 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
       if (state === undefined) return state;
       const provider = event.data.batch_id === undefined ? undefined : batchProvider(event.data.batch_id);
       const byProvider = state.by_provider;
+      const byVariant = variantCountsAfterOpen(state.by_variant, event.data);
       return {
         ...state,
         counts: { ...state.counts, opened: state.counts.opened + 1 },
+        ...(byVariant === undefined ? {} : { by_variant: byVariant }),
         ...(provider === undefined || byProvider === undefined
           ? {}
-          : { by_provider: { ...byProvider, [provider]: { ...byProvider[provider], opened: byProvider[provider].opened + 1 } } }),
+          : { by_provider: { ...byProvider, [provider]: { ...(byProvider[provider] ?? ZERO_COUNTS), opened: (byProvider[provider]?.opened ?? 0) + 1 } } }),
         updated_at: at,
         position,
       };
@@ -192,6 +198,8 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
       if (state === undefined) return state;
       return { ...steerNotification(state, event.data, at), position };
     }
+    case 'VariantDecided':
+      return state === undefined ? state : { ...state, decision: event.data, updated_at: at, position };
     case 'AudienceEstimated': {
       if (state === undefined) return state;
       return { ...state, audience_estimates: { ...state.audience_estimates, [String(event.data.partition)]: event.data.devices }, position };
@@ -248,6 +256,7 @@ export const notificationsProjection: Projection<NotificationDocument> = {
       case 'NotificationExpired':
       case 'NotificationSteered':
       case 'AudienceEstimated':
+      case 'VariantDecided':
         return [event.data.notification_id];
       default:
         return [];
