@@ -4,7 +4,10 @@ import { compileTemplate, describeProblem, localizeLiteral, NotificationRenderer
 import type { PlannedBatch } from './batcher.ts';
 
 /** What one device gets: content and the locale it was chosen for, or the render error that fails it. */
-export type DeviceContent = { locale: string; content: LocaleContentFields; bytes: number } | { locale: string; error: string; bytes: number };
+export type DeviceContent = ({ locale: string; content: LocaleContentFields; bytes: number } | { locale: string; error: string; bytes: number }) & {
+  /** An A/B send: the variant the device got (split-step.ts). */
+  variant?: string;
+};
 
 /**
  * Makes each device's content for one notification: a template send
@@ -20,7 +23,7 @@ const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 /** The batch's own message: what every device gets unless its content says otherwise (the template and localisations stay behind). */
 export function baseMessage(message: FanoutMessageV2): FanoutMessage {
-  const { template: _template, localizations: _localizations, ...base } = message;
+  const { template: _template, localizations: _localizations, split: _split, ...base } = message;
   return base;
 }
 
@@ -93,14 +96,15 @@ export function withContents(batch: PlannedBatch, contents: ReadonlyMap<string, 
   const devices = batch.devices.map((device) => {
     const made = contents.get(device.device_id);
     if (made === undefined) return device;
-    if ('error' in made) return { ...device, locale: made.locale, error: made.error };
+    const variant = made.variant === undefined ? {} : { variant: made.variant };
+    if ('error' in made) return { ...device, locale: made.locale, ...variant, error: made.error };
     let index = indexOf.get(made.content);
     if (index === undefined) {
       index = distinct.length;
       distinct.push(made.content);
       indexOf.set(made.content, index);
     }
-    return { ...device, content: index, locale: made.locale };
+    return { ...device, content: index, locale: made.locale, ...variant };
   });
   return { contents: distinct, devices };
 }

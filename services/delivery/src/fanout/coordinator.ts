@@ -7,6 +7,8 @@ import type { Clock } from '@herald/runtime';
 import { planTasks } from './plan-tasks.ts';
 import { holdSchedules } from '../schedule/hold.ts';
 import { isScheduledSend } from '../schedule/slots.ts';
+import { decisionOf, holdDecision, type VariantCounts } from './decide-step.ts';
+import { isDecisionSchedule } from './split-step.ts';
 
 export interface CoordinatorDeps {
   schedules: Pick<ScheduleStore, 'hold' | 'markFired' | 'request' | 'cancel'>;
@@ -30,6 +32,8 @@ export interface CoordinatorDeps {
   /** Schedule decisions (is send_at still ahead?); tests move it. */
   /** Only its time: schedules decide by it. */
   clock: Pick<Clock, 'now'>;
+  /** An A/B send's counts by variant now (the notifications read model): what its decision at `decide_after` is made from. */
+  variantCounts?(projectId: string, notificationId: string): Promise<VariantCounts | undefined>;
   maxAgeMs: number;
   logger: Logger;
 }
@@ -63,6 +67,8 @@ export function coordinatorHandler(deps: CoordinatorDeps) {
           await holdSchedules(deps, event);
           continue;
         }
+        // An A/B send with a test share: its decision is held before the request's offset is committed.
+        await holdDecision(deps.schedules, event, event.data, event.occurred_at, deps.maxAgeMs);
         out.push(...take(deps, tooOld, event, event.data, event.occurred_at, undefined, deviceEnds, await deps.projectRate?.(event.project_id), await deps.projectCaps?.(event.project_id)));
       } else if (event.type === 'NotificationDue') {
         out.push(...(await due(deps, tooOld, record, event, deviceEnds)));
@@ -125,7 +131,27 @@ async function due(deps: CoordinatorDeps, tooOld: TooOld[], record: ConsumedEven
     if (batch === undefined) deps.logger.warn({ notification_id: data.notification_id, schedule: data.fanout_id }, 'deferred batch not found; nothing is released');
     return batch === undefined ? [] : [batch];
   }
+  if (isDecisionSchedule(data.fanout_id)) return decide(deps, data, deviceEnds);
   const held = await deps.schedules.request(data.notification_id);
   if (held === null) return [];
+  if (data.slot === undefined) await holdDecision(deps.schedules, { project_id: held.project_id, correlation_id: held.correlation_id }, held.request, data.due_at, deps.maxAgeMs);
   return take(deps, tooOld, { project_id: held.project_id, correlation_id: held.correlation_id }, held.request, data.due_at, data.slot, deviceEnds, await deps.projectRate?.(held.project_id), await deps.projectCaps?.(held.project_id));
+}
+
+/**
+ * An A/B send's `decide_after` (its schedule fired once: markFired): the
+ * decision from the read model's counts by variant, as VariantDecided, and
+ * the remainder's fan-out (`<id>#remainder`, the winner for every remainder
+ * device), committed together with this record's offset: sent once.
+ */
+async function decide(deps: CoordinatorDeps, data: NotificationDueV1['data'], deviceEnds: readonly number[]): Promise<Outgoing[]> {
+  const held = await deps.schedules.request(data.fanout_id);
+  if (held === null) return [];
+  const context = { project_id: held.project_id, correlation_id: held.correlation_id };
+  if (deps.controls.isCancelled(data.notification_id)) return [];
+  const counts = (await deps.variantCounts?.(held.project_id, data.notification_id)) ?? {};
+  const { event, winner } = decisionOf(held.request, counts, context);
+  deps.logger.info({ notification_id: data.notification_id, chosen: event.data.chosen, reason: event.data.reason, p_value: event.data.p_value }, 'A/B test decided; the remainder gets the chosen variant');
+  const remainder = planTasks({ request: held.request, projectId: held.project_id, correlationId: held.correlation_id, requestedAt: data.due_at, deviceEnds, topicOf: deps.topicOf, partitionOf: deps.partitionOf, projectRate: await deps.projectRate?.(held.project_id), caps: await deps.projectCaps?.(held.project_id), winner });
+  return [{ event }, ...remainder];
 }

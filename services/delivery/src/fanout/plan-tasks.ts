@@ -2,6 +2,7 @@ import { createEvent, PushOptionFields, type FanoutMessageV2, type CampaignCaps,
 import { partitionsOf, resolveAudience, segmentLookupOf, type TopicLookup } from '@herald/audience';
 import type { Outgoing } from '@herald/kafka';
 import { deadlineOf } from '../control/pace.ts';
+import { remainderFanoutId } from './split-step.ts';
 
 const PUSH_OPTION_KEYS = Object.keys(PushOptionFields) as Array<keyof typeof PushOptionFields>;
 
@@ -17,6 +18,8 @@ export function messageOf(request: NotificationRequestedV2['data']): FanoutMessa
     // What each device's content is made from (content-step.ts): carried by the first step's record only.
     ...(request.template === undefined ? {} : { template: request.template }),
     ...(request.localizations === undefined ? {} : { localizations: request.localizations }),
+    // An A/B send: the variants and shares each device is assigned by (split-step.ts).
+    ...(request.variants === undefined ? {} : { split: { variants: request.variants, holdout_percent: request.holdout_percent ?? 0, ...(request.test === undefined ? {} : { test_percent: request.test.percent }) } }),
   };
 }
 
@@ -35,6 +38,8 @@ export interface TaskPlanInput {
   projectRate?: number | undefined;
   /** The project's frequency cap and quiet hours now (`herald projects caps` / `quiet-hours`): each task carries them, so no step reads settings. */
   caps?: CampaignCaps | undefined;
+  /** An A/B send's remainder, after its VariantDecided: every remainder device gets variant `winner` (fan-out `<id>#remainder`). */
+  winner?: number | undefined;
 }
 
 /**
@@ -49,15 +54,18 @@ export function planTasks(input: TaskPlanInput): Outgoing[] {
   // Saved segments are the versions the send pinned (NotificationRequested's `segments`), never the store's now.
   const audience = resolveAudience(projectId, request.targets, input.topicOf, segmentLookupOf(request.segments));
   const partitions = partitionsOf(projectId, audience, (key) => input.partitionOf(key, partitionCount), partitionCount);
-  const fanoutId = input.slot === undefined ? request.notification_id : `${request.notification_id}@${input.slot.index}`;
+  const fanoutId = input.winner !== undefined ? remainderFanoutId(request.notification_id) : input.slot === undefined ? request.notification_id : `${request.notification_id}@${input.slot.index}`;
+  // An A/B send with a test share dispatches its test and, after the decision, its remainder.
+  const phase = request.variants === undefined || request.test === undefined ? {} : { split_phase: input.winner === undefined ? ('test' as const) : ('remainder' as const) };
   const context = { project_id: projectId, correlation_id: input.correlationId };
   if (partitions.length === 0) {
     // The targets name nothing that can exist (a topic the project does not have): dispatched to nobody, at once.
     const none = { apns: 0, fcm: 0 };
-    const slot = input.slot === undefined ? {} : { slot: input.slot.at, slots: input.slot.count };
+    const slot = phase.split_phase !== undefined ? { slot: phase.split_phase, slots: 2 } : input.slot === undefined ? {} : { slot: input.slot.at, slots: input.slot.count };
     return [{ event: createEvent('NotificationDispatched', { notification_id: request.notification_id, targeted: none, batches: none, ...slot }, context) }];
   }
-  const message = messageOf(request);
+  const planned = messageOf(request);
+  const message = input.winner === undefined || planned.split === undefined ? planned : { ...planned, split: { ...planned.split, winner: input.winner } };
   // A transactional send is never paced: the project's default pace is not copied onto it.
   const rate = request.priority_lane === 'transactional' ? undefined : (request.rate_per_minute ?? input.projectRate);
   const pace = rate === undefined ? {} : { pace: { rate_per_minute: rate, ...(request.rate_per_minute === undefined ? { from_project: true } : {}) } };
@@ -81,6 +89,7 @@ export function planTasks(input: TaskPlanInput): Outgoing[] {
       ...(request.priority_lane === undefined ? {} : { lane: request.priority_lane }),
       ...(deadline === undefined ? {} : { deadline: new Date(deadline).toISOString() }),
       ...(input.caps === undefined ? {} : { caps: input.caps }),
+      ...phase,
     };
     return { event: createEvent('FanoutTask', data, context), partition };
   });

@@ -1,6 +1,6 @@
 import { DELIVERY_CONSUMERS, TOPICS, type FanoutMessageV2 } from '@herald/events';
 import { coPartitionAssigner, highsByPartition, partitionForKey, readRecordAt, runConsumer } from '@herald/kafka';
-import { DeviceQueries, ReadModelRegistry, wrapMongoError, ScheduleStore } from '@herald/mongo';
+import { DeviceQueries, NotificationQueries, ReadModelRegistry, wrapMongoError, ScheduleStore } from '@herald/mongo';
 import { AdminStore } from '@herald/admin';
 import type { DeliveryDeps } from '../delivery-deps.ts';
 import type { DeliveryRuntime } from '../delivery-runtime.ts';
@@ -92,6 +92,7 @@ export async function startFanout(deps: DeliveryDeps, runtime: DeliveryRuntime):
         projectRate: projectSetting(admins, (project) => project.default_rate_per_minute),
         projectCaps: projectCaps(admins),
         releases: { batchOf: async (id) => releasedBatch(await schedules.released(id)) },
+        variantCounts: async (projectId, id) => (await new NotificationQueries(readModels).notification(projectId, id))?.by_variant,
         clock: ports.clock,
         maxAgeMs,
         logger,

@@ -9,10 +9,11 @@ import type { ProjectBudgets } from '../control/project-budgets.ts';
 import { estimateAudience, readPage, type IndexReader } from '@herald/audience-index';
 import { gatePage, heldBatches, keepsCaps, type CapsDeps } from './caps-step.ts';
 import { baseMessage, contentBytes, contentMakerFor, contentsOfRows, withContents, type ContentMaker, type DeviceContent } from './content-step.ts';
+import { heldOutReports, splitContents, splitMakerFor, splitRows, type SplitMaker } from './split-step.ts';
 
 export const WORK_TOPIC = {
-  campaign: { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm },
-  express: { apns: TOPICS.deliveriesApnsExpress, fcm: TOPICS.deliveriesFcmExpress },
+  campaign: { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm, webpush: TOPICS.deliveriesWebpush },
+  express: { apns: TOPICS.deliveriesApnsExpress, fcm: TOPICS.deliveriesFcmExpress, webpush: TOPICS.deliveriesWebpushExpress },
 } as const;
 export const DEFAULT_STEP_DEVICES = 10_000;
 /** The first step reads less, so the first batch leaves after one short read whatever the audience's size. */
@@ -89,6 +90,18 @@ export function taskHandler(deps: TaskRunnerDeps) {
     }
     return maker ?? undefined;
   };
+  // Per A/B send, its plan and variants' content makers (null: not an A/B send).
+  const splits = new Map<string, SplitMaker | null>();
+  const splitOf = (task: Task, message: FanoutMessageV2): SplitMaker | undefined => {
+    const key = task.fanout_id;
+    let split = splits.get(key);
+    if (split === undefined) {
+      split = splitMakerFor(message) ?? null;
+      splits.set(key, split);
+      if (splits.size > 200) splits.delete(splits.keys().next().value!);
+    }
+    return split ?? undefined;
+  };
 
   const now = deps.now ?? Date.now;
   const steering = (id: string): Steering => deps.steering?.(id) ?? { paused: false };
@@ -126,7 +139,7 @@ export function taskHandler(deps: TaskRunnerDeps) {
       const message = await messageOf(task, record.partition);
       if (task.step === 0) messages.set(`${task.fanout_id}|${record.partition}`, message);
       const limit = pace.limit;
-      const page = readPage(deps.index, {
+      const read = readPage(deps.index, {
         partition: record.partition,
         projectId: record.event.project_id,
         audience: task.audience,
@@ -137,15 +150,25 @@ export function taskHandler(deps: TaskRunnerDeps) {
         registeredBefore: task.wait_for,
       });
       const envelope = envelopeBytes(task, message, context);
+      // An A/B send: each device's variant (one hash), the holdout reported apart, the remainder left for the winner (split-step.ts).
+      const split = splitOf(task, message);
+      const parts = split === undefined ? undefined : splitRows(split, task.notification_id, read.rows);
+      const page = parts === undefined ? read : { ...read, rows: parts.send };
       // A template send (or one with localisations): each device's content, from its values in the index; a plain literal send skips this.
-      const maker = makerOf(task.notification_id, message);
-      const contents = maker === undefined ? undefined : contentsOfRows(maker, deps.index, record.partition, page.rows);
+      const maker = split === undefined ? makerOf(task.notification_id, message) : undefined;
+      const contents =
+        split !== undefined ? splitContents(split, deps.index, record.partition, page.rows, parts!.variantOf) : maker === undefined ? undefined : contentsOfRows(maker, deps.index, record.partition, page.rows);
       const limits = { maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelope, ...(contents === undefined ? {} : { extraBytes: contentBytes(contents) }) };
       const ratePerMinute = pace.kind === 'run' ? pace.paced?.ratePerMinute : undefined;
       // Campaign sends keep the project's frequency cap and quiet hours: held devices get their own batches and reports (caps-step.ts).
       const gate = deps.caps !== undefined && pace.kind !== 'expire' && keepsCaps(task, progress.step === 0 && page.exhausted) ? await gatePage(deps.caps, task, record.event.project_id, page) : undefined;
       const sendable = gate?.page ?? page;
       let plan = planStep(progress, sendable, limits);
+      if (parts !== undefined && parts.heldOut.length > 0) {
+        const held = heldOutReports(parts.heldOut, plan.next, limits, (batch) => batchEvent(task, message, batch, context), context);
+        out.push(...held.out);
+        plan = { ...plan, next: held.next };
+      }
       if (gate !== undefined && gate.held.length > 0) {
         const held = await heldBatches(deps.caps!, gate.held, plan.next, limits, (batch) => batchEvent(task, message, batch, context, ratePerMinute, contents), context);
         out.push(...held.out);
@@ -230,13 +253,15 @@ async function forward(deps: TaskRunnerDeps, task: Task, message: FanoutMessageV
     ...(task.slot === undefined ? {} : { slot: task.slot }),
     ...(task.deadline === undefined ? {} : { deadline: task.deadline }),
     ...(task.lane === undefined ? {} : { lane: task.lane }),
+    ...(task.split_phase === undefined ? {} : { split_phase: task.split_phase }),
     ...(rest.length === 0 ? {} : { forwards: rest }),
   };
   return { event: createEvent('FanoutTask', data, context), partition: home };
 }
 
 function dispatched(task: Task, progress: TaskProgress, context: { project_id: string; correlation_id?: string | undefined }) {
-  const slot = task.slot === undefined ? {} : { slot: task.slot.at, slots: task.slot.count };
+  // An A/B send with a test share dispatches twice: its test, then its remainder after the decision (the notification is sent once both are).
+  const slot = task.split_phase !== undefined ? { slot: task.split_phase, slots: 2 } : task.slot === undefined ? {} : { slot: task.slot.at, slots: task.slot.count };
   return createEvent(
     'NotificationDispatched',
     { notification_id: task.notification_id, targeted: progress.targeted, batches: progress.sequence, partition: task.partition, partitions: task.partitions, ...slot },
@@ -252,7 +277,7 @@ function batchEvent(task: Task, message: FanoutMessageV2, batch: PlannedBatch, c
       notification_id: task.notification_id,
       provider: batch.provider,
       sequence: batch.sequence,
-      message: message.template === undefined && message.localizations === undefined ? message : baseMessage(message),
+      message: message.template === undefined && message.localizations === undefined && message.split === undefined ? message : baseMessage(message),
       ...(task.deadline === undefined ? {} : { expires_at: task.deadline }),
       ...(ratePerMinute === undefined ? {} : { rate_per_minute: Math.max(1, Math.round(ratePerMinute)) }),
       ...(contents === undefined ? { devices: batch.devices } : withContents(batch, contents)),

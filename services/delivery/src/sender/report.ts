@@ -1,4 +1,4 @@
-import { createEvent, type DeliveryBatchV2, type DeliveryReportedV2, type DeviceDeactivatedV1 } from '@herald/events';
+import { createEvent, type DeliveryBatchV2, type DeliveryReportedV2, type DeviceDeactivatedV2 } from '@herald/events';
 import type { AttemptedResult } from './retry.ts';
 import type { DeviceTarget } from '../providers/push-message.ts';
 
@@ -7,7 +7,7 @@ import type { DeviceTarget } from '../providers/push-message.ts';
  * device's outcome, and a DeviceDeactivated per token the provider said is
  * dead. Still-retryable devices (deadline passed) are reported failed.
  */
-export function batchReport(batch: DeliveryBatchV2, results: readonly AttemptedResult[], now = new Date()): { reported: DeliveryReportedV2; deactivated: DeviceDeactivatedV1[] } {
+export function batchReport(batch: DeliveryBatchV2, results: readonly AttemptedResult[], now = new Date()): { reported: DeliveryReportedV2; deactivated: DeviceDeactivatedV2[] } {
   const { data } = batch;
   const context = { project_id: batch.project_id, correlation_id: batch.correlation_id, now };
   // Per-device content (a template send, localisations): each line says the locale its device got, and a render error.
@@ -48,10 +48,14 @@ export function batchReport(batch: DeliveryBatchV2, results: readonly AttemptedR
   return { reported, deactivated };
 }
 
-/** The locale and render error of a device of a batch with per-device content. */
-function contentFields(device: { locale?: string | undefined; error?: string | undefined } | undefined): { locale?: string; error?: string } {
+/** The locale, A/B variant and render error of a device of a batch with per-device content. */
+function contentFields(device: { locale?: string | undefined; variant?: string | undefined; error?: string | undefined } | undefined): { locale?: string; variant?: string; error?: string } {
   if (device === undefined) return {};
-  return { ...(device.locale === undefined ? {} : { locale: device.locale }), ...(device.error === undefined ? {} : { error: device.error }) };
+  return {
+    ...(device.locale === undefined ? {} : { locale: device.locale }),
+    ...(device.variant === undefined ? {} : { variant: device.variant }),
+    ...(device.error === undefined ? {} : { error: device.error }),
+  };
 }
 
 /** A batch of a cancelled notification, not sent: every device's outcome is `cancelled`. */

@@ -1,0 +1,136 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assignDevice } from '@herald/templates';
+import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+
+/**
+ * An A/B send with a holdout and a test share through the real pipeline
+ * (API, Kafka, the store, fan-out, senders, the FCM fake): the devices split
+ * as their hashes say, the holdout gets nothing, B's opens make B win at
+ * `decide_after` (reached by moving the schedule clock) and the remainder
+ * gets B, each device once. The ≥ 10,000-device proportion check is a unit
+ * test of the assignment (split-step.unit.test.ts).
+ */
+let harness: ApiHarness;
+let project: { id: string; api_key: string };
+let clockDir: string;
+let clockFile: string;
+const DEVICES = 200;
+const tokens = Array.from({ length: DEVICES }, (_, index) => `ab-device-${String(index).padStart(3, '0')}`);
+const deviceIds = new Map<string, string>();
+
+beforeAll(async () => {
+  clockDir = await mkdtemp(join(tmpdir(), 'herald-clock-'));
+  clockFile = join(clockDir, 'offset');
+  await writeFile(clockFile, '0');
+  const clockEnv = { HERALD_CLOCK_FILE: clockFile };
+  harness = await startApiHarness('ab-test', { delivery: true, apiEnv: clockEnv, deliveryEnv: { ...clockEnv, DELIVERY_SCHEDULER_POLL_MS: '100', DELIVERY_SCHEDULER_IDLE_MS: '100' } });
+  project = await harness.createProject('ab-test');
+  await harness.fakes!.configure(project.id);
+  await createTopics(harness, project.api_key, ['ab']);
+  for (let at = 0; at < tokens.length; at += 20) {
+    await Promise.all(
+      tokens.slice(at, at + 20).map(async (token) => {
+        const response = await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, platform: 'android', token, topics: ['ab'] } });
+        expect(response.status, JSON.stringify(response.body)).toBe(201);
+        deviceIds.set(token, (response.body!.data as { id: string }).id);
+      }),
+    );
+  }
+  await waitFor('devices projected', async () => ((await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key })).body?.pagination as { count: number } | undefined)?.count === DEVICES, 120_000);
+}, 300_000);
+
+afterAll(async () => {
+  await harness?.stop();
+  if (clockDir !== undefined) await rm(clockDir, { recursive: true, force: true });
+});
+
+const pushesOf = (id: string) => harness.fakes!.fcm.deliveries.filter((delivery) => (delivery.message.data as { notification_id?: string } | undefined)?.notification_id === id);
+type View = { status: string; counts_by_variant?: Record<string, { targeted: number; delivered: number; opened: number; held_out?: number }>; decision?: Record<string, unknown> };
+const view = async (id: string) => (await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body?.data as View | undefined;
+
+describe('A/B sends', () => {
+  it('refuse bad variants with 422 naming the field', async () => {
+    const response = await harness.request('POST', '/api/v1/notifications', {
+      key: project.api_key,
+      body: { notification: { targets: ['ab'], variants: [{ name: 'A', title: 'a', body: 'a' }, { name: 'A', title: 'b' }], holdout_percent: 10, test: { percent: 50, decide_after: 'soon', metric: 'open_rate' }, fallback: 'Z' } },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body!.errors).toEqual([
+      'notification.variants[1].name: "A" is used by another variant',
+      'notification.variants[1].title and notification.variants[1].body are required unless notification.variants[1].template is given',
+      'notification.fallback: "Z" is not the name of a variant',
+      'notification.test.decide_after: "soon" is not an ISO 8601 duration of days, hours, minutes and seconds (PT2H, P1DT30M, PT90S)',
+    ]);
+    const holdout = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { targets: ['ab'], title: 'x', body: 'y', holdout_percent: 60 } } });
+    expect(holdout.status).toBe(422);
+  });
+
+  it('split the audience, hold the holdout out, and send the winner to the remainder once at decide_after', async () => {
+    const accepted = await harness.request('POST', '/api/v1/notifications', {
+      key: project.api_key,
+      body: {
+        notification: {
+          targets: ['ab'],
+          variants: [
+            { name: 'A', title: 'Sale', body: 'Today only' },
+            { name: 'B', title: 'Flash sale', body: 'Ends at midnight' },
+          ],
+          holdout_percent: 10,
+          test: { percent: 50, decide_after: 'P1D', metric: 'open_rate' },
+        },
+      },
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+    const id = (accepted.body!.data as { id: string }).id;
+
+    // Where each device goes, as Herald computes it (a hash of notification and device ids).
+    const plan = { variants: 2, holdoutPercent: 10, testPercent: 50 };
+    const expected = new Map(tokens.map((token) => [token, assignDevice(plan, id, deviceIds.get(token)!)]));
+    const inVariant = (index: number) => tokens.filter((token) => { const at = expected.get(token)!; return at.kind === 'variant' && at.index === index; });
+    const holdout = tokens.filter((token) => expected.get(token)!.kind === 'held_out');
+    const remainder = tokens.filter((token) => expected.get(token)!.kind === 'remainder');
+    // Generous bounds (binomial, n = 200): 20 held out, 45 per variant, 90 waiting.
+    expect(holdout.length).toBeGreaterThan(4);
+    expect(holdout.length).toBeLessThan(40);
+    for (const index of [0, 1]) expect(inVariant(index).length).toBeGreaterThan(20);
+    expect(remainder.length).toBeGreaterThan(55);
+
+    const tested = inVariant(0).length + inVariant(1).length;
+    await waitFor('the test pushes', () => pushesOf(id).length >= tested, 60_000);
+    const titles = new Map(pushesOf(id).map((push) => [push.message.token as string, (push.message.notification as { title: string }).title]));
+    for (const token of inVariant(0)) expect(titles.get(token)).toBe('Sale');
+    for (const token of inVariant(1)) expect(titles.get(token)).toBe('Flash sale');
+    for (const token of [...holdout, ...remainder]) expect(titles.has(token)).toBe(false);
+
+    const counted = await waitFor('counts by variant', async () => {
+      const data = await view(id);
+      const by = data?.counts_by_variant;
+      return by?.A?.delivered === inVariant(0).length && by.B?.delivered === inVariant(1).length && by.holdout?.held_out === holdout.length ? data : undefined;
+    }, 60_000);
+    expect(counted.status).toBe('sending');
+    expect(counted.decision).toBeUndefined();
+
+    // B's devices open it, A's do not: B wins.
+    for (const token of inVariant(1)) expect((await harness.request('PUT', `/api/v1/notifications/${id}/open`, { body: { project_id: project.id, token } })).status).toBe(204);
+    await waitFor('opens counted under B', async () => (await view(id))?.counts_by_variant?.B?.opened === inVariant(1).length, 60_000);
+
+    await writeFile(clockFile, String(86_400_000 + 60_000));
+    const decided = await waitFor('the decision', async () => (await view(id))?.decision, 60_000);
+    expect(decided).toMatchObject({ metric: 'open_rate', best: 'B', chosen: 'B', significant: true, reason: 'significant' });
+    expect(decided.p_value as number).toBeLessThan(0.05);
+
+    await waitFor('the remainder pushes', () => pushesOf(id).length >= tested + remainder.length, 60_000);
+    const final = await waitFor('sent', async () => { const data = await view(id); return data?.status === 'sent' ? data : undefined; }, 60_000);
+    const pushes = pushesOf(id);
+    expect(pushes).toHaveLength(tested + remainder.length);
+    const perToken = new Map<string, string[]>();
+    for (const push of pushes) perToken.set(push.message.token as string, [...(perToken.get(push.message.token as string) ?? []), (push.message.notification as { title: string }).title]);
+    for (const token of remainder) expect(perToken.get(token)).toEqual(['Flash sale']);
+    for (const token of holdout) expect(perToken.has(token)).toBe(false);
+    expect(final.counts_by_variant?.remainder?.delivered).toBe(remainder.length);
+    expect(final.counts_by_variant?.holdout?.held_out).toBe(holdout.length);
+  });
+});
