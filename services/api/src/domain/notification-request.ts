@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { createEvent, type NotificationRequestedV2, type PinnedTemplate, type TargetExpression, type PinnedSegment } from '@herald/events';
+import { createEvent, type NotificationRequestedV2, type PinnedTemplate, type TargetExpression, type PinnedSegment, type SplitVariant } from '@herald/events';
 import { type DeliveryCounts, FINISHED_STATUSES, isScheduled, type NotificationDocument, ZERO_COUNTS } from '@herald/read-models';
 import { fitsProviderLimits } from '@herald/push-payloads';
 import type { Notification, NotificationRequest } from '../schemas/notifications.ts';
@@ -16,6 +16,16 @@ export function sizeProblems(input: Partial<NotificationInput> | undefined, noti
   if (typeof input?.title !== 'string' || typeof input.body !== 'string') return [];
   const { send_at: _at, send_at_local: _local, rate_per_minute: _rate, max_duration: _duration, priority_lane: _lane, ...fields } = pushFields(input);
   return fitsProviderLimits({ ...fields, notification_id: notificationId, project_id: projectId, title: input.title, body: input.body });
+}
+
+/** Each literal variant of an A/B send must fit the providers' limits as a send of its own does. */
+export function variantSizeProblems(input: Partial<NotificationInput> | undefined, notificationId: string, projectId: string): string[] {
+  if (!Array.isArray(input?.variants)) return [];
+  return input.variants.flatMap((variant, index) => {
+    if (typeof variant !== 'object' || variant === null) return [];
+    const { name: _name, template: _template, variables: _variables, image: _image, ...content } = variant;
+    return sizeProblems({ ...input, ...content }, notificationId, projectId).map((problem) => `notification.variants[${index}]: ${problem}`);
+  });
 }
 
 /** The optional fields the client set, as they travel on the event (absent ones left out). */
@@ -40,10 +50,12 @@ export function checkedTargets(input: Pick<NotificationInput, 'targets'>): Targe
  * default locale's Liquid, so readers that show a send have something to
  * show; delivery renders from `template`.
  */
-export function requestedEvent(input: NotificationInput, notificationId: string, projectId: string, correlationId: string | undefined, now: Date, template?: PinnedTemplate, segments: readonly PinnedSegment[] = []): NotificationRequestedV2 {
-  const defaults = template?.content.default;
+export function requestedEvent(input: NotificationInput, notificationId: string, projectId: string, correlationId: string | undefined, now: Date, template?: PinnedTemplate, segments: readonly PinnedSegment[] = [], variants?: SplitVariant[]): NotificationRequestedV2 {
+  // An A/B send shows its first variant as its own title and body.
+  const first = variants?.[0];
+  const defaults = template?.content.default ?? first?.template?.content.default ?? (first === undefined ? undefined : { title: first.title ?? '', body: first.body ?? '' });
   // The send's own template fields never travel as they were written: the pinned version and the localisations do.
-  const { template: _reference, variables: _variables, localizations: _localizations, ...fields } = pushFields(input);
+  const { template: _reference, variables: _variables, localizations: _localizations, variants: _variants, holdout_percent: _holdout, test: _test, fallback: _fallback, ...fields } = pushFields(input);
   return createEvent(
     'NotificationRequested',
     {
@@ -56,9 +68,21 @@ export function requestedEvent(input: NotificationInput, notificationId: string,
       // The segments' versions as they were now: a later edit never changes what this send meant.
       ...(segments.length === 0 ? {} : { segments: [...segments] }),
       ...(input.localizations === undefined ? {} : { localizations: input.localizations }),
+      ...splitFields(input, variants),
     },
     { project_id: projectId, correlation_id: correlationId, now },
   );
+}
+
+/** An A/B send's fields as its event carries them: the variants (templates pinned), the holdout, the test and the fallback. */
+function splitFields(input: NotificationInput, variants: SplitVariant[] | undefined): Partial<NotificationRequestedV2['data']> {
+  if (variants === undefined) return {};
+  return {
+    variants,
+    holdout_percent: input.holdout_percent ?? 0,
+    ...(input.test === undefined ? {} : { test: input.test }),
+    ...(input.fallback === undefined ? {} : { fallback: input.fallback }),
+  };
 }
 
 /** As the client sees it right after 201: queued (or scheduled), counts not yet known. */
@@ -123,7 +147,12 @@ export function notificationView(doc: NotificationDocument, pace?: NotificationV
   return {
     ...baseView(doc),
     counts: withExpired(doc.counts),
-    counts_by_provider: doc.by_provider === undefined ? { apns: withExpired(ZERO_COUNTS), fcm: withExpired(ZERO_COUNTS) } : { apns: withExpired(doc.by_provider.apns), fcm: withExpired(doc.by_provider.fcm) },
+    counts_by_provider:
+      doc.by_provider === undefined
+        ? { apns: withExpired(ZERO_COUNTS), fcm: withExpired(ZERO_COUNTS) }
+        : { apns: withExpired(doc.by_provider.apns), fcm: withExpired(doc.by_provider.fcm), ...(doc.by_provider.webpush === undefined ? {} : { webpush: withExpired(doc.by_provider.webpush) }) },
+    ...(doc.by_variant === undefined ? {} : { counts_by_variant: Object.fromEntries(Object.entries(doc.by_variant).map(([name, counts]) => [name, withExpired(counts)])) }),
+    ...(doc.decision === undefined ? {} : { decision: decisionView(doc.decision) }),
     priority_lane: laneOf(doc.options),
     dispatched_at: doc.dispatched_at ?? null,
     finished_at: doc.finished_at ?? null,
@@ -136,4 +165,10 @@ export function notificationView(doc: NotificationDocument, pace?: NotificationV
 function laneOf(options: NotificationDocument['options']): NotificationView['priority_lane'] {
   const lane = options?.priority_lane;
   return lane === 'transactional' || lane === 'campaign' ? lane : null;
+}
+
+/** The decision as the API shows it (the event's own fields, less what names the fan-out). */
+function decisionView(decision: NonNullable<NotificationDocument['decision']>): NonNullable<NotificationView['decision']> {
+  const { notification_id: _id, remainder_fanout_id: _fanout, interval, ...rest } = decision;
+  return { ...rest, ...(interval === undefined ? {} : { interval: [...interval] }) };
 }

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { BEARER, errorResponses, PageQuery, Pagination } from './common.ts';
 import { PaceInput, PushOptionsInput, ScheduleInput } from './push-options.ts';
 import { TemplateSendInput } from './templates.ts';
+import { DecisionView, SplitTestInput } from './split-test.ts';
 
 export const MAX_TARGETS = 10_000;
 
@@ -52,6 +53,7 @@ export const NotificationRequest = Type.Object(
     body: Type.Optional(Type.String({ maxLength: 4096, description: 'Required unless `template` is given' })),
     targets: Type.Array(TargetSchema, { minItems: 1, maxItems: MAX_TARGETS }),
     ...TemplateSendInput,
+    ...SplitTestInput,
     link_to: Type.Optional(Type.String({ maxLength: 4096 })),
     group: Type.Optional(Type.String({ maxLength: 256, description: 'Groups notifications on the device: APNs thread-id, Android notification tag' })),
     ...PushOptionsInput,
@@ -71,6 +73,7 @@ export const Counts = Type.Object({
   expired: Type.Integer({ description: 'Not sent: `max_duration` ran out before its batch went out' }),
   capped: Type.Integer({ description: 'Not sent: a project frequency cap with `on_cap: drop` (campaign sends only)' }),
   deferred: Type.Integer({ description: 'Held now by a frequency cap (`on_cap: defer`) or quiet hours; each moves to its real outcome when released' }),
+  held_out: Type.Optional(Type.Integer({ description: "Not sent: in an A/B send's holdout" })),
   opened: Type.Integer(),
 });
 
@@ -105,7 +108,11 @@ export const Notification = Type.Object(
     status: NotificationStatus,
     created_at: Timestamp,
     counts: Type.Optional(Counts),
-    counts_by_provider: Type.Optional(Type.Object({ apns: Counts, fcm: Counts })),
+    counts_by_provider: Type.Optional(Type.Object({ apns: Counts, fcm: Counts, webpush: Type.Optional(Counts) }, { description: '`webpush` once the notification targeted a web device' })),
+    counts_by_variant: Type.Optional(
+      Type.Record(Type.String(), Counts, { description: 'An A/B send: counts by variant name, `holdout` (reported `held_out`) and `remainder` (sent the chosen variant after the decision)' }),
+    ),
+    decision: Type.Optional(DecisionView),
     dispatched_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When the audience was first resolved and queued' })),
     finished_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When it became sent, cancelled or expired' })),
     priority_lane: Type.Optional(

@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { BEARER, errorResponses, PageQuery, Pagination } from './common.ts';
 
 /** A device's outcome for a notification, as the ledger and every receipt list it. */
-export const RECEIPT_OUTCOMES = ['delivered', 'failed', 'invalid', 'cancelled', 'expired', 'capped', 'deferred'] as const;
+export const RECEIPT_OUTCOMES = ['delivered', 'failed', 'invalid', 'cancelled', 'expired', 'capped', 'deferred', 'held_out'] as const;
 const OUTCOMES = RECEIPT_OUTCOMES;
 const NullableTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
@@ -10,9 +10,9 @@ export const Receipt = Type.Object(
   {
     notification_id: Type.String(),
     device_id: Type.String(),
-    provider: Type.Enum(['apns', 'fcm']),
+    provider: Type.Enum(['apns', 'fcm', 'webpush']),
     outcome: Type.Enum(OUTCOMES, {
-      description: '`delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent (cancelled); `expired`: not sent (`max_duration` ran out; reason `MaxDurationExceeded`); `capped`: not sent (a frequency cap with `on_cap: drop`; reason `FrequencyCap`, see `rule`); `deferred`: held by a frequency cap (`on_cap: defer`) or quiet hours until `until`, then replaced by its real outcome',
+      description: '`delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent (cancelled); `expired`: not sent (`max_duration` ran out; reason `MaxDurationExceeded`); `capped`: not sent (a frequency cap with `on_cap: drop`; reason `FrequencyCap`, see `rule`); `deferred`: held by a frequency cap (`on_cap: defer`) or quiet hours until `until`, then replaced by its real outcome; `held_out`: not sent (in an A/B send\'s holdout)',
     }),
     reason: Type.Union([Type.String(), Type.Null()], { description: "The provider's reason code (or Herald's: AttemptsExhausted, NoApnsCredentials, …) when not delivered" }),
     attempts: Type.Union([Type.Integer(), Type.Null()], { description: 'Sends tried for this device' }),

@@ -2,7 +2,7 @@ import { createEvent, newId } from '@herald/events';
 import { segmentLookupOf, targetProblems } from '@herald/audience';
 import type { SegmentService } from './segment-service.ts';
 import { DeviceQueries, isTransientMongoError, LedgerQueries, NotificationQueries, type ReadModelRegistry } from '@herald/mongo';
-import { audienceEstimateOf, type DeliveryLedgerDocument, type DeviceDocument, FINISHED_STATUSES, ledgerDevice, notificationCountOf, type NotificationDocument, type NotificationStatus, type Outcome, planReceiptPage, steerNotification, type Tally, tallyOf } from '@herald/read-models';
+import { audienceEstimateOf, type DeliveryLedgerDocument, type LedgerDevice, type DeviceDocument, FINISHED_STATUSES, ledgerDevice, notificationCountOf, type NotificationDocument, type NotificationStatus, type Outcome, planReceiptPage, steerNotification, type Tally, tallyOf } from '@herald/read-models';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
@@ -11,12 +11,13 @@ import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import { receiptView, type ReceiptView } from '../domain/receipts.ts';
 import { laneProblems, pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts';
 import { systemClock, type Clock } from '@herald/runtime';
-import { audienceSize, type AudienceSize } from './audience-size.ts';
+import { audienceSize, audienceTotal, type AudienceSize } from './audience-size.ts';
 import { AcceptedHere, findJustSent, mergeUnprojected } from '../domain/just-sent.ts';
 import { contentProblems, pinnedSizeProblems, variableProblems } from '../domain/template-send.ts';
 import type { TemplateService } from './template-service.ts';
-import type { PinnedSegment, PinnedTemplate } from '@herald/events';
-import { acceptedView, checkedTargets, isPaced, notificationView, paceView, requestedEvent, sizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
+import type { PinnedSegment, PinnedTemplate, SplitVariant } from '@herald/events';
+import { splitProblems } from '../domain/split-send.ts';
+import { acceptedView, checkedTargets, isPaced, notificationView, paceView, requestedEvent, sizeProblems, variantSizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
 
 export interface ReceiptQuery {
   outcome?: Outcome | undefined;
@@ -56,7 +57,8 @@ export class NotificationService {
   }
 
   /** Resolves a template send's template (none for a literal send): the version to pin, or its problems. */
-  async #pin(projectId: string, input: NotificationInput): Promise<{ template?: PinnedTemplate; problems: string[] }> {
+  async #pin(projectId: string, input: NotificationInput): Promise<{ template?: PinnedTemplate; variants?: SplitVariant[]; problems: string[] }> {
+    if (Array.isArray(input?.variants)) return this.#pinVariants(projectId, input.variants);
     // A malformed template or variables field is the schema's to report (its problems are listed with these).
     if (typeof input?.template !== 'string') return { problems: [] };
     if (input.variables !== undefined && (typeof input.variables !== 'object' || input.variables === null || Array.isArray(input.variables))) return { problems: [] };
@@ -65,6 +67,23 @@ export class NotificationService {
     if (this.#templates === undefined) return { problems: ['notification.template: templates are not available on this API'] };
     const pinned = await this.#templates.pin(projectId, input.template, input.variables ?? {});
     return 'template' in pinned ? { template: pinned.template, problems: [] } : { problems: pinned.problems };
+  }
+
+  /** An A/B send's variants as its event carries them: each template variant's version pinned (its problems named under its index). */
+  async #pinVariants(projectId: string, variants: NonNullable<NotificationInput['variants']>): Promise<{ variants?: SplitVariant[]; problems: string[] }> {
+    const pinned: SplitVariant[] = [];
+    const problems: string[] = [];
+    for (const [index, variant] of variants.entries()) {
+      const { template, variables, ...literal } = variant;
+      if (typeof template !== 'string') {
+        pinned.push(literal);
+        continue;
+      }
+      const one = await this.#pin(projectId, { template, ...(variables === undefined ? {} : { variables }) } as NotificationInput);
+      problems.push(...one.problems.map((problem) => problem.replace(/^notification\./, `notification.variants[${index}].`)));
+      if (one.template !== undefined) pinned.push({ name: variant.name, template: one.template });
+    }
+    return problems.length > 0 ? { problems } : { variants: pinned, problems };
   }
 
   /**
@@ -86,7 +105,7 @@ export class NotificationService {
     const pinned = await this.#pin(projectId, input);
     const segments = await this.#pinSegments(projectId, input);
     this.#check(projectId, input, [...schemaProblems, ...pinned.problems, ...segments.problems], notificationId);
-    if (idempotencyKey === undefined) return this.#publish(projectId, input, notificationId, correlationId, pinned.template, segments.segments);
+    if (idempotencyKey === undefined) return this.#publish(projectId, input, notificationId, correlationId, pinned.template, segments.segments, pinned.variants);
 
     const claim = await this.#idempotency.claim<NotificationView>(`send:${projectId}:${idempotencyKey}`, requestHash(input), IDEMPOTENCY_WINDOW_MS);
     switch (claim.kind) {
@@ -95,7 +114,7 @@ export class NotificationService {
       case 'pending':
         throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still in progress; retry shortly');
       case 'claimed':
-        return this.#once(claim.id, () => this.#publish(projectId, input, notificationId, correlationId, pinned.template, segments.segments));
+        return this.#once(claim.id, () => this.#publish(projectId, input, notificationId, correlationId, pinned.template, segments.segments, pinned.variants));
     }
   }
 
@@ -103,12 +122,14 @@ export class NotificationService {
   #check(projectId: string, input: NotificationInput, schemaProblems: readonly string[], notificationId: string): void {
     const problems = [
       ...schemaProblems,
-      ...contentProblems(input),
+      ...(input?.variants === undefined ? contentProblems(input) : []),
+      ...splitProblems(input),
       ...targetProblems(input?.targets),
       ...pushOptionProblems(input),
       ...scheduleProblems(input, this.#clock.now()),
       ...laneProblems(input),
       ...sizeProblems(input, notificationId, projectId),
+      ...variantSizeProblems(input, notificationId, projectId),
     ];
     if (problems.length > 0) throw new UnprocessableError(problems);
   }
@@ -124,7 +145,7 @@ export class NotificationService {
       }
       throw error;
     });
-    return { total: byPlatform.ios + byPlatform.android, by_platform: byPlatform };
+    return { total: audienceTotal(byPlatform), by_platform: byPlatform };
   }
 
   /**
@@ -147,9 +168,9 @@ export class NotificationService {
     return result;
   }
 
-  async #publish(projectId: string, input: NotificationInput, notificationId: string, correlationId: string | undefined, template?: PinnedTemplate, segments?: readonly PinnedSegment[]): Promise<NotificationView> {
-    const event = requestedEvent(input, notificationId, projectId, correlationId, new Date(), template, segments);
-    if (template !== undefined) {
+  async #publish(projectId: string, input: NotificationInput, notificationId: string, correlationId: string | undefined, template?: PinnedTemplate, segments?: readonly PinnedSegment[], variants?: SplitVariant[]): Promise<NotificationView> {
+    const event = requestedEvent(input, notificationId, projectId, correlationId, new Date(), template, segments, variants);
+    if (template !== undefined || variants !== undefined) {
       const problems = pinnedSizeProblems(event);
       if (problems.length > 0) throw new UnprocessableError(problems);
     }
@@ -292,11 +313,14 @@ export class NotificationService {
   async open(id: string, body: { project_id: string; token: string }, correlationId?: string): Promise<void> {
     const notification = await this.#find(body.project_id, id);
     const device = await this.#devices.deviceByToken(body.project_id, body.token);
-    const batchId = device === null ? undefined : await this.#deliveredIn(notification, device);
-    if (device === null || batchId === undefined) throw new NotFoundError(`token is not a recipient of notification ${id}`);
+    const delivery = device === null ? undefined : await this.#deliveredIn(notification, device);
+    if (device === null || delivery === undefined) throw new NotFoundError(`token is not a recipient of notification ${id}`);
     const claim = await this.#idempotency.claim(`open:${id}:${device._id}`, 'open', FOREVER);
     if (claim.kind !== 'claimed') return;
-    const opened = createEvent('NotificationOpened', { notification_id: id, device_id: device._id, batch_id: batchId }, { project_id: body.project_id, correlation_id: correlationId });
+    // The variant and locale its delivery named travel with the open, so analytics and the A/B decision need no join.
+    const { batch_id: batchId, line } = delivery;
+    const content = { ...(line.variant === undefined ? {} : { variant: line.variant }), ...(line.locale === undefined ? {} : { locale: line.locale }) };
+    const opened = createEvent('NotificationOpened', { notification_id: id, device_id: device._id, batch_id: batchId, ...content }, { project_id: body.project_id, correlation_id: correlationId });
     await this.#once(claim.id, async () => {
       await this.#producer.publish([opened]);
       return null;
@@ -307,11 +331,14 @@ export class NotificationService {
    * A recipient is a device the notification was delivered to: the delivery
    * ledger (one document per batch) has a delivered line for it. Returns that
    * batch's id, which the open event carries so the ledger marks the open by
-   * `_id`. Indexed by {notification_id, devices.device_id} (multikey).
+   * `_id`, and the line. Indexed by {notification_id, devices.device_id} (multikey).
    */
-  async #deliveredIn(notification: NotificationDocument, device: DeviceDocument): Promise<string | undefined> {
+  async #deliveredIn(notification: NotificationDocument, device: DeviceDocument): Promise<{ batch_id: string; line: LedgerDevice } | undefined> {
     const batches = await this.#ledger.deviceBatches(notification._id, device._id);
-    const delivered = batches.find((batch) => batch.devices.some((line) => line.device_id === device._id && line.outcome === 'delivered'));
-    return delivered?._id;
+    for (const batch of batches) {
+      const line = batch.devices.find((candidate) => candidate.device_id === device._id && candidate.outcome === 'delivered');
+      if (line !== undefined) return { batch_id: batch._id, line };
+    }
+    return undefined;
   }
 }
