@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateVapidKey } from '@herald/admin';
 import type { FakeBrowserSubscription, FakeWebPush } from '@herald/fake-providers';
-import { apnsToken, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { apnsToken, deliveryDeadLetters, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
  * Web Push end to end (docs/guides/web-push.md): browsers registered with
@@ -191,5 +191,7 @@ describe('Web Push sending', () => {
       return apns?.delivered === 3 && fcm?.delivered === 3 && webpush?.delivered === 5 ? data.counts_by_provider : undefined;
     });
     expect([counts.apns!.targeted, counts.fcm!.targeted, counts.webpush!.targeted]).toEqual([3, 3, 5]);
+    // Nothing any test here sent was dead-lettered by a webpush lane.
+    expect(await deliveryDeadLetters(harness.env.kafka, ['webpush', 'webpushExpress', 'webpushRetry'])).toEqual({ 'herald.webpush': 0, 'herald.webpush-express': 0, 'herald.webpush-retry': 0 });
   });
 });
