@@ -80,7 +80,7 @@ function unsentReport(batch: DeliveryBatchV2, outcome: 'cancelled' | 'expired', 
   const { data } = batch;
   return createEvent(
     'DeliveryReported',
-    { notification_id: data.notification_id, batch_id: data.batch_id, provider: data.provider, results: data.devices.map((device) => ({ device_id: device.device_id, outcome, ...(reason === undefined ? {} : { reason }) })), ...settles(batch) },
+    { notification_id: data.notification_id, batch_id: data.batch_id, provider: data.provider, results: data.devices.map((device) => ({ device_id: device.device_id, outcome, ...(reason === undefined ? {} : { reason }), ...(device.variant === undefined ? {} : { variant: device.variant }) })), ...settles(batch) },
     { project_id: batch.project_id, correlation_id: batch.correlation_id, now },
   );
 }
