@@ -168,7 +168,7 @@ export interface paths {
                     /** @description Items per page; values above 100 are served as 100 */
                     limit?: number;
                     page?: number;
-                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
+                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred" | "held_out";
                 };
                 header?: never;
                 path: {
@@ -354,9 +354,9 @@ export interface paths {
                                         notification_id: string;
                                         batch_id: string;
                                         /** @enum {unknown} */
-                                        provider: "apns" | "fcm";
+                                        provider: "apns" | "fcm" | "webpush";
                                         /** @enum {unknown} */
-                                        outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
+                                        outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred" | "held_out";
                                         reason: string | null;
                                         attempts: number | null;
                                         /** @description capped / deferred: the frequency cap or quiet hours that applied */
@@ -372,7 +372,7 @@ export interface paths {
                                     /** @description The provider's answer that deactivated the device (DeviceDeactivated) */
                                     evidence?: {
                                         /** @enum {unknown} */
-                                        provider: "apns" | "fcm";
+                                        provider: "apns" | "fcm" | "webpush";
                                         /** @description The provider's reason code (BadDeviceToken, Unregistered, UNREGISTERED, …) */
                                         reason: string;
                                         /** @description APNs 410: when Apple says the token stopped being valid */
@@ -626,7 +626,7 @@ export interface paths {
         put?: never;
         /**
          * Register a device (called by the device; no bearer key)
-         * @description Registers a device token, or re-registers it: a re-registered inactive device becomes active again. The device id is derived from (project, token), so registering the same token twice yields one device. Fields left out keep their current values; `topics`, when given, replaces the subscriptions. A token refresh names the existing `device_id` with a new token and proves it is that device: `previous_token` equal to the device's current token, or the project's bearer key; without proof it is refused with 403 and nothing changes. A token that was a device's first one while the device now holds another is refused with 409 (moving it back needs a refresh's proof). A device over DEVICE_MAX_BYTES or a new device past the project's device quota is refused with 400; a new device-created topic whose name has an id's or a device token's form with 422 (a plain target string of that form names a device, never a topic). The answer is the caller's own device only (the caller holds its token).
+         * @description Registers a device token, or re-registers it: a re-registered inactive device becomes active again. The device id is derived from (project, token), so registering the same token twice yields one device. Fields left out keep their current values; `topics`, when given, replaces the subscriptions. A token refresh names the existing `device_id` with a new token and proves it is that device: `previous_token` equal to the device's current token, or the project's bearer key; without proof it is refused with 403 and nothing changes. A token that was a device's first one while the device now holds another is refused with 409 (moving it back needs a refresh's proof). A web device (`platform` web) sends `subscription` instead of `token`: its endpoint must be https to a public host and its keys a P-256 point and a 16-byte secret (400 naming the field); the project needs Web Push keys first (422 otherwise; `GET /api/v1/webpush/public-key`). A device over DEVICE_MAX_BYTES or a new device past the project's device quota is refused with 400; a new device-created topic whose name has an id's or a device token's form with 422 (a plain target string of that form names a device, never a topic). The answer is the caller's own device only (the caller holds its token).
          */
         post: {
             parameters: {
@@ -639,10 +639,24 @@ export interface paths {
                 content: {
                     "application/json": {
                         project_id: string;
-                        /** @description APNs device token or FCM registration token */
-                        token: string;
+                        /** @description APNs device token or FCM registration token (required for ios and android; web devices send `subscription`) */
+                        token?: string;
                         /** @enum {unknown} */
-                        platform: "ios" | "android";
+                        platform: "ios" | "android" | "web";
+                        /** @description platform web: the browser's `PushSubscription.toJSON()` as it is. The device id is derived from (project, endpoint); a new endpoint for the same device is a token refresh (`device_id` with `previous_token` = the old endpoint, or the bearer key) */
+                        subscription?: {
+                            /** @description The push service URL: https to a public host (the device's token from now on) */
+                            endpoint: string;
+                            expirationTime?: number | null;
+                            keys: {
+                                /** @description base64url of an uncompressed P-256 public key */
+                                p256dh: string;
+                                /** @description base64url of the 16-byte authentication secret */
+                                auth: string;
+                            };
+                        };
+                        /** @description platform web: the key the browser subscribed with (`subscription.options.applicationServerKey`, base64url); it must be one of the project's Web Push keys. Absent: the project's current key */
+                        application_server_key?: string;
                         /** @description On a token refresh: the id the device had, which it keeps */
                         device_id?: string;
                         /** @description On a token refresh: the device's current token, which proves the caller is that device (or send the project's bearer key) */
@@ -665,6 +679,8 @@ export interface paths {
                         external_id_hash?: string;
                         /** @description IANA time zone name (e.g. Europe/Paris), for local-time sends */
                         timezone?: string;
+                        /** @description BCP 47 language tag (e.g. fr-CA), stored in canonical form, for `{"locale": …}` targets; absent: the previous one is kept */
+                        locale?: string;
                         /** @description Names of topics to subscribe to (replacing the subscriptions). Each must exist (POST /api/v1/topics), unless the project lets devices create topics; then a new name is created as a device-created topic (at most 1000 per project), never taking a device's id or token */
                         topics?: string[];
                     };
@@ -1316,6 +1332,666 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's drafts, the most recently saved first (without their content) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Items per page; values above 100 are served as 100 */
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-5"][];
+                            pagination: {
+                                /** @description Total number of matching items */
+                                count: number;
+                                /** @description The page served (1-based) */
+                                page: number;
+                                /** @description Number of pages, at least 1 */
+                                pages: number;
+                                /** @description 1-based position of the first item on this page; 0 when the page is empty */
+                                from: number;
+                                /** @description 1-based position of the last item on this page; 0 when the page is empty */
+                                to: number;
+                                /** @description Number of the last page (equals pages) */
+                                last: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Save a draft of a send
+         * @description 201 with the draft. 422 when the project already keeps 500 drafts or the content is over 64 KB as JSON. `source_notification_id` records a duplicate of a sent notification (it must be one of the project's).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description What people call the draft (campaign name); need not be unique */
+                        name: string;
+                        /** @description The send body being composed, as POST /api/v1/notifications takes it (`{"notification": …}`). Kept as given (at most 64 KB as JSON): a draft need not be a valid send yet; sending it checks it. */
+                        content: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: uuid */
+                        source_notification_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-4"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/drafts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A draft with its content */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The draft id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-4"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        /** Replace a draft's name and content */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The draft id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description What people call the draft (campaign name); need not be unique */
+                        name: string;
+                        /** @description The send body being composed, as POST /api/v1/notifications takes it (`{"notification": …}`). Kept as given (at most 64 KB as JSON): a draft need not be a valid send yet; sending it checks it. */
+                        content: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-4"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a draft */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The draft id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events": {
         parameters: {
             query?: never;
@@ -1447,7 +2123,7 @@ export interface paths {
         head?: never;
         /**
          * Update a device's metadata (no bearer key needed; project and device in the query)
-         * @description `identifier` matches, within the project, a device id, a device token, or any value of a device's `identifiers`; it matches a device's `external_id` (its user) only with proof that the caller may speak for that user: the project's bearer key, or (identity verification on) a valid `identifier_hash`. Without proof a user id matches nothing, so the answer (404) says nothing about that user. Every matching device is updated. Merge semantics: given keys are set, keys sent as `null` are removed, others are kept. At most 100 devices: an identifier that matches more is refused with 400. A device keeps at most 64 metadata keys; a merge that would exceed it is refused with 400. Answers only how many devices were updated: the caller has no API key, so nothing about any device is revealed. When the project has identity verification on (`herald projects identity-verification <project-id> on`), `identifier_hash` must be the hex HMAC-SHA256 of `"identifier:" + identifier` under the project's device-auth secret, else 401; the project's bearer key stands in for it. A bearer key that is not valid is refused with 401.
+         * @description `identifier` matches, within the project, a device id, a device token, or any value of a device's `identifiers`; it matches a device's `external_id` (its user) only with proof that the caller may speak for that user: the project's bearer key, or (identity verification on) a valid `identifier_hash`. Without proof a user id matches nothing, so the answer (404) says nothing about that user. Every matching device is updated. `locale` replaces the device's locale (the app's language changed). Metadata merge semantics: given keys are set, keys sent as `null` are removed, others are kept. At most 100 devices: an identifier that matches more is refused with 400. A device keeps at most 64 metadata keys; a merge that would exceed it is refused with 400. Answers only how many devices were updated: the caller has no API key, so nothing about any device is revealed. When the project has identity verification on (`herald projects identity-verification <project-id> on`), `identifier_hash` must be the hex HMAC-SHA256 of `"identifier:" + identifier` under the project's device-auth secret, else 401; the project's bearer key stands in for it. A bearer key that is not valid is refused with 401.
          */
         patch: {
             parameters: {
@@ -1461,13 +2137,16 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
+            /** @description `metadata`, `locale` or both */
             requestBody: {
                 content: {
                     "application/json": {
                         /** @description A string value sets the key; null removes it. Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
-                        metadata: {
+                        metadata?: {
                             [key: string]: string | null;
                         };
+                        /** @description The device's BCP 47 language tag (e.g. fr-CA), stored in canonical form; 400 when it is not one */
+                        locale?: string;
                     };
                 };
             };
@@ -1615,7 +2294,7 @@ export interface paths {
                     /** @description Items per page; values above 100 are served as 100 */
                     limit?: number;
                     page?: number;
-                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
+                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred" | "held_out";
                 };
                 header?: never;
                 path: {
@@ -1778,7 +2457,7 @@ export interface paths {
                             data: {
                                 failures: {
                                     /** @enum {unknown} */
-                                    provider: "apns" | "fcm";
+                                    provider: "apns" | "fcm" | "webpush";
                                     /** @enum {unknown} */
                                     outcome: "failed" | "invalid";
                                     /** @description '' when none was given */
@@ -2102,7 +2781,7 @@ export interface paths {
                                     inactive_since: string | null;
                                     evidence: {
                                         /** @enum {unknown} */
-                                        provider: "apns" | "fcm";
+                                        provider: "apns" | "fcm" | "webpush";
                                         /** @description The provider's reason code (BadDeviceToken, Unregistered, UNREGISTERED, …) */
                                         reason: string;
                                         /** @description APNs 410: when Apple says the token stopped being valid */
@@ -2119,9 +2798,9 @@ export interface paths {
                                         notification_id: string;
                                         batch_id: string;
                                         /** @enum {unknown} */
-                                        provider: "apns" | "fcm";
+                                        provider: "apns" | "fcm" | "webpush";
                                         /** @enum {unknown} */
-                                        outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
+                                        outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred" | "held_out";
                                         reason: string | null;
                                         attempts: number | null;
                                         /** @description capped / deferred: the frequency cap or quiet hours that applied */
@@ -2277,7 +2956,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["def-4"][];
+                            data: components["schemas"]["def-6"][];
                             pagination: {
                                 /** @description Total number of matching items */
                                 count: number;
@@ -2387,22 +3066,92 @@ export interface paths {
                 content: {
                     "application/json": {
                         notification: {
-                            title: string;
-                            body: string;
+                            /** @description Required unless `template` is given */
+                            title?: string;
+                            /** @description Required unless `template` is given */
+                            body?: string;
                             targets: (string | {
-                                topic: string;
-                            } | {
-                                device_id: string;
-                            } | {
-                                token: string;
-                            } | {
-                                /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
-                                metadata: {
+                                /** @description The subscribers of the topic with this name or id */
+                                topic?: string;
+                                /** @description Exactly the device with this id */
+                                device_id?: string;
+                                /** @description Exactly the device holding this push token */
+                                token?: string;
+                                /** @description A user's devices */
+                                external_id?: string;
+                                /** @description Devices whose metadata passes every key test: a string (equality), {"in": [...]}, {"exists": true|false} or {"ne": "..."} (an unset key is not equal) */
+                                metadata?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Devices of this platform (ios, android, web, huawei) */
+                                platform?: string;
+                                /** @description Devices whose BCP 47 locale is this one or starts with its subtags ("fr" matches fr, fr-CA) */
+                                locale?: string;
+                                /** @description Devices in this IANA time zone */
+                                timezone?: string;
+                                /** @description The saved segment with this id or name (POST /api/v1/segments): its latest version when the send is accepted, pinned in the notification */
+                                segment?: string;
+                                /** @description Targets every one of which names the device */
+                                and?: unknown[];
+                                /** @description Targets any one of which names the device */
+                                or?: unknown[];
+                                /** @description A target that must not name the device */
+                                not?: unknown;
+                            })[];
+                            /** @description A template by name or id, optionally `@<version>` (without: the newest). Instead of `title` and `body`; the version is pinned in the send */
+                            template?: string;
+                            /** @description The template's variables (not `device`: the device's own values are read under it) */
+                            variables?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description A literal send's content by locale tag (`fr`, `fr-CA`), not Liquid: a device gets its locale's fields over the send's own (fallback `fr-CA` → `fr` → the send's own) */
+                            localizations?: {
+                                [key: string]: {
+                                    /** @description Liquid: the title */
+                                    title?: string;
+                                    /** @description Liquid: the body */
+                                    body?: string;
+                                    /** @description Liquid: the deep link opened on tap */
+                                    link_to?: string;
+                                    /** @description Liquid: https URL of an image */
+                                    image?: string;
+                                    /** @description Custom key/value pairs for the app; each value is Liquid */
+                                    data?: {
+                                        [key: string]: string;
+                                    };
+                                };
+                            };
+                            /** @description An A/B send: each device of the audience gets one variant, by a hash of notification and device ids (instead of `title` and `body` or `template`) */
+                            variants?: {
+                                /** @description Unique within the send: `A`, `B`, `short-copy` */
+                                name: string;
+                                title?: string;
+                                body?: string;
+                                link_to?: string;
+                                image?: string;
+                                data?: {
                                     [key: string]: string;
                                 };
-                            } | {
-                                external_id: string;
-                            })[];
+                                /** @description A template by name or id, optionally `@<version>` (without: the newest). Instead of `title` and `body`; the version is pinned in the send */
+                                template?: string;
+                                /** @description The template's variables (not `device`: the device's own values are read under it) */
+                                variables?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @description Share (%) of the audience that gets nothing: reported `held_out`, counted, for analytics */
+                            holdout_percent?: number;
+                            /** @description Without it every device takes part: no remainder, no decision */
+                            test?: {
+                                /** @description Share (%) of the audience outside the holdout that takes part; the rest (the remainder) gets the winner at `decide_after` */
+                                percent: number;
+                                /** @description ISO 8601 duration of days, hours, minutes, seconds after the send is due (`PT2H`; at most `P7D`) */
+                                decide_after: string;
+                                /** @enum {string} */
+                                metric: "open_rate";
+                            };
+                            /** @description The variant the remainder gets when no variant wins significantly (default: the first) */
+                            fallback?: string;
                             link_to?: string;
                             /** @description Groups notifications on the device: APNs thread-id, Android notification tag */
                             group?: string;
@@ -2463,7 +3212,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["def-4"];
+                            data: components["schemas"]["def-6"];
                         };
                     };
                 };
@@ -2619,22 +3368,92 @@ export interface paths {
                 content: {
                     "application/json": {
                         notification: {
-                            title: string;
-                            body: string;
+                            /** @description Required unless `template` is given */
+                            title?: string;
+                            /** @description Required unless `template` is given */
+                            body?: string;
                             targets: (string | {
-                                topic: string;
-                            } | {
-                                device_id: string;
-                            } | {
-                                token: string;
-                            } | {
-                                /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
-                                metadata: {
+                                /** @description The subscribers of the topic with this name or id */
+                                topic?: string;
+                                /** @description Exactly the device with this id */
+                                device_id?: string;
+                                /** @description Exactly the device holding this push token */
+                                token?: string;
+                                /** @description A user's devices */
+                                external_id?: string;
+                                /** @description Devices whose metadata passes every key test: a string (equality), {"in": [...]}, {"exists": true|false} or {"ne": "..."} (an unset key is not equal) */
+                                metadata?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Devices of this platform (ios, android, web, huawei) */
+                                platform?: string;
+                                /** @description Devices whose BCP 47 locale is this one or starts with its subtags ("fr" matches fr, fr-CA) */
+                                locale?: string;
+                                /** @description Devices in this IANA time zone */
+                                timezone?: string;
+                                /** @description The saved segment with this id or name (POST /api/v1/segments): its latest version when the send is accepted, pinned in the notification */
+                                segment?: string;
+                                /** @description Targets every one of which names the device */
+                                and?: unknown[];
+                                /** @description Targets any one of which names the device */
+                                or?: unknown[];
+                                /** @description A target that must not name the device */
+                                not?: unknown;
+                            })[];
+                            /** @description A template by name or id, optionally `@<version>` (without: the newest). Instead of `title` and `body`; the version is pinned in the send */
+                            template?: string;
+                            /** @description The template's variables (not `device`: the device's own values are read under it) */
+                            variables?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description A literal send's content by locale tag (`fr`, `fr-CA`), not Liquid: a device gets its locale's fields over the send's own (fallback `fr-CA` → `fr` → the send's own) */
+                            localizations?: {
+                                [key: string]: {
+                                    /** @description Liquid: the title */
+                                    title?: string;
+                                    /** @description Liquid: the body */
+                                    body?: string;
+                                    /** @description Liquid: the deep link opened on tap */
+                                    link_to?: string;
+                                    /** @description Liquid: https URL of an image */
+                                    image?: string;
+                                    /** @description Custom key/value pairs for the app; each value is Liquid */
+                                    data?: {
+                                        [key: string]: string;
+                                    };
+                                };
+                            };
+                            /** @description An A/B send: each device of the audience gets one variant, by a hash of notification and device ids (instead of `title` and `body` or `template`) */
+                            variants?: {
+                                /** @description Unique within the send: `A`, `B`, `short-copy` */
+                                name: string;
+                                title?: string;
+                                body?: string;
+                                link_to?: string;
+                                image?: string;
+                                data?: {
                                     [key: string]: string;
                                 };
-                            } | {
-                                external_id: string;
-                            })[];
+                                /** @description A template by name or id, optionally `@<version>` (without: the newest). Instead of `title` and `body`; the version is pinned in the send */
+                                template?: string;
+                                /** @description The template's variables (not `device`: the device's own values are read under it) */
+                                variables?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @description Share (%) of the audience that gets nothing: reported `held_out`, counted, for analytics */
+                            holdout_percent?: number;
+                            /** @description Without it every device takes part: no remainder, no decision */
+                            test?: {
+                                /** @description Share (%) of the audience outside the holdout that takes part; the rest (the remainder) gets the winner at `decide_after` */
+                                percent: number;
+                                /** @description ISO 8601 duration of days, hours, minutes, seconds after the send is due (`PT2H`; at most `P7D`) */
+                                decide_after: string;
+                                /** @enum {string} */
+                                metric: "open_rate";
+                            };
+                            /** @description The variant the remainder gets when no variant wins significantly (default: the first) */
+                            fallback?: string;
                             link_to?: string;
                             /** @description Groups notifications on the device: APNs thread-id, Android notification tag */
                             group?: string;
@@ -2700,6 +3519,8 @@ export interface paths {
                                 by_platform: {
                                     ios: number;
                                     android: number;
+                                    /** @description Browsers (Web Push) */
+                                    web: number;
                                 };
                             };
                         };
@@ -2848,7 +3669,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["def-4"];
+                            data: components["schemas"]["def-6"];
                         };
                     };
                 };
@@ -2978,7 +3799,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["def-4"];
+                            data: components["schemas"]["def-6"];
                         };
                     };
                 };
@@ -3150,7 +3971,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["def-4"];
+                            data: components["schemas"]["def-6"];
                         };
                     };
                 };
@@ -3438,6 +4259,10 @@ export interface paths {
                                         active: number;
                                         inactive: number;
                                     };
+                                    web: {
+                                        active: number;
+                                        inactive: number;
+                                    };
                                 };
                                 outcomes_24h: {
                                     delivered: number;
@@ -3468,6 +4293,2025 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The segments of the project, oldest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Items per page; values above 100 are served as 100 */
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-8"][];
+                            pagination: {
+                                /** @description Total number of matching items */
+                                count: number;
+                                /** @description The page served (1-based) */
+                                page: number;
+                                /** @description Number of pages, at least 1 */
+                                pages: number;
+                                /** @description 1-based position of the first item on this page; 0 when the page is empty */
+                                from: number;
+                                /** @description 1-based position of the last item on this page; 0 when the page is empty */
+                                to: number;
+                                /** @description Number of the last page (equals pages) */
+                                last: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Save a segment (its version 1)
+         * @description The filter is one target (docs/guides/targets.md): a plain string, a typed target or an expression, and may name other segments (`{"segment": …}`) but never itself, directly or through others. A bad filter answers 422 naming the path (`filter.and[1].not: …`), a cycle or an unknown segment too. 409 when the project has a segment of that name (PUT makes a new version).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique in the project */
+                        name: string;
+                        /** @description Who receives the notification: the union of all targets (each OR'd), active devices only, each device once. A plain string names a device, a token's holder or a topic by its form; `{"topic": …}`, `{"device_id": …}`, `{"token": …}`, `{"external_id": …}`, `{"metadata": {...}}`, `{"platform": …}`, `{"locale": …}` and `{"timezone": …}` name one kind; `{"segment": …}` a saved segment; `{"and": [...]}`, `{"or": [...]}` and `{"not": …}` combine them */
+                        filter: string | {
+                            /** @description The subscribers of the topic with this name or id */
+                            topic?: string;
+                            /** @description Exactly the device with this id */
+                            device_id?: string;
+                            /** @description Exactly the device holding this push token */
+                            token?: string;
+                            /** @description A user's devices */
+                            external_id?: string;
+                            /** @description Devices whose metadata passes every key test: a string (equality), {"in": [...]}, {"exists": true|false} or {"ne": "..."} (an unset key is not equal) */
+                            metadata?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Devices of this platform (ios, android, web, huawei) */
+                            platform?: string;
+                            /** @description Devices whose BCP 47 locale is this one or starts with its subtags ("fr" matches fr, fr-CA) */
+                            locale?: string;
+                            /** @description Devices in this IANA time zone */
+                            timezone?: string;
+                            /** @description The saved segment with this id or name (POST /api/v1/segments): its latest version when the send is accepted, pinned in the notification */
+                            segment?: string;
+                            /** @description Targets every one of which names the device */
+                            and?: unknown[];
+                            /** @description Targets any one of which names the device */
+                            or?: unknown[];
+                            /** @description A target that must not name the device */
+                            not?: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-7"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/segments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A segment's newest version, with its filter */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The segment id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-7"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Save a new version of a segment's filter
+         * @description Versions are immutable: this makes version n+1 and answers it. Sends already accepted keep the version they pinned. The filter is one target (docs/guides/targets.md): a plain string, a typed target or an expression, and may name other segments (`{"segment": …}`) but never itself, directly or through others. A bad filter answers 422 naming the path (`filter.and[1].not: …`), a cycle or an unknown segment too.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The segment id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Who receives the notification: the union of all targets (each OR'd), active devices only, each device once. A plain string names a device, a token's holder or a topic by its form; `{"topic": …}`, `{"device_id": …}`, `{"token": …}`, `{"external_id": …}`, `{"metadata": {...}}`, `{"platform": …}`, `{"locale": …}` and `{"timezone": …}` name one kind; `{"segment": …}` a saved segment; `{"and": [...]}`, `{"or": [...]}` and `{"not": …}` combine them */
+                        filter: string | {
+                            /** @description The subscribers of the topic with this name or id */
+                            topic?: string;
+                            /** @description Exactly the device with this id */
+                            device_id?: string;
+                            /** @description Exactly the device holding this push token */
+                            token?: string;
+                            /** @description A user's devices */
+                            external_id?: string;
+                            /** @description Devices whose metadata passes every key test: a string (equality), {"in": [...]}, {"exists": true|false} or {"ne": "..."} (an unset key is not equal) */
+                            metadata?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Devices of this platform (ios, android, web, huawei) */
+                            platform?: string;
+                            /** @description Devices whose BCP 47 locale is this one or starts with its subtags ("fr" matches fr, fr-CA) */
+                            locale?: string;
+                            /** @description Devices in this IANA time zone */
+                            timezone?: string;
+                            /** @description The saved segment with this id or name (POST /api/v1/segments): its latest version when the send is accepted, pinned in the notification */
+                            segment?: string;
+                            /** @description Targets every one of which names the device */
+                            and?: unknown[];
+                            /** @description Targets any one of which names the device */
+                            or?: unknown[];
+                            /** @description A target that must not name the device */
+                            not?: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-7"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a segment and its versions
+         * @description Sends already accepted keep the version they pinned (in their own event). New sends naming it, or naming a segment that references it, answer 422.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The segment id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/segments/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One version of a segment, with its filter */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The segment id */
+                    id: string;
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-7"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/segments/{id}/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many active devices the segment holds now, by platform
+         * @description The dry run's answer for a send to `{"segment": id}`: the segment's newest version, evaluated with the audience predicate on the devices read model.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The segment id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                total: number;
+                                by_platform: {
+                                    ios: number;
+                                    android: number;
+                                    /** @description Browsers (Web Push) */
+                                    web: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The templates of the project, oldest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Items per page; values above 100 are served as 100 */
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-10"][];
+                            pagination: {
+                                /** @description Total number of matching items */
+                                count: number;
+                                /** @description The page served (1-based) */
+                                page: number;
+                                /** @description Number of pages, at least 1 */
+                                pages: number;
+                                /** @description 1-based position of the first item on this page; 0 when the page is empty */
+                                from: number;
+                                /** @description 1-based position of the last item on this page; 0 when the page is empty */
+                                to: number;
+                                /** @description Number of the last page (equals pages) */
+                                last: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a template (its version 1)
+         * @description Checked before it is saved: every locale's fields parse as strict Liquid, and every locale renders with sample values. A bad template answers 422 with one message per problem, each naming the locale, the field and the line: `content.fr.body line 2: undefined variable: name`. 409 when the project has a template of that name (PUT makes a new version).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique in the project; no `@` (it separates a version in a reference) */
+                        name: string;
+                        /** @description `default` and any locale tags (`fr`, `fr-CA`, `zh-Hant-TW`): a device gets its locale's content, else its language's (`fr-CA` → `fr`), else `default`. At most 50 locales and 64000 bytes in all */
+                        content: {
+                            [key: string]: {
+                                /** @description Liquid: the title */
+                                title: string;
+                                /** @description Liquid: the body */
+                                body: string;
+                                /** @description Liquid: the deep link opened on tap */
+                                link_to?: string;
+                                /** @description Liquid: https URL of an image */
+                                image?: string;
+                                /** @description Custom key/value pairs for the app; each value is Liquid */
+                                data?: {
+                                    [key: string]: string;
+                                };
+                                /** @description Merged last into the APNs JSON body (objects key by key; other values replace), e.g. {"aps": {"interruption-level": "time-sensitive"}} */
+                                apns?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Merged last into the FCM message as firebase-admin builds it (its field names), e.g. {"android": {"notification": {"channelId": "sales"}}}; may not set the target (token, topic, condition) */
+                                fcm?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                        /** @description Values the save-time check renders every locale with, over the ones Herald makes up ("sample" for every value a template reads): give them where a made-up string cannot stand in (a list looped over, a number divided) */
+                        samples?: {
+                            /** @description Sample values of the variables a send will give */
+                            variables?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Sample device values (`device.metadata.*`, `device.locale`, `device.timezone`) */
+                            device?: {
+                                /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
+                                metadata?: {
+                                    [key: string]: string;
+                                };
+                                locale?: string;
+                                timezone?: string;
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-9"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A template's newest version, with its content */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The template id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-9"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Save a new version of a template's content
+         * @description Versions are immutable: this makes version n+1 and answers it; sends name a version with `name@n` (without one: the newest). A bad template answers 422 with one message per problem, each naming the locale, the field and the line: `content.fr.body line 2: undefined variable: name`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The template id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description `default` and any locale tags (`fr`, `fr-CA`, `zh-Hant-TW`): a device gets its locale's content, else its language's (`fr-CA` → `fr`), else `default`. At most 50 locales and 64000 bytes in all */
+                        content: {
+                            [key: string]: {
+                                /** @description Liquid: the title */
+                                title: string;
+                                /** @description Liquid: the body */
+                                body: string;
+                                /** @description Liquid: the deep link opened on tap */
+                                link_to?: string;
+                                /** @description Liquid: https URL of an image */
+                                image?: string;
+                                /** @description Custom key/value pairs for the app; each value is Liquid */
+                                data?: {
+                                    [key: string]: string;
+                                };
+                                /** @description Merged last into the APNs JSON body (objects key by key; other values replace), e.g. {"aps": {"interruption-level": "time-sensitive"}} */
+                                apns?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Merged last into the FCM message as firebase-admin builds it (its field names), e.g. {"android": {"notification": {"channelId": "sales"}}}; may not set the target (token, topic, condition) */
+                                fcm?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                        /** @description Values the save-time check renders every locale with, over the ones Herald makes up ("sample" for every value a template reads): give them where a made-up string cannot stand in (a list looped over, a number divided) */
+                        samples?: {
+                            /** @description Sample values of the variables a send will give */
+                            variables?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Sample device values (`device.metadata.*`, `device.locale`, `device.timezone`) */
+                            device?: {
+                                /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
+                                metadata?: {
+                                    [key: string]: string;
+                                };
+                                locale?: string;
+                                timezone?: string;
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-9"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a template and its versions
+         * @description Sends already accepted still render it: each carries the version it uses in its own event. New sends naming it answer 422. A template made again under the same name numbers its versions on from where this one stopped.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The template id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/templates/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A template's versions, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Items per page; values above 100 are served as 100 */
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The template id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                version: number;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                            pagination: {
+                                /** @description Total number of matching items */
+                                count: number;
+                                /** @description The page served (1-based) */
+                                page: number;
+                                /** @description Number of pages, at least 1 */
+                                pages: number;
+                                /** @description 1-based position of the first item on this page; 0 when the page is empty */
+                                from: number;
+                                /** @description 1-based position of the last item on this page; 0 when the page is empty */
+                                to: number;
+                                /** @description Number of the last page (equals pages) */
+                                last: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/templates/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One version of a template, with its content */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The template id */
+                    id: string;
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-9"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3569,7 +6413,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["def-5"][];
+                            data: components["schemas"]["def-11"][];
                             pagination: {
                                 /** @description Total number of matching items */
                                 count: number;
@@ -3688,7 +6532,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["def-5"];
+                            data: components["schemas"]["def-11"];
                         };
                     };
                 };
@@ -3942,7 +6786,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["def-5"];
+                            data: components["schemas"]["def-11"];
                         };
                     };
                 };
@@ -4172,7 +7016,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["def-6"][];
+                            data: components["schemas"]["def-12"][];
                         };
                     };
                 };
@@ -4276,7 +7120,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["def-6"];
+                            data: components["schemas"]["def-12"];
                             /** @description The signing secret: shown here once, never again */
                             secret: string;
                         };
@@ -4428,7 +7272,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["def-6"];
+                            data: components["schemas"]["def-12"];
                         };
                     };
                 };
@@ -4673,7 +7517,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["def-6"];
+                            data: components["schemas"]["def-12"];
                             /** @description The new secret, after rotate_secret: shown once */
                             secret?: string;
                         };
@@ -4839,7 +7683,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["def-6"];
+                            data: components["schemas"]["def-12"];
                         };
                     };
                 };
@@ -4971,6 +7815,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webpush/public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's Web Push application server key (called by a web page; no bearer key)
+         * @description The project's current VAPID public key, for `pushManager.subscribe`. Public by nature: every browser that subscribes is given it. Answers 404 when the project does not exist or has no Web Push keys (`herald providers webpush <project-id> --generate`). Rate-limited per address and per project like the other device-facing routes; answers may be up to 5 seconds old after a rotation.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The project whose application server key to give */
+                    project_id: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The project's current VAPID public key: an uncompressed P-256 point, base64url (pass it to `pushManager.subscribe({ applicationServerKey })`) */
+                                public_key: string;
+                                /** @description Its id; a web device registered now is sent to with this key for as long as its subscription lives, through key rotations */
+                                key_id: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5003,12 +7968,12 @@ export interface components {
             notification_id: string;
             device_id: string;
             /** @enum {unknown} */
-            provider: "apns" | "fcm";
+            provider: "apns" | "fcm" | "webpush";
             /**
-             * @description `delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent (cancelled); `expired`: not sent (`max_duration` ran out; reason `MaxDurationExceeded`); `capped`: not sent (a frequency cap with `on_cap: drop`; reason `FrequencyCap`, see `rule`); `deferred`: held by a frequency cap (`on_cap: defer`) or quiet hours until `until`, then replaced by its real outcome
+             * @description `delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent (cancelled); `expired`: not sent (`max_duration` ran out; reason `MaxDurationExceeded`); `capped`: not sent (a frequency cap with `on_cap: drop`; reason `FrequencyCap`, see `rule`); `deferred`: held by a frequency cap (`on_cap: defer`) or quiet hours until `until`, then replaced by its real outcome; `held_out`: not sent (in an A/B send's holdout)
              * @enum {unknown}
              */
-            outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred";
+            outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred" | "held_out";
             /** @description The provider's reason code (or Herald's: AttemptsExhausted, NoApnsCredentials, …) when not delivered */
             reason: string | null;
             /** @description Sends tried for this device */
@@ -5031,9 +7996,10 @@ export interface components {
         /** Device */
         "def-3": {
             id: string;
+            /** @description The APNs or FCM token; for a web device, its push subscription endpoint */
             token: string;
             /** @enum {unknown} */
-            platform: "ios" | "android";
+            platform: "ios" | "android" | "web";
             /** @enum {unknown} */
             status: "active" | "inactive";
             /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
@@ -5050,6 +8016,8 @@ export interface components {
             external_id: string | null;
             /** @description IANA time zone name */
             timezone: string | null;
+            /** @description BCP 47 language tag, canonical (fr-CA); null: none registered */
+            locale?: string | null;
             /** @description Why it is inactive: the provider rejected its token (`provider` set), or the project unregistered it (reason `Unregistered`) */
             deactivation: {
                 reason: string;
@@ -5062,25 +8030,66 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** Notification */
+        /** Draft */
         "def-4": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The send body being composed, as POST /api/v1/notifications takes it (`{"notification": …}`). Kept as given (at most 64 KB as JSON): a draft need not be a valid send yet; sending it checks it. */
+            content: {
+                [key: string]: unknown;
+            };
+            /** @description The notification it was duplicated from, or null */
+            source_notification_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** DraftSummary */
+        "def-5": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            source_notification_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** Notification */
+        "def-6": {
             /** Format: uuid */
             id: string;
             title: string;
             body: string;
             targets: (string | {
-                topic: string;
-            } | {
-                device_id: string;
-            } | {
-                token: string;
-            } | {
-                /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
-                metadata: {
-                    [key: string]: string;
+                /** @description The subscribers of the topic with this name or id */
+                topic?: string;
+                /** @description Exactly the device with this id */
+                device_id?: string;
+                /** @description Exactly the device holding this push token */
+                token?: string;
+                /** @description A user's devices */
+                external_id?: string;
+                /** @description Devices whose metadata passes every key test: a string (equality), {"in": [...]}, {"exists": true|false} or {"ne": "..."} (an unset key is not equal) */
+                metadata?: {
+                    [key: string]: unknown;
                 };
-            } | {
-                external_id: string;
+                /** @description Devices of this platform (ios, android, web, huawei) */
+                platform?: string;
+                /** @description Devices whose BCP 47 locale is this one or starts with its subtags ("fr" matches fr, fr-CA) */
+                locale?: string;
+                /** @description Devices in this IANA time zone */
+                timezone?: string;
+                /** @description The saved segment with this id or name (POST /api/v1/segments): its latest version when the send is accepted, pinned in the notification */
+                segment?: string;
+                /** @description Targets every one of which names the device */
+                and?: unknown[];
+                /** @description Targets any one of which names the device */
+                or?: unknown[];
+                /** @description A target that must not name the device */
+                not?: unknown;
             })[];
             link_to: string | null;
             group: string | null;
@@ -5108,8 +8117,11 @@ export interface components {
                 capped: number;
                 /** @description Held now by a frequency cap (`on_cap: defer`) or quiet hours; each moves to its real outcome when released */
                 deferred: number;
+                /** @description Not sent: in an A/B send's holdout */
+                held_out?: number;
                 opened: number;
             };
+            /** @description `webpush` once the notification targeted a web device */
             counts_by_provider?: {
                 apns: {
                     /** @description Active devices the audience resolved to (so far, while dispatching) */
@@ -5128,6 +8140,8 @@ export interface components {
                     capped: number;
                     /** @description Held now by a frequency cap (`on_cap: defer`) or quiet hours; each moves to its real outcome when released */
                     deferred: number;
+                    /** @description Not sent: in an A/B send's holdout */
+                    held_out?: number;
                     opened: number;
                 };
                 fcm: {
@@ -5147,8 +8161,83 @@ export interface components {
                     capped: number;
                     /** @description Held now by a frequency cap (`on_cap: defer`) or quiet hours; each moves to its real outcome when released */
                     deferred: number;
+                    /** @description Not sent: in an A/B send's holdout */
+                    held_out?: number;
                     opened: number;
                 };
+                webpush?: {
+                    /** @description Active devices the audience resolved to (so far, while dispatching) */
+                    targeted: number;
+                    /** @description Devices a provider answered for: delivered + failed + invalid */
+                    sent: number;
+                    delivered: number;
+                    failed: number;
+                    /** @description Token rejected by the provider; the device was deactivated */
+                    invalid: number;
+                    /** @description Not sent: cancelled before its batch went out */
+                    cancelled: number;
+                    /** @description Not sent: `max_duration` ran out before its batch went out */
+                    expired: number;
+                    /** @description Not sent: a project frequency cap with `on_cap: drop` (campaign sends only) */
+                    capped: number;
+                    /** @description Held now by a frequency cap (`on_cap: defer`) or quiet hours; each moves to its real outcome when released */
+                    deferred: number;
+                    /** @description Not sent: in an A/B send's holdout */
+                    held_out?: number;
+                    opened: number;
+                };
+            };
+            /** @description An A/B send: counts by variant name, `holdout` (reported `held_out`) and `remainder` (sent the chosen variant after the decision) */
+            counts_by_variant?: {
+                [key: string]: {
+                    /** @description Active devices the audience resolved to (so far, while dispatching) */
+                    targeted: number;
+                    /** @description Devices a provider answered for: delivered + failed + invalid */
+                    sent: number;
+                    delivered: number;
+                    failed: number;
+                    /** @description Token rejected by the provider; the device was deactivated */
+                    invalid: number;
+                    /** @description Not sent: cancelled before its batch went out */
+                    cancelled: number;
+                    /** @description Not sent: `max_duration` ran out before its batch went out */
+                    expired: number;
+                    /** @description Not sent: a project frequency cap with `on_cap: drop` (campaign sends only) */
+                    capped: number;
+                    /** @description Held now by a frequency cap (`on_cap: defer`) or quiet hours; each moves to its real outcome when released */
+                    deferred: number;
+                    /** @description Not sent: in an A/B send's holdout */
+                    held_out?: number;
+                    opened: number;
+                };
+            };
+            /** @description An A/B send with a test share, once `decide_after` passed */
+            decision?: {
+                /** @enum {string} */
+                metric: "open_rate";
+                arms: {
+                    variant: string;
+                    delivered: number;
+                    opened: number;
+                    rate: number | null;
+                }[];
+                best: string;
+                runner_up?: string;
+                /** @description best's open rate minus the runner-up's */
+                difference?: number;
+                /** @description The difference's 95 % confidence interval */
+                interval?: number[];
+                z?: number;
+                /** @description Two-sided, two-proportion z-test */
+                p_value?: number;
+                significant: boolean;
+                /** @description The variant sent to the remainder */
+                chosen: string;
+                /**
+                 * @description `significant`: the best won; otherwise the fallback was sent
+                 * @enum {unknown}
+                 */
+                reason: "significant" | "not_significant" | "no_data";
             };
             /** @description When the audience was first resolved and queued */
             dispatched_at?: string | null;
@@ -5173,25 +8262,120 @@ export interface components {
                 title: string;
                 body: string;
                 targets: (string | {
-                    topic: string;
-                } | {
-                    device_id: string;
-                } | {
-                    token: string;
-                } | {
-                    /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
-                    metadata: {
-                        [key: string]: string;
+                    /** @description The subscribers of the topic with this name or id */
+                    topic?: string;
+                    /** @description Exactly the device with this id */
+                    device_id?: string;
+                    /** @description Exactly the device holding this push token */
+                    token?: string;
+                    /** @description A user's devices */
+                    external_id?: string;
+                    /** @description Devices whose metadata passes every key test: a string (equality), {"in": [...]}, {"exists": true|false} or {"ne": "..."} (an unset key is not equal) */
+                    metadata?: {
+                        [key: string]: unknown;
                     };
-                } | {
-                    external_id: string;
+                    /** @description Devices of this platform (ios, android, web, huawei) */
+                    platform?: string;
+                    /** @description Devices whose BCP 47 locale is this one or starts with its subtags ("fr" matches fr, fr-CA) */
+                    locale?: string;
+                    /** @description Devices in this IANA time zone */
+                    timezone?: string;
+                    /** @description The saved segment with this id or name (POST /api/v1/segments): its latest version when the send is accepted, pinned in the notification */
+                    segment?: string;
+                    /** @description Targets every one of which names the device */
+                    and?: unknown[];
+                    /** @description Targets any one of which names the device */
+                    or?: unknown[];
+                    /** @description A target that must not name the device */
+                    not?: unknown;
                 })[];
             } & {
                 [key: string]: unknown;
             };
         };
+        /** SegmentVersion */
+        "def-7": {
+            /**
+             * Format: uuid
+             * @description The segment id (derived from the project and the name)
+             */
+            id: string;
+            name: string;
+            /** @description This version; versions never change */
+            version: number;
+            /** @description Who receives the notification: the union of all targets (each OR'd), active devices only, each device once. A plain string names a device, a token's holder or a topic by its form; `{"topic": …}`, `{"device_id": …}`, `{"token": …}`, `{"external_id": …}`, `{"metadata": {...}}`, `{"platform": …}`, `{"locale": …}` and `{"timezone": …}` name one kind; `{"segment": …}` a saved segment; `{"and": [...]}`, `{"or": [...]}` and `{"not": …}` combine them */
+            filter: string | {
+                /** @description The subscribers of the topic with this name or id */
+                topic?: string;
+                /** @description Exactly the device with this id */
+                device_id?: string;
+                /** @description Exactly the device holding this push token */
+                token?: string;
+                /** @description A user's devices */
+                external_id?: string;
+                /** @description Devices whose metadata passes every key test: a string (equality), {"in": [...]}, {"exists": true|false} or {"ne": "..."} (an unset key is not equal) */
+                metadata?: {
+                    [key: string]: unknown;
+                };
+                /** @description Devices of this platform (ios, android, web, huawei) */
+                platform?: string;
+                /** @description Devices whose BCP 47 locale is this one or starts with its subtags ("fr" matches fr, fr-CA) */
+                locale?: string;
+                /** @description Devices in this IANA time zone */
+                timezone?: string;
+                /** @description The saved segment with this id or name (POST /api/v1/segments): its latest version when the send is accepted, pinned in the notification */
+                segment?: string;
+                /** @description Targets every one of which names the device */
+                and?: unknown[];
+                /** @description Targets any one of which names the device */
+                or?: unknown[];
+                /** @description A target that must not name the device */
+                not?: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** SegmentSummary */
+        "def-8": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            latest_version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** TemplateVersion */
+        "def-9": {
+            /**
+             * Format: uuid
+             * @description The template id (derived from the project and the name)
+             */
+            id: string;
+            name: string;
+            /** @description This version; versions never change */
+            version: number;
+            /** @description Content by locale, as saved */
+            content: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** TemplateSummary */
+        "def-10": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            latest_version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /** Topic */
-        "def-5": {
+        "def-11": {
             id: string;
             name: string;
             /** @description Active devices subscribed to the topic (an extra beyond the spec) */
@@ -5205,7 +8389,7 @@ export interface components {
             created_at: string;
         };
         /** Webhook */
-        "def-6": {
+        "def-12": {
             id: string;
             url: string;
             event_types: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated")[];
