@@ -7985,6 +7985,10 @@ export interface components {
              * @description deferred: when it goes out
              */
             until?: string;
+            /** @description An A/B send: the variant the device got (none for `held_out`) */
+            variant?: string;
+            /** @description A template or localised send: the content locale the device got */
+            locale?: string;
             delivered_at: string | null;
             opened_at: string | null;
             /**

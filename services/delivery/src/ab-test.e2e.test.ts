@@ -132,5 +132,14 @@ describe('A/B sends', () => {
     for (const token of holdout) expect(perToken.has(token)).toBe(false);
     expect(final.counts_by_variant?.remainder?.delivered).toBe(remainder.length);
     expect(final.counts_by_variant?.holdout?.held_out).toBe(holdout.length);
+
+    // The holdout is exportable: each of its devices has a held_out receipt; a variant's receipt names its variant.
+    const heldReceipts = await waitFor('the holdout receipts', async () => {
+      const rows = (await harness.request('GET', `/api/v1/notifications/${id}/receipts?outcome=held_out&limit=100`, { key: project.api_key })).body?.data as Array<{ device_id: string; variant?: string }> | undefined;
+      return rows?.length === holdout.length ? rows : undefined;
+    });
+    expect(new Set(heldReceipts.map((row) => row.device_id))).toEqual(new Set(holdout.map((token) => deviceIds.get(token))));
+    const receipt = (await harness.request('GET', `/api/v1/devices/${deviceIds.get(inVariant(0)[0]!)!}/receipts`, { key: project.api_key })).body?.data as Array<{ notification_id: string; variant?: string }>;
+    expect(receipt.find((row) => row.notification_id === id)?.variant).toBe('A');
   });
 });

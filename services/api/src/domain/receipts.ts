@@ -15,6 +15,8 @@ export function receiptView(doc: Pick<DeliveryLedgerDocument, 'notification_id' 
     attempts: device.attempts ?? null,
     ...(device.rule === undefined ? {} : { rule: device.rule }),
     ...(device.until === undefined ? {} : { until: device.until }),
+    ...(device.variant === undefined ? {} : { variant: device.variant }),
+    ...(device.locale === undefined ? {} : { locale: device.locale }),
     delivered_at: device.outcome === 'delivered' ? doc.reported_at : null,
     opened_at: device.opened_at ?? null,
     reported_at: doc.reported_at,

@@ -18,6 +18,8 @@ export const Receipt = Type.Object(
     attempts: Type.Union([Type.Integer(), Type.Null()], { description: 'Sends tried for this device' }),
     rule: Type.Optional(Type.String({ description: 'capped / deferred (and expired after a deferral): the rule that applied, e.g. `cap 3/86400s per user` or `quiet 22:00-08:00 Europe/Paris`' })),
     until: Type.Optional(Type.String({ format: 'date-time', description: 'deferred: when it goes out' })),
+    variant: Type.Optional(Type.String({ description: 'An A/B send: the variant the device got (none for `held_out`)' })),
+    locale: Type.Optional(Type.String({ description: 'A template or localised send: the content locale the device got' })),
     delivered_at: NullableTime,
     opened_at: NullableTime,
     reported_at: Type.String({ format: 'date-time', description: 'When the outcome was recorded' }),
