@@ -18,6 +18,8 @@ const Webhooks = screen(() => import('./screens/webhooks.tsx').then((m) => m.Web
 const NotFound = screen(() => import('./screens/not-found.tsx').then((m) => m.NotFound));
 const Operator = screen(() => import('./screens/operator.tsx').then((m) => m.Operator));
 const ExplainReach = screen(() => import('./screens/explain.tsx').then((m) => m.ExplainReach));
+const Segments = screen(() => import('./screens/segments.tsx').then((m) => m.Segments));
+const SegmentEdit = screen(() => import('./screens/segment-edit.tsx').then((m) => m.SegmentEdit));
 
 function App() {
   const [signedIn, setSignedIn] = useState(apiKey() !== undefined);
@@ -47,6 +49,8 @@ function App() {
             <Route path="/console/devices" component={Devices} />
             <Route path="/console/devices/:id" component={DevicePage} />
             <Route path="/console/topics" component={Topics} />
+            <Route path="/console/segments" component={Segments} />
+            <Route path="/console/segments/:id" component={SegmentEdit} />
             <Route path="/console/webhooks" component={Webhooks} />
             <Route default component={NotFound} />
           </Router>

@@ -16,6 +16,10 @@ export type AudienceNode =
   | { id: string; kind: 'metadata'; key: string; test: MetadataTest; values: string[]; exists: boolean }
   | { id: string; kind: 'json'; text: string };
 
+export type GroupNode = Extract<AudienceNode, { kind: 'and' | 'or' }>;
+export type LeafNode = Exclude<AudienceNode, { kind: 'and' | 'or' | 'not' }>;
+export const isGroup = (node: AudienceNode): node is GroupNode => node.kind === 'and' || node.kind === 'or';
+
 export const LEAF_KINDS: ReadonlyArray<{ kind: LeafKind | 'metadata' | 'json'; label: string }> = [
   { kind: 'topic', label: 'Topic' },
   { kind: 'platform', label: 'Platform' },
@@ -122,19 +126,26 @@ export function pathsOf(node: AudienceNode, path = '', paths: Array<{ id: string
 /**
  * The API's messages at the node they name (`notification.targets[1].and[2].not: …`
  * with prefix `notification.targets[1]`): the deepest node whose path the
- * message starts with. Messages about no node of this tree are left out.
+ * message starts with, said from that node (`platform: must be …`, or the
+ * rest after the colon). Messages about no node of this tree are `unplaced`.
  */
-export function errorsByNode(root: AudienceNode, prefix: string, messages: readonly string[]): Map<string, string[]> {
+export function errorsByNode(root: AudienceNode, prefix: string, messages: readonly string[]): { byNode: Map<string, string[]>; unplaced: string[] } {
   const paths = pathsOf(root).sort((a, b) => b.path.length - a.path.length);
-  const found = new Map<string, string[]>();
+  const byNode = new Map<string, string[]>();
+  const unplaced: string[] = [];
   for (const message of messages) {
     const node = paths.find(({ path }) => {
       const full = `${prefix}${path}`;
       return message.startsWith(full) && /^[:.[ ]/.test(message.slice(full.length));
     });
-    if (node !== undefined) found.set(node.id, [...(found.get(node.id) ?? []), message]);
+    if (node === undefined) {
+      unplaced.push(message);
+      continue;
+    }
+    const text = message.slice(`${prefix}${node.path}`.length).replace(/^\.?:?\s*/, '');
+    byNode.set(node.id, [...(byNode.get(node.id) ?? []), text]);
   }
-  return found;
+  return { byNode, unplaced };
 }
 
 /** The tree with the node `id` replaced by `replace(node)` (which may return undefined: removed from its group). */
@@ -160,4 +171,4 @@ export function leafOf(kind: LeafKind | 'metadata' | 'json', previous?: Audience
   return { id, kind, value: kind === 'platform' ? 'ios' : '' };
 }
 
-export const emptyGroup = (kind: 'and' | 'or' = 'and'): AudienceNode => ({ id: newId(), kind, children: [] });
+export const emptyGroup = (kind: 'and' | 'or' = 'and'): GroupNode => ({ id: newId(), kind, children: [] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorsByNode, leafOf, problemsOf, targetOf, treeOf, updateNode, type AudienceNode } from './audience-tree.ts';
+import { errorsByNode, leafOf, problemsOf, targetOf, treeOf, updateNode, type AudienceNode, type GroupNode } from './audience-tree.ts';
 
 /** A small seeded generator (mulberry32): the same cases on every run, many shapes. */
 function random(seed: number): () => number {
@@ -49,21 +49,22 @@ describe('the audience builder’s tree', () => {
   it('shows what it has controls for as nodes, and keeps the rest as JSON nodes', () => {
     const tree = treeOf({ and: [{ topic: 'promotions' }, { metadata: { country: 'US' } }, { not: { metadata: { opted_out: { exists: true } } } }, 'news'] });
     expect(tree.kind).toBe('and');
-    const kinds = (tree as Extract<AudienceNode, { kind: 'and' }>).children.map((child) => child.kind);
+    const kinds = (tree as GroupNode).children.map((child) => child.kind);
     expect(kinds).toEqual(['topic', 'metadata', 'not', 'json']);
   });
 
   it('puts the API’s 422 messages at the node whose path they name, the deepest one', () => {
-    const tree = treeOf({ and: [{ topic: 'a' }, { or: [] }, { not: { platform: 'x' } }] }) as Extract<AudienceNode, { kind: 'and' }>;
+    const tree = treeOf({ and: [{ topic: 'a' }, { or: [] }, { not: { platform: 'x' } }] }) as GroupNode;
     const messages = ['notification.targets[1].and[1].or: must hold at least one target', 'notification.targets[1].and[2].not.platform: must be ios, android or web', 'notification.targets[0]: unrelated', 'notification.title: required'];
-    const found = errorsByNode(tree, 'notification.targets[1]', messages);
-    expect(found.get(tree.children[1]!.id)).toEqual([messages[0]]);
-    expect(found.get((tree.children[2] as Extract<AudienceNode, { kind: 'not' }>).child.id)).toEqual([messages[1]]);
-    expect(found.size).toBe(2);
+    const { byNode, unplaced } = errorsByNode(tree, 'notification.targets[1]', messages);
+    expect(byNode.get(tree.children[1]!.id)).toEqual(['or: must hold at least one target']);
+    expect(byNode.get((tree.children[2] as Extract<AudienceNode, { kind: 'not' }>).child.id)).toEqual(['platform: must be ios, android or web']);
+    expect(byNode.size).toBe(2);
+    expect(unplaced).toEqual(messages.slice(2));
   });
 
   it('edits: a removed condition leaves its group, a NOT without its condition goes too, a kind change keeps the node', () => {
-    const tree = treeOf({ and: [{ topic: 'a' }, { not: { topic: 'b' } }] }) as Extract<AudienceNode, { kind: 'and' }>;
+    const tree = treeOf({ and: [{ topic: 'a' }, { not: { topic: 'b' } }] }) as GroupNode;
     const negated = (tree.children[1] as Extract<AudienceNode, { kind: 'not' }>).child;
     expect(targetOf(updateNode(tree, negated.id, () => undefined)!)).toEqual({ and: [{ topic: 'a' }] });
     const first = tree.children[0]!;
