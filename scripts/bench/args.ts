@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 export interface BenchArgs {
   devices: number;
   iosShare: number;
+  /** Share of the devices that are browsers (Web Push, sent to the fake push service); iOS and Android split the rest by iosShare. */
+  webShare: number;
   latencyMs: number;
   timeoutS: number;
   keep: boolean;
@@ -51,7 +53,8 @@ const FAULT_OPTIONS = {
 
 const USAGE = `usage: npm run bench:campaign -- [options]
   --devices N           devices registered and targeted (default 100000)
-  --ios-share F         share of iOS devices, 0..1 (default 0.5)
+  --ios-share F         share of iOS devices among the native ones, 0..1 (default 0.5)
+  --web-share F         share of web devices (Web Push, to the fake push service), 0..1 (default 0)
   --latency-ms MS       latency the fake APNs/FCM add to every answer (default 0)
   --timeout-s S         bound on the whole run (default: max(180, 600 per million devices);
                         more on the local FerretDB, see README.md)
@@ -117,6 +120,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     options: {
       devices: { type: 'string' },
       'ios-share': { type: 'string' },
+      'web-share': { type: 'string' },
       'latency-ms': { type: 'string' },
       'timeout-s': { type: 'string' },
       'ceiling-requests': { type: 'string' },
@@ -164,6 +168,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   return {
     devices,
     iosShare: number(values['ios-share'], 'ios-share', 0.5, (n) => n >= 0 && n <= 1),
+    webShare: number(values['web-share'], 'web-share', 0, (n) => n >= 0 && n <= 1),
     latencyMs: number(values['latency-ms'], 'latency-ms', 0, (n) => Number.isInteger(n) && n >= 0 && n <= 10_000),
     timeoutS: number(values['timeout-s'], 'timeout-s', defaultTimeoutS(devices), (n) => n > 0),
     ceilingRequests: number(values['ceiling-requests'], 'ceiling-requests', 200_000, (n) => Number.isInteger(n) && n >= 0),

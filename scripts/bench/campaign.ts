@@ -38,7 +38,10 @@ const args = (() => {
   }
 })();
 const deadline = new Deadline(args.timeoutS);
-const iosCount = Math.round(args.devices * args.iosShare);
+// Device indexes: iOS first, then Android, then web (register.ts).
+const webCount = Math.round(args.devices * args.webShare);
+const iosCount = Math.round((args.devices - webCount) * args.iosShare);
+const androidCount = args.devices - webCount - iosCount;
 const watch = new ProcessWatch();
 watch.add('bench', process.pid);
 watch.start();
@@ -47,7 +50,8 @@ const result: BenchResult = {
   status: 'ok',
   devices: args.devices,
   ios: iosCount,
-  android: args.devices - iosCount,
+  android: androidCount,
+  ...(webCount === 0 ? {} : { web: webCount }),
   latencyMs: args.latencyMs,
   partitions: args.partitions,
   infra: 'none',
@@ -57,7 +61,7 @@ const result: BenchResult = {
     duplicates: 0,
     rejected: 0,
     maxInFlight: { apns: 0, fcm: 0 },
-    expectedBatches: Math.ceil(iosCount / BATCH) + Math.ceil((args.devices - iosCount) / BATCH),
+    expectedBatches: Math.ceil(iosCount / BATCH) + Math.ceil(androidCount / BATCH) + Math.ceil(webCount / BATCH),
     timeline: [],
   },
   peakRssMB: {},
@@ -171,8 +175,8 @@ function finish(): Promise<void> {
     const c = result.campaign;
     if (system !== undefined && c.notificationId !== undefined) {
       // Read here too: a run stopped mid-campaign prints before the campaign's own finally runs.
-      c.rejected = system.apns.stats.rejected + system.fcm.stats.rejected;
-      c.maxInFlight = { apns: system.apns.stats.maxInFlight, fcm: system.fcm.stats.maxInFlight };
+      c.rejected = system.apns.stats.rejected + system.fcm.stats.rejected + (webCount === 0 ? 0 : system.webpush.stats.rejected);
+      c.maxInFlight = { apns: system.apns.stats.maxInFlight, fcm: system.fcm.stats.maxInFlight, ...(webCount === 0 ? {} : { webpush: system.webpush.stats.maxInFlight }) };
     }
     if (c.lastDeliveryS !== undefined) result.notificationsPerSecond = args.devices / c.lastDeliveryS;
     if (result.notificationsPerSecond !== undefined && result.ceiling !== undefined && result.ceiling.rate > 0) {
@@ -237,9 +241,12 @@ async function main(): Promise<void> {
   }
 
   watch.mark((phase = 'publish'));
-  say(`registering ${args.devices} devices through Kafka (${iosCount} iOS)`);
+  say(`registering ${args.devices} devices through Kafka (${iosCount} iOS, ${androidCount} Android, ${webCount} web)`);
+  // Browsers subscribe at the fake push service first (each gets its own key pair, as a browser would).
+  const webFrom = iosCount + androidCount;
+  const web = webCount === 0 ? undefined : { from: webFrom, subscriptions: await system.webpush.subscribe(webFrom, webCount), keyId: system.vapidKeyId };
   const publishStart = performance.now();
-  const published = await publishDevices(infra.producer, { projectId: system.project.id, devices: args.devices, iosCount, deadline, progress });
+  const published = await publishDevices(infra.producer, { projectId: system.project.id, devices: args.devices, iosCount, web, deadline, progress });
   result.publish = { seconds: published.seconds, rate: args.devices / published.seconds };
 
   const smallSendAt = args.faults.smallSendAt;
@@ -317,6 +324,7 @@ async function main(): Promise<void> {
     apiKey: system.project.apiKey,
     apns: system.apns,
     fcm: system.fcm,
+    ...(webCount === 0 ? {} : { webpush: system.webpush }),
     devices: args.devices,
     positions,
     deadline,

@@ -1,21 +1,24 @@
-// The fake APNs and FCM in a process of their own, so a run can say what the
-// fakes cost apart from the bench (CPU, memory). As a child (`fork`) it starts
-// both fakes and streams, every 20 ms, the device indexes they accepted and their
+// The fake APNs, FCM and Web Push service in a process of their own, so a run
+// can say what the fakes cost apart from the bench (CPU, memory; the push
+// service decrypts every message, as a browser would). As a child (`fork`) it
+// starts the fakes and streams, every 20 ms, the device indexes they accepted and their
 // counters to the parent; the parent side below looks like the two fakes to
 // the rest of the bench.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { indexOfToken } from './register.ts';
-import { startFakeApns, startFakeFcm, type ApnsKeyRegistration, type FakeStats, type FakeTls, type FcmAccountRegistration } from '@herald/fake-providers';
+import { indexOfSubscriptionId, indexOfToken, type BenchSubscription } from './register.ts';
+import { startFakeApns, startFakeFcm, startFakeWebPush, type ApnsKeyRegistration, type FakeStats, type FakeTls, type FcmAccountRegistration } from '@herald/fake-providers';
 
-type Provider = 'apns' | 'fcm';
+type Provider = 'apns' | 'fcm' | 'webpush';
+const PROVIDERS = ['apns', 'fcm', 'webpush'] as const;
 type ToParent =
   | { type: 'ready'; urls: Record<Provider, string> }
   | { type: 'deliveries'; indexes: Record<Provider, number[]>; at?: Record<Provider, number[]>; stats: Record<Provider, FakeStats> }
-  | { type: 'ack'; id: number };
+  | { type: 'ack'; id: number; subscriptions?: BenchSubscription[] };
 type ToChild =
   | { type: 'registerKey'; id: number; key: ApnsKeyRegistration }
   | { type: 'registerAccount'; id: number; account: FcmAccountRegistration }
+  | { type: 'subscribe'; id: number; from: number; count: number; applicationServerKey: string }
   | { type: 'reset'; id: number };
 
 /** What the bench uses of a fake. */
@@ -42,26 +45,27 @@ export async function startFakesProcess(tls: FakeTls, latencyMs: number, options
   pid: number | undefined;
   apns: RemoteFake & { registerKey(key: ApnsKeyRegistration): Promise<void> };
   fcm: RemoteFake & { registerAccount(account: FcmAccountRegistration): Promise<void> };
+  /** Subscriptions for devices `from`…`from + count - 1`, made with `applicationServerKey` (the push service checks every message is signed with it). */
+  webpush: RemoteFake & { subscribe(from: number, count: number, applicationServerKey: string): Promise<BenchSubscription[]> };
   close(): Promise<void>;
 }> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
     env: { ...process.env, HERALD_BENCH_FAKES: JSON.stringify({ tls, latencyMs, times: options.times === true }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const stats: Record<Provider, FakeStats> = { apns: emptyStats(), fcm: emptyStats() };
-  const listeners: Record<Provider, Set<(delivery: Delivery) => void>> = { apns: new Set(), fcm: new Set() };
-  const acks = new Map<number, () => void>();
+  const stats: Record<Provider, FakeStats> = { apns: emptyStats(), fcm: emptyStats(), webpush: emptyStats() };
+  const listeners: Record<Provider, Set<(delivery: Delivery) => void>> = { apns: new Set(), fcm: new Set(), webpush: new Set() };
+  const acks = new Map<number, (message: Extract<ToParent, { type: 'ack' }>) => void>();
   let nextId = 0;
   const urls = await new Promise<Record<Provider, string>>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`fakes process exited (${String(code)}) before it was ready`)));
     child.on('message', (raw) => {
       const message = raw as ToParent;
       if (message.type === 'ready') resolve(message.urls);
-      else if (message.type === 'ack') acks.get(message.id)?.();
+      else if (message.type === 'ack') acks.get(message.id)?.(message);
       else {
-        stats.apns = message.stats.apns;
-        stats.fcm = message.stats.fcm;
-        for (const provider of ['apns', 'fcm'] as const) {
+        for (const provider of PROVIDERS) stats[provider] = message.stats[provider];
+        for (const provider of PROVIDERS) {
           const at = message.at?.[provider];
           message.indexes[provider].forEach((index, n) => {
             const delivery: Delivery = at === undefined ? { index } : { index, at: at[n]! - performance.timeOrigin };
@@ -72,10 +76,10 @@ export async function startFakesProcess(tls: FakeTls, latencyMs: number, options
     });
   });
   const call = (message: ToChild) =>
-    new Promise<void>((resolve) => {
-      acks.set(message.id, () => {
+    new Promise<Extract<ToParent, { type: 'ack' }>>((resolve) => {
+      acks.set(message.id, (ack) => {
         acks.delete(message.id);
-        resolve();
+        resolve(ack);
       });
       child.send(message);
     });
@@ -86,8 +90,7 @@ export async function startFakesProcess(tls: FakeTls, latencyMs: number, options
     },
     reset: async () => {
       await call({ type: 'reset', id: (nextId += 1) });
-      stats.apns = emptyStats();
-      stats.fcm = emptyStats();
+      for (const name of PROVIDERS) stats[name] = emptyStats();
     },
     onDelivery(listener) {
       listeners[provider].add(listener);
@@ -96,8 +99,11 @@ export async function startFakesProcess(tls: FakeTls, latencyMs: number, options
   });
   return {
     pid: child.pid,
-    apns: Object.assign(remote('apns'), { registerKey: (key: ApnsKeyRegistration) => call({ type: 'registerKey', id: (nextId += 1), key }) }),
-    fcm: Object.assign(remote('fcm'), { registerAccount: (account: FcmAccountRegistration) => call({ type: 'registerAccount', id: (nextId += 1), account }) }),
+    apns: Object.assign(remote('apns'), { registerKey: async (key: ApnsKeyRegistration) => void (await call({ type: 'registerKey', id: (nextId += 1), key })) }),
+    fcm: Object.assign(remote('fcm'), { registerAccount: async (account: FcmAccountRegistration) => void (await call({ type: 'registerAccount', id: (nextId += 1), account })) }),
+    webpush: Object.assign(remote('webpush'), {
+      subscribe: async (from: number, count: number, applicationServerKey: string) => (await call({ type: 'subscribe', id: (nextId += 1), from, count, applicationServerKey })).subscriptions ?? [],
+    }),
     close: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((done) => child.once('exit', done));
@@ -113,43 +119,55 @@ async function serve(): Promise<void> {
   // Counts only: a million deliveries are not kept in memory.
   const apns = await startFakeApns({ tls: settings.tls, record: false, latencyMs: settings.latencyMs });
   const fcm = await startFakeFcm({ tls: settings.tls, record: false, latencyMs: settings.latencyMs });
-  let pending: Record<Provider, number[]> = { apns: [], fcm: [] };
-  let times: Record<Provider, number[]> = { apns: [], fcm: [] };
-  const accepted = (provider: Provider, token: string) => {
-    pending[provider].push(indexOfToken(token));
+  const webpush = await startFakeWebPush({ tls: settings.tls, record: false, latencyMs: settings.latencyMs });
+  const empty = (): Record<Provider, number[]> => ({ apns: [], fcm: [], webpush: [] });
+  let pending = empty();
+  let times = empty();
+  const accepted = (provider: Provider, index: number) => {
+    pending[provider].push(index);
     if (settings.times) times[provider].push(performance.timeOrigin + performance.now());
   };
-  apns.onDelivery(({ token }) => accepted('apns', token));
-  fcm.onDelivery(({ token }) => accepted('fcm', token));
+  apns.onDelivery(({ token }) => accepted('apns', indexOfToken(token)));
+  fcm.onDelivery(({ token }) => accepted('fcm', indexOfToken(token)));
+  webpush.onDelivery(({ id }) => accepted('webpush', indexOfSubscriptionId(id)));
   // Nothing is sent while nothing changed: an idle fake would otherwise wake itself and the bench 50 times a second.
   let lastSent = '';
   const flush = setInterval(() => {
-    const counts = [apns.stats, fcm.stats].map((stats) => `${stats.requests}/${stats.inFlight}/${stats.delivered}/${stats.rejected}`).join(' ');
-    if (counts === lastSent && pending.apns.length === 0 && pending.fcm.length === 0) return;
+    const counts = [apns.stats, fcm.stats, webpush.stats].map((stats) => `${stats.requests}/${stats.inFlight}/${stats.delivered}/${stats.rejected}`).join(' ');
+    if (counts === lastSent && PROVIDERS.every((provider) => pending[provider].length === 0)) return;
     lastSent = counts;
-    send({ type: 'deliveries', indexes: pending, ...(settings.times ? { at: times } : {}), stats: { apns: apns.stats, fcm: fcm.stats } });
-    pending = { apns: [], fcm: [] };
-    times = { apns: [], fcm: [] };
+    send({ type: 'deliveries', indexes: pending, ...(settings.times ? { at: times } : {}), stats: { apns: apns.stats, fcm: fcm.stats, webpush: webpush.stats } });
+    pending = empty();
+    times = empty();
   }, 20);
   process.on('message', (raw) => {
     const message = raw as ToChild;
+    if (message.type === 'subscribe') {
+      const subscriptions = Array.from({ length: message.count }, (_, n) => {
+        const made = webpush.subscribe({ label: `w${message.from + n}-`, applicationServerKey: message.applicationServerKey });
+        return { endpoint: made.endpoint, p256dh: made.keys.p256dh, auth: made.keys.auth };
+      });
+      send({ type: 'ack', id: message.id, subscriptions });
+      return;
+    }
     if (message.type === 'registerKey') apns.registerKey(message.key);
     else if (message.type === 'registerAccount') fcm.registerAccount(message.account);
     else {
       apns.reset();
       fcm.reset();
-      pending = { apns: [], fcm: [] };
-      times = { apns: [], fcm: [] };
+      webpush.reset();
+      pending = empty();
+      times = empty();
     }
     send({ type: 'ack', id: message.id });
   });
   const stop = () => {
     clearInterval(flush);
-    void Promise.all([apns.close(), fcm.close()]).finally(() => process.exit(0));
+    void Promise.all([apns.close(), fcm.close(), webpush.close()]).finally(() => process.exit(0));
   };
   process.once('SIGTERM', stop);
   process.once('disconnect', stop);
-  send({ type: 'ready', urls: { apns: apns.url, fcm: fcm.url } });
+  send({ type: 'ready', urls: { apns: apns.url, fcm: fcm.url, webpush: webpush.url } });
 }
 
 if (import.meta.main) await serve();

@@ -45,10 +45,30 @@ function progressBar(label: string, total: number) {
   };
 }
 
+/** A browser subscription of the fake push service, for device `index` (its endpoint's id starts with `w<index>-`: fakes-process.ts). */
+export interface BenchSubscription {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}
+
+/** The web devices of a run: indexes from `from` on, each with its subscription, made with the project's VAPID key `keyId`. */
+export interface BenchWebDevices {
+  from: number;
+  subscriptions: readonly BenchSubscription[];
+  keyId: string;
+}
+
+/** The device index a fake push service's subscription id names (`w<index>-…`), or -1. */
+export function indexOfSubscriptionId(id: string): number {
+  const match = /^w(\d+)-/.exec(id);
+  return match === null ? -1 : Number(match[1]);
+}
+
 /** Publishes TopicCreated and one DeviceRegistered per device, in chunks with a few publishes in flight; resolves with the seconds it took. */
 export async function publishDevices(
   producer: EventProducer,
-  options: { projectId: string; devices: number; iosCount: number; deadline: Deadline; progress: (text: string) => void },
+  options: { projectId: string; devices: number; iosCount: number; web?: BenchWebDevices | undefined; deadline: Deadline; progress: (text: string) => void },
 ): Promise<{ seconds: number; topicId: string }> {
   const { projectId, devices, iosCount, deadline } = options;
   const context = { project_id: projectId };
@@ -61,6 +81,12 @@ export async function publishDevices(
   const chunkAt = (from: number): HeraldEvent[] => {
     const events: HeraldEvent[] = [];
     for (let index = from; index < Math.min(from + CHUNK, devices); index += 1) {
+      const web = options.web;
+      if (web !== undefined && index >= web.from) {
+        const { endpoint, p256dh, auth } = web.subscriptions[index - web.from]!;
+        events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(projectId, endpoint), token: endpoint, platform: 'web', topic_ids: [topicId], subscription: { endpoint, p256dh, auth, key_id: web.keyId } }, context));
+        continue;
+      }
       const platform = platformOf(index, iosCount);
       const token = tokenFor(index, platform);
       events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(projectId, token), token, platform, topic_ids: [topicId] }, context));

@@ -11,6 +11,8 @@ export interface BenchResult {
   devices: number;
   ios: number;
   android: number;
+  /** Browsers (--web-share), sent to the fake push service. */
+  web?: number;
   latencyMs: number;
   partitions: number;
   infra: string;
@@ -67,7 +69,9 @@ export function formatTable(result: BenchResult): string {
   const rows: Array<[string, string]> = [
     ['status', result.status + (result.error === undefined ? '' : ` — ${result.error}`)],
     ...(result.status === 'ok' || result.reached === undefined ? [] : [['reached', result.reached] as [string, string]]),
-    ['devices (iOS / Android)', `${int(result.devices)} (${int(result.ios)} / ${int(result.android)})`],
+    result.web === undefined || result.web === 0
+      ? ['devices (iOS / Android)', `${int(result.devices)} (${int(result.ios)} / ${int(result.android)})`]
+      : ['devices (iOS / Android / web)', `${int(result.devices)} (${int(result.ios)} / ${int(result.android)} / ${int(result.web)})`],
     ['machine', `${result.machine.cpus} CPU (${result.machine.cpuModel}), node ${result.machine.node}, load avg at start ${result.machine.loadavg1AtStart.toFixed(2)}`],
     ['infra / partitions / fake latency', `${result.infra} / ${result.partitions} / ${result.latencyMs} ms`],
     ['publish (DeviceRegistered → Kafka)', result.publish === undefined ? '—' : `${rate(result.publish.rate)}  (${secs(result.publish.seconds)})`],

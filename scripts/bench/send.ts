@@ -22,7 +22,7 @@ export interface CampaignFigures {
   rejected: number;
   counts?: Record<string, number>;
   positionsAtLast?: Positions;
-  maxInFlight: { apns: number; fcm: number };
+  maxInFlight: { apns: number; fcm: number; webpush?: number };
   expectedBatches: number;
   /** Distinct targeted devices delivered in second k after the request (the pace judge's input). */
   perSecond?: number[];
@@ -54,6 +54,8 @@ export async function runCampaign(options: {
   apiKey: string;
   apns: RemoteFake;
   fcm: RemoteFake;
+  /** The fake push service, when the run has web devices (--web-share). */
+  webpush?: RemoteFake | undefined;
   devices: number;
   positions: PositionReader;
   deadline: Deadline;
@@ -70,6 +72,7 @@ export async function runCampaign(options: {
   ratePerMinute?: number | undefined;
 }): Promise<void> {
   const { baseUrl, apiKey, apns, fcm, devices, deadline, figures } = options;
+  const fakes = options.webpush === undefined ? [apns, fcm] : [apns, fcm, options.webpush];
   const seen = new Uint8Array(devices);
   let t0 = 0;
   let resolveAll!: () => void;
@@ -99,9 +102,9 @@ export async function runCampaign(options: {
       resolveAll();
     }
   };
-  // One reset clears both fakes (they share a process); counters before it (the ceiling's) are dropped.
+  // One reset clears every fake (they share a process); counters before it (the ceiling's) are dropped.
   await apns.reset();
-  const unsubscribe = [apns.onDelivery(onDelivery), fcm.onDelivery(onDelivery)];
+  const unsubscribe = fakes.map((fake) => fake.onDelivery(onDelivery));
 
   const bar = new cliProgress.SingleBar(
     { format: '  delivered  {bar} {value}/{total} | {rate}/s | {status}', noTTYOutput: true, notTTYSchedule: 5_000, stream: process.stderr },
@@ -121,7 +124,7 @@ export async function runCampaign(options: {
         if (notification.counts !== undefined) figures.counts = notification.counts;
       }
       if (positions !== undefined && positions.batchesQueued >= figures.expectedBatches) figures.fanoutDoneS ??= t;
-      const delivered = apns.stats.delivered + fcm.stats.delivered;
+      const delivered = fakes.reduce((sum, fake) => sum + fake.stats.delivered, 0);
       figures.timeline.push({ t, delivered, distinct: figures.distinct, duplicates: figures.duplicates, status, ...(positions ?? { batchesQueued: -1, batchesDone: -1, notificationsLag: -1, ledgerLag: -1 }) });
       options.progress(`${figures.distinct}/${devices} delivered at t=${t.toFixed(0)} s, ${status}, batches done ${positions?.batchesDone ?? '?'}/${positions?.batchesQueued ?? '?'} of ${figures.expectedBatches}`);
       bar.update(figures.distinct, { rate: Math.round(figures.distinct / Math.max(t, 0.001)), status: `${status}, batches ${positions?.batchesDone ?? '?'}/${positions?.batchesQueued ?? '?'}` });
@@ -170,7 +173,7 @@ export async function runCampaign(options: {
     bar.update(figures.distinct, { status });
     bar.stop();
     for (const off of unsubscribe) off();
-    figures.rejected = apns.stats.rejected + fcm.stats.rejected;
-    figures.maxInFlight = { apns: apns.stats.maxInFlight, fcm: fcm.stats.maxInFlight };
+    figures.rejected = fakes.reduce((sum, fake) => sum + fake.stats.rejected, 0);
+    figures.maxInFlight = { apns: apns.stats.maxInFlight, fcm: fcm.stats.maxInFlight, ...(options.webpush === undefined ? {} : { webpush: options.webpush.stats.maxInFlight }) };
   }
 }

@@ -1,13 +1,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AdminStore, CredentialStore, generateSecretKey, parseSecretKey } from '@herald/admin';
+import { AdminStore, CredentialStore, generateSecretKey, parseSecretKey, WebPushKeyStore } from '@herald/admin';
 import { createFakeTls, createTestApnsKey, createTestServiceAccount, type FakeTls, type TestApnsKey } from '@herald/fake-providers';
 import { DELIVERY_CONSUMERS } from '@herald/events';
 import { freePort } from '@herald/local-infra';
 import { ensureAdminIndexes, readModelVersion, type ReadModelName } from '@herald/mongo';
 import { groupsJoined, httpOk, spawnService, waitReady, type Child } from './children.ts';
 import { startFakesProcess, type RemoteFake } from './fakes-process.ts';
+import type { BenchSubscription } from './register.ts';
 import type { BenchInfra } from './infra.ts';
 
 export const BUNDLE_ID = 'com.example.herald.bench';
@@ -16,6 +17,10 @@ export const BUNDLE_ID = 'com.example.herald.bench';
 export interface BenchSystem {
   apns: RemoteFake;
   fcm: RemoteFake;
+  /** The fake push service; `subscribe` makes browser subscriptions with the project's VAPID key. */
+  webpush: RemoteFake & { subscribe(from: number, count: number): Promise<BenchSubscription[]> };
+  /** The project's VAPID key (its web devices are recorded with it). */
+  vapidKeyId: string;
   /** The process the fakes run in. */
   fakesPid: number | undefined;
   tls: FakeTls;
@@ -81,6 +86,8 @@ export async function startSystem(
       HERALD_SECRET_KEY: secret,
       APNS_ENDPOINT: apns.url,
       FCM_ENDPOINT: fcm.url,
+      // The fake push service listens on loopback.
+      WEBPUSH_LOCAL: 'on',
       NODE_EXTRA_CA_CERTS: caFile,
     });
     indexDirs.set(child, indexDir);
@@ -114,9 +121,20 @@ export async function startSystem(
     const account = createTestServiceAccount();
     await fcm.registerAccount({ clientEmail: account.clientEmail, projectId: account.projectId, publicKeyPem: account.publicKeyPem });
     await credentials.setFcm(project._id, { serviceAccount: { ...account.serviceAccount } });
+    const vapid = (await new WebPushKeyStore(infra.mongo.db, parseSecretKey(secret)).generate(project._id, 'mailto:bench@example.com')).keys[0]!;
     return {
       apns,
       fcm,
+      webpush: {
+        url: fakes.webpush.url,
+        get stats() {
+          return fakes.webpush.stats;
+        },
+        reset: () => fakes.webpush.reset(),
+        onDelivery: (listener) => fakes.webpush.onDelivery(listener),
+        subscribe: (from: number, count: number) => fakes.webpush.subscribe(from, count, vapid.public_key),
+      },
+      vapidKeyId: vapid.id,
       fakesPid: fakes.pid,
       tls,
       apnsKey,
