@@ -14,6 +14,7 @@ export const STREAM_EVENT_TYPES = [
   'NotificationExpired',
   'NotificationSteered',
   'AudienceEstimated',
+  'VariantDecided',
 ] as const;
 export type StreamEventType = (typeof STREAM_EVENT_TYPES)[number];
 
