@@ -73,7 +73,7 @@ describe('the audience builder', { timeout: 180_000 }, () => {
     await buildExpression(builder);
     // The builder writes the API's expression into the JSON field, exactly.
     await expect.poll(async () => JSON.parse(await page.getByLabel('Expression (JSON)').inputValue()) as unknown).toEqual(EXPRESSION);
-    expect(await builder.getByTestId('builder-sentence').textContent()).toBe('In words: in topic promotions and country is US, excluding opted_out is set.');
+    expect(await builder.getByTestId('builder-sentence').textContent()).toBe('In words: devices in topic promotions and with country US, excluding those with opted_out set.');
     await expect.poll(() => page.getByTestId('audience-total').textContent(), { timeout: 20_000, message: 'the live count' }).toBe(String(EXPECTED.length));
     expect(await page.getByTestId('audience').textContent()).toContain('iOS 1, Android 1');
     await expectAccessible(page, 'composer with the audience builder');
@@ -131,7 +131,7 @@ describe('the audience builder', { timeout: 180_000 }, () => {
     const platform = group.getByTestId('condition').nth(1);
     await platform.getByLabel('Condition').selectOption('platform');
     await platform.getByLabel('Platform').selectOption('ios');
-    await builder.getByTestId('builder-sentence').getByText('In words: locale fr and in topic beta and (in topic news or platform iOS).').waitFor();
+    await builder.getByTestId('builder-sentence').getByText('In words: devices with locale fr and in topic beta and (in topic news or on iOS).').waitFor();
     await builder.getByTestId('builder-total').waitFor();
     await expectAccessible(page, 'segments');
     await docsScreenshot(page, 'segments');
@@ -148,7 +148,7 @@ describe('the audience builder', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Save as version 2' }).click();
     await page.getByRole('status').getByText('Saved version 2.').waitFor();
     await page.getByLabel('Show version').selectOption('1');
-    await page.getByTestId('segment-version').getByText(/^Version 1, saved .*: in topic promotions and country is US, excluding opted_out is set\.$/).waitFor();
+    await page.getByTestId('segment-version').getByText(/^Version 1, saved .*: devices in topic promotions and with country US, excluding those with opted_out set\.$/).waitFor();
     await expectAccessible(page, 'segment editor');
     await docsScreenshot(page, 'segment-edit');
     const segment = (await stack.api<{ data: { version: number; filter: unknown } }>('GET', `/api/v1/segments/${page.url().split('/').pop()!}`)).body.data;
