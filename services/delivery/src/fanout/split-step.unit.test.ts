@@ -37,8 +37,14 @@ describe('splitRows over 12,000 real device ids (uuid v7, as Herald mints them)'
     expect(new Set(remainder.variantOf.values())).toEqual(new Set([1]));
   });
 
-  it('assigns the same way on every run (a replay or another instance)', () => {
-    expect(splitRows(split, notificationId, rows).variantOf).toEqual(test.variantOf);
+  it('assigns and renders the same way on every run (a replay, another instance): identical batches', () => {
+    const again = splitMakerFor(message({ variants, holdout_percent: 10, test_percent: 30 }))!;
+    const replayed = splitRows(again, notificationId, rows);
+    expect(replayed.variantOf).toEqual(test.variantOf);
+    const index = { rowsAt: () => [] };
+    const batchOf = (maker: typeof split, parts: typeof test) =>
+      withContents({ provider: 'fcm', sequence: 0, devices: parts.send.slice(0, 500).map((row) => ({ device_id: row.device_id, token: row.token })) }, splitContents(maker, index, 0, parts.send.slice(0, 500), parts.variantOf));
+    expect(JSON.stringify(batchOf(again, replayed))).toBe(JSON.stringify(batchOf(split, test)));
   });
 });
 
@@ -56,6 +62,23 @@ describe('variant contents', () => {
       expect(device.variant).toBe(variants[variant]!.name);
       expect(batch.contents![device.content!]!.title).toBe(variants[variant]!.title);
     }
+  });
+});
+
+describe('template variants', () => {
+  it("render per device from the pinned version, reading the index for that variant's devices only", () => {
+    const template = { id: 't', name: 'promo', version: 2, content: { default: { title: 'Hi {{ device.metadata.first_name | default: "there" }}', body: '{{ pct }}% off' } }, variables: { pct: 20 } };
+    const split = splitMakerFor(message({ variants: [variants[0]!, { name: 'B', template }], holdout_percent: 0 }))!;
+    const rows = Array.from({ length: 40 }, (_, index) => ({ device_id: `d${index}`, ordinal: index }));
+    const parts = splitRows(split, 'n-2', rows);
+    const read: number[][] = [];
+    const index = { rowsAt: (_partition: number, ordinals: readonly number[]) => (read.push([...ordinals]), ordinals.map((ordinal) => ({ metadata: { first_name: `Ana${ordinal}` } }) as never)) };
+    const contents = splitContents(split, index, 0, parts.send, parts.variantOf);
+    const inB = rows.filter((row) => parts.variantOf.get(row.device_id) === 1);
+    expect(read.flat().sort((x, y) => x - y)).toEqual(inB.map((row) => row.ordinal));
+    for (const row of inB) expect(contents.get(row.device_id)).toMatchObject({ variant: 'B', locale: 'default', content: { title: `Hi Ana${row.ordinal}`, body: '20% off' } });
+    const inA = rows.find((row) => parts.variantOf.get(row.device_id) === 0)!;
+    expect(contents.get(inA.device_id)).toMatchObject({ variant: 'A', content: { title: 'Sale', body: 'Today only' } });
   });
 });
 
