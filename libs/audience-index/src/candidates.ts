@@ -1,6 +1,6 @@
 import type { AudienceCondition } from '@herald/audience';
 import { lookupKey, type Key } from './index-rows.ts';
-import type { IndexReader } from './read-page.ts';
+import type { IndexReader } from './index-reader.ts';
 
 /**
  * Where the index finds the devices a condition may name (pure plan, read

@@ -1,9 +1,9 @@
 import { compileAudience, type Audience, type ZoneFilter } from '@herald/audience';
-import type { AudienceIndex } from './audience-index.ts';
+import type { IndexReader } from './index-reader.ts';
 import { candidatePlan, planSize, planSources } from './candidates.ts';
 import { lookupKey } from './index-rows.ts';
 
-export type IndexReader = Pick<AudienceIndex, 'ordinals' | 'allOrdinals' | 'ordinalOf' | 'rowsAt' | 'alias' | 'countUnder' | 'deviceCount'>;
+export type { IndexReader } from './index-reader.ts';
 
 /** Candidates whose rows are read together (one query when they lie close together). */
 const ROWS_PER_READ = 256;

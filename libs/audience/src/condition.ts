@@ -1,7 +1,7 @@
 import type { AudienceCondition, MetadataCondition, PinnedSegment, TargetExpression } from '@herald/events';
 import { canonicalLocale, localeMatches } from './locale.ts';
 import { plainTargetKind } from './plain-target.ts';
-import type { AudienceDevice } from './predicate.ts';
+import type { AudienceDevice } from './audience-device.ts';
 
 export type { AudienceCondition, MetadataCondition, TargetExpression } from '@herald/events';
 

@@ -1,20 +1,8 @@
 import type { AudienceCondition, ResolvedAudience } from '@herald/events';
+import type { AudienceDevice } from './audience-device.ts';
 import { compileCondition, type DevicePredicate } from './condition.ts';
 
-/** The fields of a device the audience predicate reads. */
-export interface AudienceDevice {
-  _id: string;
-  project_id: string;
-  status: 'active' | 'inactive';
-  token: string;
-  topics: readonly string[];
-  metadata: Readonly<Record<string, string>>;
-  external_id?: string | undefined;
-  timezone?: string | undefined;
-  platform?: string | undefined;
-  /** BCP 47, canonical (locale.ts). */
-  locale?: string | undefined;
-}
+export type { AudienceDevice } from './audience-device.ts';
 
 /**
  * A send's audience: the union of its plain targets (`ResolvedAudience`,
