@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { deviceIdFor } from '@herald/events';
 import { apnsToken, waitFor } from '@herald/testing';
 import { watchPage } from './browser.ts';
-import { docsScreenshot, expectAccessible, signInWith, startConsoleStack, type ConsoleStack } from './e2e-stack.ts';
+import { docsScreenshot, expectAccessible, expectNoRawErrors, signInWith, startConsoleStack, type ConsoleStack } from './e2e-stack.ts';
 
 /**
  * The audience builder (issue 47, item 6) in a real browser against the
@@ -123,6 +123,14 @@ describe('the audience builder', { timeout: 180_000 }, () => {
     await locale.getByLabel(/^Locale/).fill('fr');
     await expect.poll(() => locale.getByTestId('node-errors').count()).toBe(0);
     await builder.getByTestId('builder-total').waitFor();
+    // A count that cannot be had says so, never counts for ever, and can be asked again.
+    await page.route('**/api/v1/notifications/dry-run', (route) => route.abort('connectionrefused'));
+    await locale.getByLabel(/^Locale/).fill('fr-CA');
+    await builder.getByTestId('builder-count-failed').getByText(/^Could not count the audience\./).waitFor();
+    await page.unroute('**/api/v1/notifications/dry-run');
+    await builder.getByTestId('builder-count').getByRole('button', { name: 'Count again' }).click();
+    await builder.getByTestId('builder-total').waitFor();
+    await expectNoRawErrors(page);
     // A nested group: any of (topic news, platform iOS).
     await builder.getByTestId('builder-root').locator(':scope > .node-actions').getByRole('button', { name: 'Add group' }).click();
     const group = builder.getByTestId('builder-group');
@@ -131,7 +139,7 @@ describe('the audience builder', { timeout: 180_000 }, () => {
     const platform = group.getByTestId('condition').nth(1);
     await platform.getByLabel('Condition').selectOption('platform');
     await platform.getByLabel('Platform').selectOption('ios');
-    await builder.getByTestId('builder-sentence').getByText('In words: devices with locale fr and in topic beta and (in topic news or on iOS).').waitFor();
+    await builder.getByTestId('builder-sentence').getByText('In words: devices with locale fr-CA and in topic beta and (in topic news or on iOS).').waitFor();
     await builder.getByTestId('builder-total').waitFor();
     await expectAccessible(page, 'segments');
     await docsScreenshot(page, 'segments');

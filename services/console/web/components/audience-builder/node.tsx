@@ -43,11 +43,11 @@ function GroupView({ node, ctx, root }: { node: GroupNode; ctx: BuilderContext; 
                 </button>
               ) : (
                 <button type="button" class="link-button" onClick={() => ctx.replace(child.id, { id: newId(), kind: 'not', child })}>
-                  Exclude (NOT)
+                  {isGroup(child) ? 'Exclude this group (NOT)' : 'Exclude (NOT)'}
                 </button>
               )}
               <button type="button" class="link-button" onClick={() => ctx.replace(child.id, undefined)}>
-                Remove
+                {isGroup(child) ? 'Remove this group' : 'Remove'}
               </button>
             </div>
           </li>
