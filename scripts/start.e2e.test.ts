@@ -110,13 +110,25 @@ describe('npm start', () => {
     expect(JSON.parse(await readFile(join(stateDir, 'demo.json'), 'utf8'))).toMatchObject({ id: expect.any(String), api_key: expect.stringMatching(/^hrld_/) });
   });
 
-  it("prints a web subscription of the local fake push service, which the API registers as the demo project's web device", async () => {
+  it("prints a web subscription of the local fake push service, which the API registers as the demo project's web device, and a send reaches it", async () => {
     const line = output.split('\n').find((text) => text.includes('"platform":"web"'));
     expect(line).toBeDefined();
     const body = /-d '(\{.*\})'$/.exec(line!.trim())![1]!;
     const registered = await fetch(`http://127.0.0.1:${ports.PORT!}/api/v1/devices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(registered.status).toBe(201);
-    expect(((await registered.json()) as { data: { platform: string } }).data.platform).toBe('web');
+    const device = ((await registered.json()) as { data: { id: string; platform: string } }).data;
+    expect(device.platform).toBe('web');
+    // The webpush role sends it to the local fake push service, which checks the VAPID header and decrypts it.
+    const demo = JSON.parse(await readFile(join(stateDir, 'demo.json'), 'utf8')) as { api_key: string };
+    const headers = { authorization: `Bearer ${demo.api_key}`, 'content-type': 'application/json' };
+    const sent = await fetch(`http://127.0.0.1:${ports.PORT!}/api/v1/notifications`, { method: 'POST', headers, body: JSON.stringify({ notification: { title: 'Hello', body: 'browser', targets: [{ device_id: device.id }] } }) });
+    expect(sent.status).toBe(201);
+    const { id } = ((await sent.json()) as { data: { id: string } }).data;
+    const receipt = await waitFor('the web device\'s receipt', async () => {
+      const answer = await fetch(`http://127.0.0.1:${ports.PORT!}/api/v1/notifications/${id}/receipts`, { headers });
+      return ((await answer.json()) as { data?: Array<{ provider: string; outcome: string }> }).data?.[0];
+    }, 60_000);
+    expect(receipt).toMatchObject({ provider: 'webpush', outcome: 'delivered' });
   });
 
   it('gives HERALD_SECRET_KEY only to delivery, never to the API nor webhooks', async () => {
