@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validationMessages } from '@herald/errors';
 import { ListDevicesQuery } from './schemas/devices.ts';
+import { targetProblems } from '@herald/audience';
 import { NotificationRequest } from './schemas/notifications.ts';
 import { convertStrings, validatorCompiler } from './validator-compiler.ts';
 
@@ -27,9 +28,15 @@ describe('a target matching none of its forms', () => {
   const validate = validatorCompiler({ schema: NotificationRequest, method: 'POST', url: '/', httpPart: 'body' }) as (value: unknown) => { error?: unknown[] };
   const messages = (targets: unknown[]) => validationMessages(validate({ title: 't', body: 'b', targets }).error as never);
 
-  it('is named once, not by each of the six forms it failed', () => {
-    expect(messages([{ metadata: { plan: 1 } }])).toEqual(['targets[0] does not match any allowed form']);
-    expect(messages(['ok', { device_id: 'd', extra: 1 }])).toEqual(['targets[1] does not match any allowed form']);
+  it('is named once, not by each form it failed', () => {
+    expect(messages([5])).toEqual(['targets[0] does not match any allowed form']);
+    expect(messages(['ok', ['a list']])).toEqual(['targets[1] does not match any allowed form']);
+  });
+
+  it('leaves what an object target holds to the audience check, which names the node', () => {
+    expect(validate({ title: 't', body: 'b', targets: [{ metadata: { plan: 1 } }] }).error).toBeUndefined();
+    expect(targetProblems([{ metadata: { plan: 1 } }], 'targets').join('\n')).toContain('targets[0].metadata."plan": must be a string');
+    expect(targetProblems(['ok', { device_id: 'd', extra: 1 }], 'targets').join('\n')).toContain('targets[1]');
   });
 });
 
