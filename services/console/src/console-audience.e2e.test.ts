@@ -171,6 +171,16 @@ describe('the audience builder', { timeout: 180_000 }, () => {
     await narrow.getByTestId('segment-count').first().waitFor();
     expect(await narrow.evaluate(pageWidth)).toBeLessThanOrEqual(390);
     await docsScreenshot(narrow, 'segments');
+    await narrow.goto(stack.url('/console/compose'));
+    const narrowBuilder = narrow.getByTestId('audience-builder');
+    const topic = await addCondition(narrowBuilder);
+    await topic.getByLabel('Topic').selectOption('promotions');
+    const platform = await addCondition(narrowBuilder);
+    await platform.getByLabel('Condition').selectOption('platform');
+    await platform.getByRole('button', { name: 'Exclude (NOT)' }).click();
+    await narrowBuilder.getByTestId('builder-sentence').getByText('In words: devices in topic promotions, excluding those on iOS.').waitFor();
+    await narrow.getByTestId('audience-total').waitFor();
+    await docsScreenshot(narrow, 'audience-builder');
     await narrow.close();
 
     await page.goto(stack.url('/console/segments'));
