@@ -5,3 +5,4 @@ export * from './webpush-payload.ts';
 export * from './provider-limits.ts';
 export * from './merge-override.ts';
 export * from './device-token.ts';
+export * from './live-activity-payload.ts';
