@@ -54,7 +54,8 @@ export function AudienceEditor({ value, onChange, errors = [], errorPrefix, topi
   const given = errorsByNode(shown, errorPrefix, errors);
   const counted = errorsByNode(shown, 'notification.targets[0]', refused);
   const apiProblems = mergeProblems(given.byNode, counted.byNode);
-  const elsewhere = [...given.unplaced, ...counted.unplaced];
+  // Messages of the page's own about no node (other targets, the name) are the page's to show; the count's are shown here.
+  const elsewhere = counted.unplaced;
 
   const change = (next: AudienceNode) => {
     root.current = next;
