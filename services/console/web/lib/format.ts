@@ -2,9 +2,35 @@
 const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const timeSeconds = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/**
+ * Which zone times are shown in: the browser's (default) or UTC, the one
+ * zone every member of a project shares (projects have no zone setting of
+ * their own). Kept in local storage; the toggle reloads the page, so every
+ * formatter below is built once with it.
+ */
+export type ZoneChoice = 'browser' | 'utc';
+export const ZONE_STORAGE_KEY = 'herald.console.zone';
+
+export function zoneChoice(): ZoneChoice {
+  try {
+    return globalThis.localStorage?.getItem(ZONE_STORAGE_KEY) === 'utc' ? 'utc' : 'browser';
+  } catch {
+    return 'browser';
+  }
+}
+
+/** The IANA name of the zone shown (`Europe/Paris`, `UTC`). */
+export function shownZone(choice: ZoneChoice = zoneChoice()): string {
+  return choice === 'utc' ? 'UTC' : Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+const timeZone = zoneChoice() === 'utc' ? 'UTC' : undefined;
+// Every time shown says its zone (CET, GMT+2, UTC): a campaign manager in one zone reads a report another made elsewhere.
+const dateTime = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short', timeZone });
+// Chart ticks: the zone is said once, in the chart's caption (ZoneNote), not on every tick.
+const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone });
+const timeSeconds = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone });
 
 export const formatCount = (value: number): string => integer.format(value);
 

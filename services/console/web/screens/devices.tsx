@@ -1,25 +1,11 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, dataOf } from '../api/client.ts';
-import type { paths } from '@herald/client';
+import { findDevices, type Device } from '../api/find-devices.ts';
 import { useTitle } from '../components/layout.tsx';
 import { Errors, Loading, Pager, queryString, StatusBadge, TableScroll } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { formatTime } from '../lib/format.ts';
-
-type Device = paths['/api/v1/devices/{id}']['get']['responses'][200]['content']['application/json']['data'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Devices matching `q` as an id, a token or an external (user) id, each asked of the API; one list without repeats. */
-async function findDevices(q: string): Promise<Device[]> {
-  const [byId, byToken, byUser] = await Promise.all([
-    UUID.test(q) ? api.GET('/api/v1/devices/{id}', { params: { path: { id: q } } }).then((result) => (result.data === undefined ? [] : [result.data.data])) : Promise.resolve([]),
-    api.GET('/api/v1/devices', { params: { query: { token: q } } }).then((result) => dataOf(result).data),
-    api.GET('/api/v1/devices', { params: { query: { external_id: q, limit: 100 } } }).then((result) => dataOf(result).data),
-  ]);
-  const seen = new Set<string>();
-  return [...byId, ...byToken, ...byUser].filter((device) => !seen.has(device.id) && seen.add(device.id));
-}
 
 export function Devices() {
   useTitle('Devices');

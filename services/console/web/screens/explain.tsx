@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, dataOf } from '../api/client.ts';
+import { DEVICE_ID, findDevices } from '../api/find-devices.ts';
 import { useTitle } from '../components/layout.tsx';
 import { Errors, Loading, TableScroll } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
@@ -30,9 +31,12 @@ export function ExplainReach() {
   const device = query.device ?? '';
   const [input, setInput] = useState(device);
   useTitle('Why was this device not reached?');
+  // A token or a user is first found among the devices (the explain reads the log for one device id at a time).
+  const candidates = useLoad(async () => (device === '' || DEVICE_ID.test(device) ? undefined : findDevices(device)), [device]);
+  const deviceId = DEVICE_ID.test(device) ? device : candidates.data?.length === 1 ? candidates.data[0]!.id : undefined;
   const answer = useLoad(
-    async () => (device === '' ? undefined : dataOf(await api.GET('/api/v1/notifications/{id}/explain', { params: { path: { id }, query: { device_id: device } } })).data),
-    [id, device],
+    async () => (deviceId === undefined ? undefined : dataOf(await api.GET('/api/v1/notifications/{id}/explain', { params: { path: { id }, query: { device_id: deviceId } } })).data),
+    [id, deviceId],
   );
   const reach = answer.data?.device ?? undefined;
   return (
@@ -49,13 +53,35 @@ export function ExplainReach() {
         }}
       >
         <label>
-          Device id <input value={input} onInput={(event) => setInput(event.currentTarget.value)} class="mono" size={40} />
+          Device id, token or user <input value={input} onInput={(event) => setInput(event.currentTarget.value)} class="mono" size={40} data-testid="explain-input" />
         </label>
         <button type="submit">Explain</button>
       </form>
       <p class="muted">Answered from the event log: the device as it stood at the send's audience position, judged by the audience predicate.</p>
+      <Errors errors={candidates.errors} onRetry={candidates.reload} />
+      {candidates.data?.length === 0 ? <p data-testid="explain-none">No device of this project has the token or user id “{device}”.</p> : null}
+      {candidates.data !== undefined && candidates.data.length > 1 ? (
+        <div data-testid="explain-candidates">
+          <p>“{device}” names {candidates.data.length} devices: pick one.</p>
+          <ul>
+            {candidates.data.map((each) => (
+              <li key={each.id}>
+                <a href={`/console/notifications/${id}/explain?device=${each.id}`}>
+                  {each.platform} device {each.token.slice(0, 16)}…
+                </a>{' '}
+                <span class="muted mono">{each.id}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {deviceId !== undefined && deviceId !== device ? (
+        <p class="muted" data-testid="explain-resolved">
+          Device <span class="mono">{deviceId}</span>
+        </p>
+      ) : null}
       <Errors errors={answer.errors} onRetry={answer.reload} />
-      {device === '' ? null : reach === undefined ? <Loading when={answer.loading} /> : (
+      {deviceId === undefined ? <Loading when={candidates.loading && device !== ''} /> : reach === undefined ? <Loading when={answer.loading} /> : (
         <div data-testid="explain-reach">
           <p>
             <strong data-testid="explain-reason">{reach.reason}</strong> — {REASONS[reach.reason] ?? ''}

@@ -12,6 +12,7 @@ import { targetText } from './notification-table.tsx';
 import { Funnel, Failures, Timeline } from './report-charts.tsx';
 import { Receipts } from './receipts.tsx';
 import { Steering } from './report-steering.tsx';
+import { DuplicateIntoDraft } from './report-duplicate.tsx';
 
 /** How often the report looks again while its notification is queued or sending (besides every event it sees). */
 const ACTIVE_POLL_MS = 3_000;
@@ -87,6 +88,7 @@ export function Report() {
         </span>
         {live ? <span class="live" aria-live="polite">● Live</span> : null}
         <a href={`/console/notifications/${id}/explain`}>Why was a device not reached?</a>
+        <DuplicateIntoDraft id={data.id} title={data.title} request={request} />
       </div>
       <dl class="facts">
         <dt>Id</dt>
