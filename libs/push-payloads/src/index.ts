@@ -2,6 +2,7 @@ export * from './push-message.ts';
 export * from './apns-payload.ts';
 export * from './fcm-payload.ts';
 export * from './webpush-payload.ts';
+export * from './hms-payload.ts';
 export * from './provider-limits.ts';
 export * from './merge-override.ts';
 export * from './device-token.ts';
