@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, verifyJwtSignature } from './jwt.ts';
+import { checkLiveActivityPush, liveActivityBundleId } from './live-activity-checks.ts';
 import type { RuleBook, TokenRuleBase } from './rules.ts';
 
 /**
@@ -49,6 +50,12 @@ export interface ApnsCheckContext {
    * time. Absent: every request is verified in full.
    */
   verifiedTokens?: Map<string, number>;
+  /**
+   * The last `aps.timestamp` accepted per Live Activity token (a token is one
+   * activity's, or one app's push-to-start): a push must carry a later one.
+   * Absent: timestamps are checked for presence only.
+   */
+  liveActivityTimestamps?: Map<string, number>;
 }
 
 const PUSH_TYPES = new Set(['alert', 'background', 'location', 'voip', 'complication', 'fileprovider', 'mdm', 'liveactivity', 'pushtotalk', 'widgets']);
@@ -96,8 +103,11 @@ function authProblem(authorization: string | undefined, context: ApnsCheckContex
 function headerProblem(headers: Readonly<Record<string, string>>, context: ApnsCheckContext): string | undefined {
   const topic = headers['apns-topic'];
   if (topic === undefined || topic === '') return 'MissingTopic';
-  if (context.topics !== undefined && !context.topics.has(topic)) return 'TopicDisallowed';
   const pushType = headers['apns-push-type'];
+  // A Live Activity push names the bundle id with Apple's suffix; the bundle id is what must be allowed.
+  const bundleId = pushType === 'liveactivity' ? liveActivityBundleId(topic) : topic;
+  if (bundleId === undefined) return 'BadTopic';
+  if (context.topics !== undefined && !context.topics.has(bundleId)) return 'TopicDisallowed';
   if (pushType === undefined || !PUSH_TYPES.has(pushType)) return 'InvalidPushType';
   const priority = headers['apns-priority'];
   if (priority !== undefined && !['1', '5', '10'].includes(priority)) return 'BadPriority';
@@ -130,6 +140,12 @@ export function checkApnsRequest(request: ApnsRequestView, context: ApnsCheckCon
   const limit = request.headers['apns-push-type'] === 'voip' ? MAX_VOIP_PAYLOAD : MAX_PAYLOAD;
   if (request.body.length > limit) return fail(413, 'PayloadTooLarge');
 
+  const live =
+    request.headers['apns-push-type'] === 'liveactivity'
+      ? checkLiveActivityPush(request.headers['apns-topic'] ?? '', request.body, context.liveActivityTimestamps?.get(token))
+      : undefined;
+  if (live !== undefined && !live.ok) return fail(400, live.reason);
+
   const rule = context.rules.take(token);
   if (rule !== undefined) {
     return {
@@ -141,5 +157,7 @@ export function checkApnsRequest(request: ApnsRequestView, context: ApnsCheckCon
       ...(rule.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: rule.retryAfterSeconds }),
     };
   }
+  // Only a push the device got moves its activity on: an injected failure's retry may carry the same timestamp.
+  if (live?.ok === true) context.liveActivityTimestamps?.set(token, live.timestamp);
   return { kind: 'accepted', apnsId, token };
 }

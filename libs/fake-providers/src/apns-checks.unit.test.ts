@@ -98,3 +98,31 @@ describe('checkApnsRequest', () => {
     expect(bad.size).toBe(0);
   });
 });
+
+describe('checkApnsRequest for Live Activities', () => {
+  const TOPIC = 'com.example.app.push-type.liveactivity';
+  const live = (token: string, timestamp: number, timestamps: Map<string, number>, rules: ApnsRule[] = []) =>
+    checkApnsRequest(
+      {
+        method: 'POST',
+        path: `/3/device/${token}`,
+        headers: { authorization: `bearer ${providerToken()}`, 'apns-topic': TOPIC, 'apns-push-type': 'liveactivity' },
+        body: Buffer.from(JSON.stringify({ aps: { timestamp, event: 'update', 'content-state': { n: 1 } } })),
+      },
+      { keys: new Map([[key.keyId, key]]), topics: new Set(['com.example.app']), rules: createRuleBook(rules), now: NOW, liveActivityTimestamps: timestamps },
+    );
+
+  it('allows the bundle id with Apple’s suffix and refuses the bare bundle id for liveactivity', () => {
+    expect(live('tok', 10, new Map()).kind).toBe('accepted');
+    expect(check({ topics: ['com.example.app'], headers: { 'apns-push-type': 'liveactivity' } })).toMatchObject({ status: 400, reason: 'BadTopic' });
+  });
+
+  it('wants each token’s timestamps to increase, counting only accepted pushes', () => {
+    const timestamps = new Map<string, number>();
+    expect(live('tok', 10, timestamps).kind).toBe('accepted');
+    expect(live('tok', 10, timestamps)).toMatchObject({ status: 400, reason: 'LiveActivityTimestampNotIncreasing' });
+    expect(live('other', 5, timestamps).kind).toBe('accepted');
+    expect(live('busy-1', 20, timestamps, [{ prefix: 'busy-', status: 429, reason: 'TooManyRequests', times: 1 }])).toMatchObject({ status: 429 });
+    expect(live('busy-1', 20, timestamps).kind).toBe('accepted');
+  });
+});

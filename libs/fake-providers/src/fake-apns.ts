@@ -129,6 +129,8 @@ export async function startFakeApns(options: FakeApnsOptions = {}): Promise<Fake
   const recorder = createRecorder<ApnsDelivery>({ record: options.record ?? true, name: 'fake APNs' });
   const now = options.now ?? Date.now;
   let latencyMs = options.latencyMs ?? 0;
+  // The last Live Activity timestamp accepted per token (only liveactivity pushes add to it).
+  const liveActivityTimestamps = new Map<string, number>();
 
   function verifiedTokensOf(session: Http2Session | undefined): Map<string, number> | undefined {
     if (session === undefined) return undefined;
@@ -145,7 +147,7 @@ export async function startFakeApns(options: FakeApnsOptions = {}): Promise<Fake
     const verifiedTokens = verifiedTokensOf(stream.session);
     const result = checkApnsRequest(
       { method: view[':method'] ?? '', path: view[':path'] ?? '', headers: view, body },
-      { keys, topics, rules, now: now(), ...(verifiedTokens === undefined ? {} : { verifiedTokens }) },
+      { keys, topics, rules, now: now(), liveActivityTimestamps, ...(verifiedTokens === undefined ? {} : { verifiedTokens }) },
     );
     if (stream.destroyed) return;
     if (result.kind === 'accepted') {
