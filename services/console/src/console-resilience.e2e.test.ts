@@ -83,7 +83,7 @@ describe('never hanging, always saying', { timeout: 120_000 }, () => {
     await onApi('/api/v1/notifications/dry-run', 'POST', (route) => route.abort('connectionrefused'));
     await page.getByLabel('Topics').selectOption(['alerts']);
     await page.getByTestId('audience-failed').getByText('Could not count the audience. Could not reach the Herald API').waitFor();
-    expect(await page.getByRole('button', { name: 'Send now' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Review and send' }).isEnabled()).toBe(true);
     await expectNoRawErrors(page);
     await expectAccessible(page, 'composer, API unreachable');
     await docsScreenshot(page, 'composer-api-unreachable');
@@ -100,7 +100,8 @@ describe('never hanging, always saying', { timeout: 120_000 }, () => {
       accepted = ((await response.json()) as { data: { id: string } }).data.id;
       await route.abort('connectionreset');
     });
-    await page.getByRole('button', { name: 'Send now' }).click();
+    await page.getByRole('button', { name: 'Review and send' }).click();
+    await page.getByRole('button', { name: 'Confirm and send' }).click();
     const unconfirmed = page.getByTestId('send-unconfirmed');
     await unconfirmed.getByRole('heading', { name: 'Could not confirm the send' }).waitFor();
     expect(accepted).toMatch(/^[0-9a-f-]{36}$/);

@@ -60,7 +60,8 @@ describe('steering a paced campaign in the console', { timeout: 180_000 }, () =>
     await page.getByLabel('Max duration (minutes)').fill('60');
     expect(await page.getByTestId('errors-rate_per_minute').count()).toBe(0);
     await expect.poll(() => page.getByTestId('audience-total').textContent().catch(() => null), { timeout: 15_000, message: 'the dry-run count' }).toBe('6');
-    await page.getByRole('button', { name: 'Send now' }).click();
+    await page.getByRole('button', { name: 'Review and send' }).click();
+    await page.getByRole('button', { name: 'Confirm and send' }).click();
     await page.waitForURL(/\/console\/notifications\/[0-9a-f-]{36}$/);
     id = page.url().split('/').at(-1)!;
     const sent = await viewed(id);

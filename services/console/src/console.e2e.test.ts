@@ -137,7 +137,8 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
     await page.getByLabel('Data', { exact: true }).fill('campaign=spring');
     expect(await page.getByTestId('preview-apns').textContent()).toContain('"badge": 3');
     expect(await page.getByTestId('preview-fcm').textContent()).toContain('"campaign": "spring"');
-    await page.getByRole('button', { name: 'Send now' }).click();
+    await page.getByRole('button', { name: 'Review and send' }).click();
+    await page.getByRole('button', { name: 'Confirm and send' }).click();
     const imageErrors = page.getByTestId('errors-image');
     await imageErrors.waitFor();
     expect(await imageErrors.textContent()).toContain('notification.image');
@@ -145,8 +146,9 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
     await screenshot(page, 'composer-error');
 
     await page.getByLabel('Image (https URL)').fill('https://example.invalid/sale.png');
-    // Two quick clicks: one notification (the draft's idempotency key).
-    await page.getByRole('button', { name: 'Send now' }).dblclick();
+    // Two quick clicks on the confirm: one notification (the draft's idempotency key).
+    await page.getByRole('button', { name: 'Review and send' }).click();
+    await page.getByRole('button', { name: 'Confirm and send' }).dblclick();
     await page.waitForURL(/\/console\/notifications\/[0-9a-f-]{36}$/);
     sentId = page.url().split('/').at(-1)!;
     await page.getByTestId('report-status').getByText('sent').waitFor({ timeout: 60_000 });

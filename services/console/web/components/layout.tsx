@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
 import { signOut } from '../api/session.ts';
 import { OfflineBanner } from './online.tsx';
+import { ZoneToggle } from './zone-toggle.tsx';
 
 const LINKS = [
   { href: '/console/', label: 'Overview', match: (path: string) => path === '/console' || path === '/console/' },
@@ -9,6 +10,7 @@ const LINKS = [
   { href: '/console/compose', label: 'Compose', match: (path: string) => path.startsWith('/console/compose') },
   { href: '/console/devices', label: 'Devices', match: (path: string) => path.startsWith('/console/devices') },
   { href: '/console/topics', label: 'Topics', match: (path: string) => path.startsWith('/console/topics') },
+  { href: '/console/segments', label: 'Segments', match: (path: string) => path.startsWith('/console/segments') },
   { href: '/console/webhooks', label: 'Webhooks', match: (path: string) => path.startsWith('/console/webhooks') },
 ];
 
@@ -28,6 +30,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
             </a>
           ))}
         </nav>
+        <ZoneToggle />
         <button type="button" class="link-button" onClick={() => signOut()}>
           Sign out
         </button>

@@ -11,6 +11,11 @@ import { bind, Field } from './composer-fields.tsx';
 import { DeliveryFields, OptionFields } from './composer-options.tsx';
 import { SendOutcome, type Unconfirmed } from './composer-outcome.tsx';
 import { PayloadPreview } from './composer-preview.tsx';
+import { SendReview } from './composer-review.tsx';
+import { DraftBar } from './composer-drafts.tsx';
+import { getDraft } from '../api/drafts.ts';
+import { formOfContent } from '../lib/draft-content.ts';
+import { ComposerAudience } from './composer-audience.tsx';
 
 interface AudienceCount {
   total: number;
@@ -29,6 +34,16 @@ export function Composer() {
   const [sending, setSending] = useState(false);
   const [countErrors, setCountErrors] = useState<string[] | undefined>(undefined);
   const [unconfirmed, setUnconfirmed] = useState<Unconfirmed | undefined>(undefined);
+  // Send is two steps: the review (what, to whom, when, how fast), then an explicit confirm.
+  const [reviewing, setReviewing] = useState(false);
+  // The server-side draft being edited (?draft=<id> resumes one).
+  const [draftId, setDraftId] = useState<string | undefined>(query.draft);
+  const resumed = useLoad(async () => (query.draft === undefined ? undefined : getDraft(query.draft)), [query.draft]);
+  useEffect(() => {
+    if (resumed.data === undefined) return;
+    setDraft(formOfContent(resumed.data.content));
+    setDraftId(resumed.data.id);
+  }, [resumed.data]);
   const topics = useLoad(async () => dataOf(await api.GET('/api/v1/topics', { params: { query: { limit: 100 } } })), []);
   const set = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
   const { request, problems: formProblems } = useMemo(() => requestOf(draft), [draft]);
@@ -67,8 +82,13 @@ export function Composer() {
     return () => clearTimeout(timer.current);
   }, [targetsKey]);
 
-  const send = async (event: Event) => {
+  const review = (event: Event) => {
     event.preventDefault();
+    if (Object.keys(formProblems).length === 0) setReviewing(true);
+  };
+
+  const send = async (event?: Event) => {
+    event?.preventDefault();
     if (Object.keys(formProblems).length > 0 || sending) return;
     setSending(true);
     setApiProblems({});
@@ -86,6 +106,8 @@ export function Composer() {
     const messages = errorsOf(error, response.status);
     if (response.status === 409 || response.status >= 500) return setUnconfirmed({ key: draftKey, reasons: messages, noAnswer: false, status: response.status });
     setUnconfirmed(undefined);
+    // Refused: back to the form, where each problem shows at its field.
+    setReviewing(false);
     setApiProblems(response.status === 422 ? problemsByField(messages) : { form: messages });
   };
 
@@ -93,8 +115,19 @@ export function Composer() {
   return (
     <section>
       <h1>Compose a notification</h1>
-      <form class="composer" onSubmit={(event) => void send(event)} noValidate>
+      <form class="composer" onSubmit={review} noValidate>
         <div class="composer-form">
+          <Errors errors={resumed.errors} onRetry={resumed.reload} />
+          <DraftBar
+            form={draft}
+            request={request}
+            draftId={draftId}
+            onSaved={(id) => {
+              setDraftId(id);
+              // The address names the draft, so a reload (or a shared link) resumes it; no navigation, so nothing typed is reloaded over.
+              window.history.replaceState(window.history.state, '', `/console/compose?draft=${id}`);
+            }}
+          />
           <fieldset>
             <legend>Content</legend>
             <Field id="title" label="Title" problems={problems}>
@@ -106,7 +139,7 @@ export function Composer() {
           </fieldset>
           <fieldset>
             <legend>Audience</legend>
-            <p class="muted">Each section adds devices (the sections are OR'd); to intersect or exclude, write an expression below.</p>
+            <p class="muted">Each section adds devices (the sections are OR'd); to intersect or exclude, build an expression with the audience builder below.</p>
             <Field id="topics" label="Topics" problems={problems} hint="Devices subscribed to any of these topics.">
               <select
                 id="f-topics"
@@ -131,9 +164,16 @@ export function Composer() {
             <Field id="metadata" label="Metadata filter" problems={problems} hint="key=value lines; a device must match every pair.">
               <textarea rows={2} {...b('metadata')} />
             </Field>
+            <ComposerAudience
+              expression={draft.expression}
+              setExpression={(expression) => set({ expression })}
+              errors={problems.targets}
+              targetIndex={request.targets.length - 1}
+              topics={topics.data?.data.map((topic) => topic.name) ?? []}
+            />
             <Field
               id="expression"
-              label="Expression"
+              label="Expression (JSON)"
               problems={problems}
               hint='One target combining conditions with and / or / not, as JSON: {"and": [{"topic": "promotions"}, {"metadata": {"country": "US"}}, {"not": {"metadata": {"opted_out": {"exists": true}}}}]}. Leaves: topic, device_id, token, external_id, metadata (a value, {"in": […]}, {"exists": …}, {"ne": …}), platform, locale, timezone, segment.'
             >
@@ -169,11 +209,15 @@ export function Composer() {
           <OptionFields draft={draft} set={set} problems={problems} b={b} />
           <Errors errors={problems.form} />
           <SendOutcome unconfirmed={unconfirmed} sending={sending} onCheck={(event) => void send(event)} />
-          <div class="actions">
-            <button type="submit" disabled={sending || Object.keys(formProblems).length > 0}>
-              {sending ? 'Sending…' : draft.schedule === 'now' ? 'Send now' : 'Schedule'}
-            </button>
-          </div>
+          {reviewing ? (
+            <SendReview request={request} audience={audience} sending={sending} onConfirm={() => void send()} onBack={() => setReviewing(false)} />
+          ) : (
+            <div class="actions">
+              <button type="submit" disabled={sending || Object.keys(formProblems).length > 0}>
+                {draft.schedule === 'now' ? 'Review and send' : 'Review and schedule'}
+              </button>
+            </div>
+          )}
         </div>
         <PayloadPreview request={request} platforms={(audience?.by_platform as Record<string, number> | undefined)?.web ? ['ios', 'android', 'web'] : ['ios', 'android']} />
       </form>

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { apnsToken, waitFor } from '@herald/testing';
+import { watchPage } from './browser.ts';
+import { docsScreenshot, expectAccessible, signInWith, startConsoleStack, type ConsoleStack } from './e2e-stack.ts';
+
+/**
+ * Review before sending, drafts, names and time zones (issue 49, items 1
+ * and 5) in Chromium against the real stack: Send opens a review (audience
+ * by platform, schedule, pacing, lane, lock screens) and only the confirm
+ * sends, delivered through the fake APNs; a draft saved on the server is
+ * there after a reload; a sent notification is duplicated into a draft;
+ * explain takes a token; every time says its zone, switchable to UTC.
+ */
+const IOS = [apnsToken('review-ios-1'), apnsToken('review-ios-2')];
+const DEVICES = [...IOS.map((token) => ({ token, platform: 'ios', topics: ['news'] })), { token: 'review-android-1', platform: 'android', topics: ['news'] }];
+
+let stack: ConsoleStack;
+let context: BrowserContext;
+let page: Page;
+let watched: ReturnType<typeof watchPage>;
+let sentId: string;
+
+beforeAll(async () => {
+  stack = await startConsoleStack('console-review', DEVICES, ['news']);
+  // A zone that is not the machine's (nor UTC): the console must say which one it shows.
+  context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'Asia/Tokyo' });
+  page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  watched = watchPage(page);
+  await signInWith(page, stack.url('/console/'), stack.project.api_key);
+}, 240_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('send goes through a review', { timeout: 120_000 }, () => {
+  it('shows the audience by platform, schedule, pacing and lane, and sends only on confirm', async () => {
+    await page.goto(stack.url('/console/compose'));
+    await page.getByLabel('Title', { exact: true }).fill('Review me');
+    await page.getByLabel('Body').fill('Checked before it went');
+    await page.locator('#f-topics').selectOption('news');
+    await page.getByTestId('audience-total').getByText('3').waitFor();
+    await page.getByRole('button', { name: 'Review and send' }).click();
+    const review = page.getByTestId('review');
+    await review.getByTestId('review-audience').getByText('3 active devices now: iOS 2, Android 1').waitFor();
+    expect(await review.getByTestId('review-schedule').textContent()).toBe('Now, as soon as it is confirmed');
+    expect(await review.getByTestId('review-pacing').textContent()).toMatch(/^Unpaced/);
+    await review.getByTestId('review-ios').getByText('Review me').waitFor();
+    // Nothing went out while the review is open.
+    expect((await stack.api<{ pagination: { count: number } }>('GET', '/api/v1/notifications')).body.pagination.count).toBe(0);
+    await expectAccessible(page, 'composer review');
+    await docsScreenshot(page, 'composer-review');
+    await review.getByRole('button', { name: 'Confirm and send' }).click();
+    await page.waitForURL(/\/console\/notifications\/[0-9a-f-]{36}$/);
+    sentId = page.url().split('/').pop()!;
+    await page.getByTestId('report-status').getByText('sent').waitFor({ timeout: 90_000 });
+    await waitFor('the fake APNs took both iOS devices', async () => harness().fakes!.apns.deliveries.filter((delivery) => (delivery.payload as { notification_id?: string }).notification_id === sentId).length === 2, 30_000);
+  });
+});
+
+describe('drafts', { timeout: 120_000 }, () => {
+  it('are kept on the server: a saved draft is there after a reload', async () => {
+    await page.goto(stack.url('/console/compose'));
+    await page.getByLabel('Title', { exact: true }).fill('Spring launch');
+    await page.getByLabel('Body').fill('Coming soon');
+    await page.getByLabel('Campaign name').fill('Spring launch, wave 1');
+    await page.getByTestId('save-draft').click();
+    await page.getByTestId('draft-saved').getByText(/^Saved /).waitFor();
+    await page.waitForURL(/\?draft=[0-9a-f-]{36}$/);
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue()).toBe('Spring launch');
+    expect(await page.getByLabel('Body').inputValue()).toBe('Coming soon');
+    await page.getByText(/^Saved drafts/).click();
+    await page.getByTestId('draft-list').getByRole('link', { name: 'Spring launch, wave 1' }).waitFor();
+    await expectAccessible(page, 'composer with a resumed draft');
+  });
+
+  it('duplicate a sent notification: its content and audience in a new draft that names where it came from', async () => {
+    await page.goto(stack.url(`/console/notifications/${sentId}`));
+    await page.getByTestId('duplicate').click();
+    await page.waitForURL(/\/console\/compose\?draft=[0-9a-f-]{36}$/);
+    await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue()).toBe('Review me');
+    expect(await page.locator('#f-topics option:checked').allTextContents()).toEqual(['news']);
+    await page.getByTestId('audience-total').getByText('3').waitFor();
+    const draftId = new URL(page.url()).searchParams.get('draft')!;
+    const stored = await stack.api<{ data: { name: string; source_notification_id: string } }>('GET', `/api/v1/drafts/${draftId}`);
+    expect(stored.body.data).toMatchObject({ name: 'Review me (copy)', source_notification_id: sentId });
+  });
+});
+
+describe('names, search and zones', { timeout: 120_000 }, () => {
+  it('explains a device found by its token', async () => {
+    await page.goto(stack.url(`/console/notifications/${sentId}/explain`));
+    await page.getByTestId('explain-input').fill('review-android-1');
+    await page.getByRole('button', { name: 'Explain' }).click();
+    await page.getByTestId('explain-resolved').waitFor();
+    await page.getByTestId('explain-reason').waitFor({ timeout: 60_000 });
+    await expectAccessible(page, 'explain by token');
+  });
+
+  it('shows every time with its zone, the browser’s by default, UTC on request (kept across pages)', async () => {
+    await page.goto(stack.url(`/console/notifications/${sentId}`));
+    await page.getByTestId('zone').getByText('Times in Asia/Tokyo').waitFor();
+    const created = page.locator('.facts dt', { hasText: 'Created' }).locator('xpath=following-sibling::dd[1]');
+    expect(await created.textContent()).toMatch(/GMT\+9|JST/);
+    await page.getByTestId('zone').getByRole('button', { name: 'Show UTC' }).click();
+    await page.getByTestId('zone').getByText('Times in UTC').waitFor();
+    expect(await created.textContent()).toMatch(/UTC/);
+    await page.goto(stack.url('/console/notifications'));
+    await page.getByTestId('zone').getByText('Times in UTC').waitFor();
+    await page.getByTestId('zone').getByRole('button', { name: 'Show your zone' }).click();
+    await page.getByTestId('zone').getByText('Times in Asia/Tokyo').waitFor();
+  });
+});
+
+describe('at 390 px', { timeout: 120_000 }, () => {
+  it('the review and the drafts read on a phone', async () => {
+    const phone = await (await stack.browser.newContext({ viewport: { width: 390, height: 844 }, timezoneId: 'Asia/Tokyo' })).newPage();
+    phone.setDefaultTimeout(20_000);
+    await signInWith(phone, stack.url('/console/'), stack.project.api_key);
+    await phone.goto(stack.url('/console/compose'));
+    await phone.getByLabel('Title', { exact: true }).fill('Phone review');
+    await phone.getByLabel('Body').fill('From a phone');
+    await phone.locator('#f-topics').selectOption('news');
+    await phone.getByTestId('audience-total').getByText('3').waitFor();
+    await phone.getByRole('button', { name: 'Review and send' }).click();
+    await phone.getByTestId('review-audience').getByText(/3 active devices now/).waitFor();
+    expect(await phone.evaluate(pageWidth)).toBeLessThanOrEqual(390);
+    await expectAccessible(phone, 'composer review at 390 px');
+    await docsScreenshot(phone, 'composer-review');
+    expect(watched.errors).toEqual([]);
+  });
+});
+
+const harness = () => stack.harness;
+// Runs in the page: the test's own types have no DOM.
+const pageWidth = () => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth;
