@@ -194,4 +194,23 @@ describe('Web Push sending', () => {
     // Nothing any test here sent was dead-lettered by a webpush lane.
     expect(await deliveryDeadLetters(harness.env.kafka, ['webpush', 'webpushExpress', 'webpushRetry'])).toEqual({ 'herald.webpush': 0, 'herald.webpush-express': 0, 'herald.webpush-retry': 0 });
   });
+
+  // Last: after it, the project's current key is the new one.
+  it('keeps signing older subscriptions with the key they were made with after a rotation, and new ones with the new key', async () => {
+    const before = await browser(fakes().webpush, 'old-key-');
+    const rotated = await fakes().vapid.generate(project.id, undefined);
+    const newKey = rotated.keys.find((key) => key.id === rotated.current_key_id)!.public_key;
+    const subscription = fakes().webpush.subscribe({ label: 'new-key-', applicationServerKey: newKey });
+    // The API knows a new key within its 5 s cache.
+    const after = await waitFor('the new key accepted at registration', async () => {
+      const response = await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, platform: 'web', subscription, application_server_key: newKey } });
+      return response.status === 201 ? (response.body!.data as { id: string }).id : undefined;
+    });
+    const id = await send([{ device_id: before.id }, { device_id: after }]);
+    const rows = await settled(id, [before.id, after]);
+    expect([rows.get(before.id)?.outcome, rows.get(after)?.outcome]).toEqual(['delivered', 'delivered']);
+    expect(deliveredTo(fakes().webpush, before.subscription, id)[0]!.vapid.key).toBe(publicKey);
+    expect(deliveredTo(fakes().webpush, subscription, id)[0]!.vapid.key).toBe(newKey);
+  });
 });
+

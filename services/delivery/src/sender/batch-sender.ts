@@ -8,7 +8,7 @@ import { sendWithRetry, type AttemptedResult } from './retry.ts';
 import { THROTTLE_MAX_MS, type SenderDeps } from './sender-deps.ts';
 import { sleepHeartbeating } from './waits.ts';
 import { sendByContent } from './batch-contents.ts';
-import { checkWebPushPayload, webPushSend } from './webpush-sender.ts';
+import { checkWebPushPayload, namesUnknownKey, webPushSend } from './webpush-sender.ts';
 
 function pushMessage(batch: DeliveryBatchV2): PushMessage {
   const { message } = batch.data;
@@ -62,12 +62,14 @@ export async function batchSender(deps: SenderDeps, batch: DeliveryBatchV2, cont
   // Express requests also go ahead of campaign requests already waiting inside the client for its send slots.
   const urgent = deps.lane === 'express';
   if (deps.provider === 'webpush') {
-    const project = await untilAvailable(deps, context, () => deps.clients.webpush(batch.project_id));
+    let project = await untilAvailable(deps, context, () => deps.clients.webpush(batch.project_id));
     if (project === undefined) return NO_WEBPUSH_KEYS;
     const lookup = deps.webPushSubscriptions;
     if (lookup === undefined) throw new Error('the webpush sender needs webPushSubscriptions (the devices read model)');
     // One read of the batch's subscriptions (≤ 500 ids, one query), before any send: the store down is waited out here.
     const stored = new Map(await untilAvailable(deps, context, () => lookup(batch.project_id, batch.data.devices.map((device) => device.device_id))));
+    // A browser that subscribed with a key generated after this process last read the project's keys: read them again, once.
+    if (namesUnknownKey(project, stored.values())) project = (await untilAvailable(deps, context, () => deps.clients.webpush(batch.project_id, { fresh: true }))) ?? project;
     const send = webPushSend(project, batch, lookup, stored, deps.logger);
     const sendWeb = (devices: readonly DeviceTarget[], content: PushMessage) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => send(open, content))), deps.policy, clock, hooks);
     // The plaintext is built by the client once per send call; checked here so a message that can never be built fails without a send.

@@ -76,9 +76,13 @@ export class ProviderClients {
    * The project's VAPID keys with the shared Web Push client, or undefined
    * when the project has none (re-read every `refreshMs`: a rotation adds a
    * key, and devices subscribed with it are pushed to from then on).
+   * `fresh`: re-read now (a device names a key the cached ones lack: it
+   * subscribed after a rotation this process has not seen yet).
    */
-  async webpush(projectId: string): Promise<WebPushProject | undefined> {
+  async webpush(projectId: string, options: { fresh?: boolean } = {}): Promise<WebPushProject | undefined> {
     const source = this.#settings.credentials;
+    const cached = this.#cache.get(`webpush:${projectId}`);
+    if (options.fresh === true && cached !== undefined) cached.checkedAt = 0;
     return this.#get(`webpush:${projectId}`, async () => (source.webpush === undefined ? undefined : source.webpush(projectId)), (credential: WebPushCredential) => ({
       client: this.#sharedWebPushClient(),
       keys: { subject: credential.subject, keys: credential.keys.map(({ id, public_key, private_key }) => ({ id, public_key, private_key })) },

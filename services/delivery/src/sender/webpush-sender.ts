@@ -43,6 +43,13 @@ export function joinSubscriptions(devices: readonly DeviceTarget[], stored: Read
   return { targets, waiting };
 }
 
+/** Whether a subscription names a VAPID key the project's keys (as this process read them) lack (pure). */
+export function namesUnknownKey(project: Pick<WebPushProject, 'keys'>, subscriptions: Iterable<StoredSubscription>): boolean {
+  const known = new Set(project.keys.keys.map((key) => key.id));
+  for (const subscription of subscriptions) if (!known.has(subscription.key_id)) return true;
+  return false;
+}
+
 /** Projects a VAPID refusal was logged for: once per project per process (bounded), not once per device or batch. */
 const vapidWarned = new Set<string>();
 const VAPID_WARNED_MAX = 10_000;

@@ -148,4 +148,43 @@ describe('the webpush sender', () => {
     const bare = reported(await handle([webBatch('n-3:webpush:0:0', 'bare', [1])], context));
     expect(bare.data.results).toEqual([{ device_id: 'd1', outcome: 'failed', reason: 'NoWebPushKeys', attempts: 1 }]);
   });
+
+  it("reads the project's keys again when a device subscribed with a key the cached ones lack (a rotation not seen yet)", async () => {
+    const signedWith: string[][] = [];
+    const project = (keyIds: string[]): WebPushProject => ({
+      keys: { subject: 'mailto:a@example.com', keys: keyIds.map((id) => ({ id, public_key: 'pub', private_key: 'priv' })) },
+      close: async () => undefined,
+      client: {
+        vapid: undefined as never,
+        close: () => undefined,
+        send: async (keys, targets) => {
+          signedWith.push(keys.keys.map((key) => key.id));
+          return targets.map((target) => ({ device_id: target.device_id, outcome: 'delivered' as const }));
+        },
+      },
+    });
+    const reads: Array<boolean | undefined> = [];
+    const handle = senderHandler({
+      provider: 'webpush',
+      clients: {
+        webpush: async (_projectId: string, options?: { fresh?: boolean }) => {
+          reads.push(options?.fresh);
+          return options?.fresh === true ? project(['k1', 'k2']) : project(['k1']);
+        },
+      } as unknown as ProviderClients,
+      webPushSubscriptions: async (_projectId, ids) => new Map(ids.map((id) => [id, { ...subscription(Number(id.slice(1))), key_id: id === 'd2' ? 'k2' : 'k1' }])),
+      isCancelled: () => false,
+      policy: { deadlineMs: 1_000, minMs: 1, maxMs: 1, maxAttempts: 1 },
+      clock: { now: () => 0, sleep: async () => undefined, random: () => 0 },
+      logger: recordingLogger([]),
+      lane: 'retry',
+    });
+    const context = { heartbeat: async () => undefined };
+    await handle([webBatch('n-4:webpush:0:0', 'p-1', [1])], context);
+    expect(reads).toEqual([undefined]);
+    const report = reported(await handle([webBatch('n-4:webpush:0:1', 'p-1', [1, 2])], context));
+    expect(reads).toEqual([undefined, undefined, true]);
+    expect(signedWith.at(-1)).toEqual(['k1', 'k2']);
+    expect(report.data.results.map((result) => result.outcome)).toEqual(['delivered', 'delivered']);
+  });
 });
