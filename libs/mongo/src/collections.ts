@@ -31,6 +31,8 @@ export const ADMIN_COLLECTIONS = {
   segmentVersions: 'segment_versions',
   /** The console's drafts: sends being composed, named, per project, API-written (docs/guides/console.md). */
   drafts: 'drafts',
+  /** Live Activity tokens, children of iOS devices, API-written (docs/guides/live-activities.md). */
+  liveActivityTokens: 'live_activity_tokens',
 } as const;
 
 // Read model names live with the read models; the store keeps their versions (read-models.ts).
@@ -63,6 +65,8 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDefinition[]>> = {
   [ADMIN_COLLECTIONS.segmentVersions]: [{ key: { segment_id: 1, version: 1 }, name: 'by_segment_version' }],
   // GET /api/v1/drafts: a project's drafts, the most recently saved first.
   [ADMIN_COLLECTIONS.drafts]: [{ key: { project_id: 1, updated_at: -1 }, name: 'by_project_updated' }],
+  // A device's Live Activity tokens (listing, the per-device bound).
+  [ADMIN_COLLECTIONS.liveActivityTokens]: [{ key: { project_id: 1, device_id: 1, created_at: 1 }, name: 'by_project_device_created' }],
 };
 
 /**

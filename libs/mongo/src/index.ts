@@ -22,3 +22,4 @@ export * from './queries/model-documents.ts';
 export * from './queries/templates.ts';
 export * from './queries/segments.ts';
 export * from './queries/drafts.ts';
+export * from './queries/live-activity-tokens.ts';

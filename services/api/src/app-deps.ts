@@ -1,5 +1,6 @@
 import type { SegmentService } from './services/segment-service.ts';
 import type { DraftService } from './services/draft-service.ts';
+import type { LiveActivityTokenService } from './services/live-activity-token-service.ts';
 import type { AdminStore } from '@herald/admin';
 import type { Clock } from '@herald/runtime';
 import type { EventProducer, HeraldKafka } from '@herald/kafka';
@@ -59,6 +60,7 @@ export interface AppServices {
   templates: TemplateService;
   segments: SegmentService;
   drafts: DraftService;
+  liveActivityTokens: LiveActivityTokenService;
   admin: AdminStore;
   keys: ApiKeyCache;
   checkReady: () => Promise<string[]>;

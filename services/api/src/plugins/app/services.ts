@@ -21,6 +21,7 @@ import { AcceptedHere } from '../../domain/just-sent.ts';
 import { TemplateService } from '../../services/template-service.ts';
 import { SegmentService } from '../../services/segment-service.ts';
 import { DraftService } from '../../services/draft-service.ts';
+import { LiveActivityTokenService } from '../../services/live-activity-token-service.ts';
 
 const DEFAULT_API_KEY_CACHE_MS = 2_000;
 const READY_CACHE_MS = 1_000;
@@ -51,6 +52,7 @@ export default fp<AppDeps & { http?: HttpOptions }>(
       templates,
       segments,
       drafts: new DraftService({ ...deps, accepted }),
+      liveActivityTokens: new LiveActivityTokenService(deps),
       admin: deps.admin,
       keys,
       // One answer per second at most, however often /readyz is asked: each check opens a Kafka admin connection.

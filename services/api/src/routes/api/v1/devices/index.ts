@@ -3,12 +3,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { deleteDeviceSchema, getDeviceSchema, listDevicesSchema, purgeDevicesSchema, registerDeviceSchema, updateDeviceSchema } from '../../../../schemas/devices.ts';
 import deviceReceipts from './receipts.ts';
 import explainDevice from './explain.ts';
+import liveActivityTokens from './live-activity-tokens.ts';
 
 export default async function devices(app: FastifyInstance): Promise<void> {
   const fastify = app.withTypeProvider<TypeBoxTypeProvider>();
   // @fastify/autoload loads only index.ts of a directory that has one: the receipts routes are registered here.
   await app.register(deviceReceipts);
   await app.register(explainDevice);
+  await app.register(liveActivityTokens);
 
   fastify.post('', { schema: registerDeviceSchema }, async (request, reply) => {
     const bearerProjectId = await fastify.optionalBearerProject(request);
