@@ -3,6 +3,37 @@ import type { ReadModelRegistry } from '../read-models.ts';
 import { readCounts } from './counters.ts';
 import { scope, type PageWindow } from './devices.ts';
 
+/** The list's search (GET /notifications with `q`, `created_from`, `created_to`, `outcome`). */
+export interface NotificationSearch {
+  status?: NotificationStatus | undefined;
+  /** Words in the title, matched as typed, case-insensitive. */
+  q?: string | undefined;
+  /** Created at or after / before (ISO 8601, UTC, as stored). */
+  created_from?: string | undefined;
+  created_to?: string | undefined;
+  /** At least one device had this outcome. */
+  outcome?: 'delivered' | 'failed' | 'invalid' | 'cancelled' | 'expired' | 'capped' | 'opened' | undefined;
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The store filter of a search. The range and the sort ride the
+ * `by_project_newest` / `by_project_status_newest` indexes; the title and
+ * the outcome are checked on the rows of that range (a literal, escaped:
+ * no pattern a caller writes runs in the store).
+ */
+export function searchFilter(projectId: string, search: NotificationSearch): Record<string, unknown> {
+  const created = { ...(search.created_from === undefined ? {} : { $gte: search.created_from }), ...(search.created_to === undefined ? {} : { $lt: search.created_to }) };
+  return {
+    project_id: projectId,
+    ...(search.status === undefined ? {} : { status: search.status }),
+    ...(Object.keys(created).length === 0 ? {} : { created_at: created }),
+    ...(search.q === undefined ? {} : { title: { $regex: escapeRegex(search.q), $options: 'i' } }),
+    ...(search.outcome === undefined ? {} : { [`counts.${search.outcome}`]: { $gt: 0 } }),
+  };
+}
+
 /** The questions the API asks of the `notifications` read model (its indexes: libs/read-models notification-document.ts). */
 export class NotificationQueries {
   readonly #readModels: ReadModelRegistry;
@@ -29,6 +60,17 @@ export class NotificationQueries {
   async notificationPage(projectId: string, status: NotificationStatus | undefined, page: PageWindow): Promise<NotificationDocument[]> {
     const filter = { project_id: projectId, ...(status === undefined ? {} : { status }) };
     return (await this.#notifications()).find(filter).sort({ created_at: -1, _id: -1 }).skip(page.skip).limit(page.limit).toArray();
+  }
+
+  /** A page of a search, newest first. */
+  async searchPage(projectId: string, search: NotificationSearch, page: PageWindow): Promise<NotificationDocument[]> {
+    return (await this.#notifications()).find(searchFilter(projectId, search)).sort({ created_at: -1, _id: -1 }).skip(page.skip).limit(page.limit).toArray();
+  }
+
+  /** How many notifications a search matches, counted up to `limit`. */
+  async searchCount(projectId: string, search: NotificationSearch, limit: number): Promise<number> {
+    const [notifications, store] = await Promise.all([this.#notifications(), this.#readModels.store()]);
+    return store.count(notifications, searchFilter(projectId, search), { limit });
   }
 
   /** Which of these ids the project's read model holds. */

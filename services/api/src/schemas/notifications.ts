@@ -149,7 +149,20 @@ export const listNotificationsSchema = {
   summary: 'The notifications of the project, newest first',
   tags: ['notifications'],
   security: BEARER,
-  querystring: Type.Object({ ...PageQuery, status: Type.Optional(NotificationStatus) }, { additionalProperties: false }),
+  description:
+    'Search with `q` (words in the title, as typed, case-insensitive), `created_from` / `created_to` (created at or after / before), `outcome` (at least one device had it); ' +
+    'a search reads the project\'s notifications in the date range (the whole project without one) and its `pagination.count` stops at 10,000.',
+  querystring: Type.Object(
+    {
+      ...PageQuery,
+      status: Type.Optional(NotificationStatus),
+      q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Words in the title, matched as typed, case-insensitive' })),
+      created_from: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after this instant' })),
+      created_to: Type.Optional(Type.String({ format: 'date-time', description: 'Created before this instant' })),
+      outcome: Type.Optional(Type.Enum(['delivered', 'failed', 'invalid', 'cancelled', 'expired', 'capped', 'opened'], { description: 'At least one device had this outcome' })),
+    },
+    { additionalProperties: false },
+  ),
   response: { 200: Type.Object({ data: Type.Array(Notification), pagination: Pagination }), ...errorResponses(400, 401) },
 } as const;
 

@@ -1,13 +1,14 @@
 import { createEvent, newId } from '@herald/events';
 import { segmentLookupOf, targetProblems } from '@herald/audience';
 import type { SegmentService } from './segment-service.ts';
-import { DeviceQueries, isTransientMongoError, LedgerQueries, NotificationQueries, type ReadModelRegistry } from '@herald/mongo';
+import { DeviceQueries, isTransientMongoError, LedgerQueries, NotificationQueries, type NotificationSearch, type ReadModelRegistry } from '@herald/mongo';
 import { audienceEstimateOf, type DeliveryLedgerDocument, type LedgerDevice, type DeviceDocument, FINISHED_STATUSES, ledgerDevice, notificationCountOf, type NotificationDocument, type NotificationStatus, type Outcome, planReceiptPage, steerNotification, type Tally, tallyOf } from '@herald/read-models';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
 import type { Logger } from '@herald/log';
-import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
+import { pageRequest, pagination, type PageRequest, type Pagination } from '../domain/paging.ts';
+import { checkedRange, SEARCH_COUNT_LIMIT } from '../domain/notification-search.ts';
 import { receiptView, type ReceiptView } from '../domain/receipts.ts';
 import { laneProblems, pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts';
 import { systemClock, type Clock } from '@herald/runtime';
@@ -236,8 +237,9 @@ export class NotificationService {
    * read by id shows it (`#find`): a send answered `scheduled` a moment ago
    * is listed under `scheduled` too.
    */
-  async list(projectId: string, query: { status?: NotificationStatus | undefined; page?: number | undefined; limit?: number | undefined }): Promise<{ data: NotificationView[]; pagination: Pagination }> {
+  async list(projectId: string, query: NotificationSearch & { page?: number | undefined; limit?: number | undefined }): Promise<{ data: NotificationView[]; pagination: Pagination }> {
     const request = pageRequest(query);
+    if (query.q !== undefined || query.created_from !== undefined || query.created_to !== undefined || query.outcome !== undefined) return this.#search(projectId, query, request);
     const unprojected = await this.#unprojected(projectId, query.status);
     const windowStart = Math.max(0, request.skip - unprojected.length);
     const [counts, window] = await Promise.all([
@@ -246,6 +248,18 @@ export class NotificationService {
     ]);
     const docs = unprojected.length === 0 ? window : mergeUnprojected(window, windowStart, unprojected, request.skip, request.limit);
     const count = notificationCountOf(counts, query.status) + unprojected.length;
+    return { data: docs.map((doc) => notificationView(doc)), pagination: pagination(request, count, docs.length) };
+  }
+
+  /**
+   * A search reads the read model only: a send accepted a moment ago shows
+   * once projected (the plain list shows it at once). Counted by the store,
+   * up to SEARCH_COUNT_LIMIT (a title search reads every row of its range).
+   */
+  async #search(projectId: string, query: NotificationSearch, request: PageRequest): Promise<{ data: NotificationView[]; pagination: Pagination }> {
+    const range = checkedRange(query.created_from, query.created_to);
+    const search = { ...query, ...range };
+    const [count, docs] = await Promise.all([this.#notifications.searchCount(projectId, search, SEARCH_COUNT_LIMIT), this.#notifications.searchPage(projectId, search, request)]);
     return { data: docs.map((doc) => notificationView(doc)), pagination: pagination(request, count, docs.length) };
   }
 
