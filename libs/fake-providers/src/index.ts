@@ -11,3 +11,5 @@ export * from './test-credentials.ts';
 export * from './local-identity.ts';
 export { startFakeWebPush, type FakeBrowserSubscription, type FakeWebPush, type FakeWebPushOptions, type WebPushDelivery } from './fake-webpush.ts';
 export type { WebPushRule } from './webpush-checks.ts';
+export { startFakeHms, type FakeHms, type FakeHmsOptions, type HmsDelivery } from './fake-hms.ts';
+export type { HmsAppRegistration, HmsRule } from './hms-checks.ts';

@@ -14,8 +14,11 @@ export interface HmsAccessToken {
 
 /** The OAuth server refused the client id or secret: no send can succeed until the credential is fixed. */
 export class HmsCredentialRefused extends Error {
-  constructor(readonly reason: string) {
+  readonly reason: string;
+
+  constructor(reason: string) {
     super(`Huawei's OAuth server refused the client credentials (${reason})`);
+    this.reason = reason;
   }
 }
 

@@ -5,3 +5,6 @@ export { createApnsClient, type ApnsClient, type ApnsClientOptions, type ApnsCre
 export { createFcmClient, type FcmClient, type FcmClientOptions, type FcmServiceAccount } from './fcm-client.ts';
 export { parseEndpoint, type Endpoint } from './endpoint.ts';
 export { createLimiter, chunk, type Limiter } from './concurrency.ts';
+export { hmsOutcome, type HmsRawResult } from './hms-outcome.ts';
+export { createHmsClient, HMS_DEFAULT_ENDPOINT, HMS_DEFAULT_TOKEN_ENDPOINT, type HmsClient, type HmsClientOptions } from './hms-client.ts';
+export { HmsTokenCache, type HmsCredential } from './hms-token-cache.ts';
