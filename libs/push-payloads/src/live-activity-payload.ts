@@ -46,11 +46,10 @@ export interface LiveActivityPayload {
   };
 }
 
+/** Body plus headers; the client adds `apns-topic` (liveActivityTopic of the project's bundle id), as for ordinary pushes. */
 export interface LiveActivityRequest {
   payload: LiveActivityPayload;
   pushType: 'liveactivity';
-  /** The project's bundle id with Apple's suffix for this push type. */
-  topic: string;
   priority: 5 | 10;
 }
 
@@ -86,6 +85,6 @@ export function buildLiveActivityPayload(message: LiveActivityMessage): LiveActi
   };
 }
 
-export function buildLiveActivityRequest(message: LiveActivityMessage, bundleId: string): LiveActivityRequest {
-  return { payload: buildLiveActivityPayload(message), pushType: 'liveactivity', topic: liveActivityTopic(bundleId), priority: message.priority ?? 10 };
+export function buildLiveActivityRequest(message: LiveActivityMessage): LiveActivityRequest {
+  return { payload: buildLiveActivityPayload(message), pushType: 'liveactivity', priority: message.priority ?? 10 };
 }

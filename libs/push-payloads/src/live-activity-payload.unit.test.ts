@@ -67,8 +67,8 @@ describe('buildLiveActivityPayload', () => {
 describe('buildLiveActivityRequest', () => {
   it('uses the liveactivity push type and topic suffix, priority 10 unless asked for 5', () => {
     expect(liveActivityTopic('com.example.app')).toBe('com.example.app.push-type.liveactivity');
-    const request = buildLiveActivityRequest({ event: 'update', timestamp: T, content_state: {} }, 'com.example.app');
-    expect(request).toMatchObject({ pushType: 'liveactivity', topic: 'com.example.app.push-type.liveactivity', priority: 10 });
-    expect(buildLiveActivityRequest({ event: 'update', timestamp: T, content_state: {}, priority: 5 }, 'b').priority).toBe(5);
+    const request = buildLiveActivityRequest({ event: 'update', timestamp: T, content_state: {} });
+    expect(request).toMatchObject({ pushType: 'liveactivity', priority: 10 });
+    expect(buildLiveActivityRequest({ event: 'update', timestamp: T, content_state: {}, priority: 5 }).priority).toBe(5);
   });
 });

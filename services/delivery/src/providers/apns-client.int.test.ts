@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '@herald/errors';
 import { createFakeTls, createTestApnsKey, startFakeApns, type FakeApns, type FakeTls, type TestApnsKey } from '@herald/fake-providers';
 import { createApnsClient, type ApnsClient, type ApnsClientOptions } from './apns-client.ts';
-import { buildApnsRequest } from '@herald/push-payloads';
+import { buildApnsRequest, buildLiveActivityRequest, nextLiveActivityTimestamp } from '@herald/push-payloads';
 
 const BUNDLE = 'com.example.herald';
 const message = { notification_id: '0190b6a0-0000-7000-8000-000000000001', project_id: 'proj-1', title: 'Sale', body: 'Ends tonight', link_to: 'shop://sale', group: 'promos' };
@@ -64,6 +64,33 @@ describe('APNs client against the fake APNs', () => {
     expect(delivery?.payload).toEqual(request.payload);
     expect(delivery?.headers).toMatchObject({ 'apns-topic': BUNDLE, 'apns-push-type': 'alert', 'apns-priority': '10' });
     expect(delivery?.headers).not.toHaveProperty('apns-collapse-id');
+  });
+
+  it('sends a Live Activity start to a push-to-start token with the liveactivity type and topic, and updates with rising timestamps', async () => {
+    const start = buildLiveActivityRequest({
+      event: 'start',
+      timestamp: 1_700_000_000,
+      attributes_type: 'DeliveryAttributes',
+      attributes: { order: '42' },
+      content_state: { eta: 12 },
+      alert: { title: 'On its way', body: 'ETA 12 min' },
+    });
+    expect(await client.sendLiveActivity(devices('aa01'), start)).toMatchObject([{ device_id: 'device-0', outcome: 'delivered' }]);
+    expect(apns.deliveries[0]?.headers).toMatchObject({ 'apns-topic': `${BUNDLE}.push-type.liveactivity`, 'apns-push-type': 'liveactivity', 'apns-priority': '10' });
+    expect(apns.deliveries[0]?.payload).toEqual(start.payload);
+
+    // Two updates within one second still rise; the fake (as a device would) refuses one that does not.
+    const first = nextLiveActivityTimestamp(undefined, 1_700_000_100_000);
+    const second = nextLiveActivityTimestamp(first, 1_700_000_100_400);
+    for (const [timestamp, eta] of [[first, 5], [second, 4]] as const) {
+      const update = buildLiveActivityRequest({ event: 'update', timestamp, content_state: { eta }, priority: 5 });
+      expect(await client.sendLiveActivity(devices('bb01'), update)).toMatchObject([{ outcome: 'delivered' }]);
+    }
+    const updates = apns.deliveries.filter((delivery) => delivery.token === 'bb01');
+    expect(updates.map((delivery) => (delivery.payload as { aps: { timestamp: number } }).aps.timestamp)).toEqual([first, second]);
+    expect(updates[1]?.headers).toMatchObject({ 'apns-priority': '5' });
+    const stale = buildLiveActivityRequest({ event: 'update', timestamp: first, content_state: { eta: 5 } });
+    expect(await client.sendLiveActivity(devices('bb01'), stale)).toMatchObject([{ outcome: 'rejected', reason: 'LiveActivityTimestampNotIncreasing' }]);
   });
 
   it('sends apns-collapse-id, apns-expiration and the background type and priority when asked', async () => {

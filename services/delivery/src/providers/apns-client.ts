@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import type { ClientHttp2Session } from 'node:http2';
 import { setTimeout as delay } from 'node:timers/promises';
 import { apnsOutcome, apnsRawFromNodeApn } from './apns-outcome.ts';
-import type { ApnsRequest } from '@herald/push-payloads';
+import { liveActivityTopic, type ApnsRequest, type LiveActivityRequest } from '@herald/push-payloads';
 import { createLimiter } from './concurrency.ts';
 import { parseEndpoint } from './endpoint.ts';
 import type { DeviceResult, DeviceTarget } from './push-message.ts';
@@ -30,6 +30,8 @@ export interface ApnsClientOptions {
 export interface ApnsClient {
   /** One result per device, in input order. Never throws for provider answers. `urgent` (express lane): its requests take the next free slots, ahead of waiting campaign requests. */
   send(devices: readonly DeviceTarget[], request: ApnsRequest, urgent?: boolean): Promise<DeviceResult[]>;
+  /** A Live Activity push to activity tokens (`token` of each target), on the same connection: topic `<bundle id>.push-type.liveactivity`. */
+  sendLiveActivity(devices: readonly DeviceTarget[], request: LiveActivityRequest, urgent?: boolean): Promise<DeviceResult[]>;
   close(): Promise<void>;
 }
 
@@ -139,6 +141,15 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
       notification.priority = request.priority;
       if (request.collapseId !== undefined) notification.collapseId = request.collapseId;
       if (request.expiry !== undefined) notification.expiry = request.expiry;
+      return Promise.all(devices.map((device) => limiter.run(() => sendOne(device, notification), urgent)));
+    },
+    async sendLiveActivity(devices, request, urgent = false) {
+      const notification = new apn.Notification();
+      // rawPayload also keeps node-apn from adding its own `push-type` key to the body.
+      notification.rawPayload = request.payload;
+      notification.topic = liveActivityTopic(credential.bundleId);
+      notification.pushType = request.pushType;
+      notification.priority = request.priority;
       return Promise.all(devices.map((device) => limiter.run(() => sendOne(device, notification), urgent)));
     },
     async close() {
