@@ -2,6 +2,7 @@ import { ProviderCredentialQueries, type Db } from '@herald/mongo';
 import { AppError, ConfigError, isAppError, NotFoundError } from '@herald/errors';
 import { AdminStore } from './admin-store.ts';
 import { open, seal, type SealedBox } from './secret-box.ts';
+import { summarizeHms, validateHmsCredential, type HmsCredential, type HmsSummary } from './hms-credential.ts';
 import {
   describeCredentials,
   summarizeApns,
@@ -16,7 +17,7 @@ import {
   type ProviderName,
 } from './provider-credentials.ts';
 
-const PROVIDER_NAMES: Record<ProviderName, string> = { apns: 'APNs', fcm: 'FCM' };
+const PROVIDER_NAMES: Record<ProviderName, string> = { apns: 'APNs', fcm: 'FCM', hms: 'HMS' };
 
 export interface FcmCredentialInput {
   serviceAccount: Pick<FcmCredential['serviceAccount'], 'project_id' | 'client_email' | 'private_key'>;
@@ -34,6 +35,7 @@ export interface ProviderCredentialsRecord {
   _id: string;
   apns?: StoredCredential<ApnsSummary>;
   fcm?: StoredCredential<FcmSummary>;
+  hms?: StoredCredential<HmsSummary>;
 }
 
 /**
@@ -45,7 +47,7 @@ export function credentialAad(projectId: string, provider: ProviderName): string
 }
 
 /**
- * Per-project APNs and FCM credentials, encrypted at rest with the key
+ * Per-project APNs, FCM and HMS credentials, encrypted at rest with the key
  * derived from HERALD_SECRET_KEY (see secret-box.ts). One document per
  * project; setting a provider's credential replaces the previous one.
  */
@@ -77,12 +79,21 @@ export class CredentialStore {
     return { ...summary, set_at: now };
   }
 
+  /** Huawei Push Kit: the app id and the OAuth client (id and secret) that gets access tokens. */
+  async setHms(projectId: string, credential: HmsCredential, now = new Date()): Promise<HmsSummary & { set_at: Date }> {
+    const valid = validateHmsCredential(credential);
+    const summary = summarizeHms(valid);
+    await this.#set(projectId, 'hms', { sealed: this.#seal(projectId, 'hms', valid), summary, set_at: now });
+    return { ...summary, set_at: now };
+  }
+
   /** The decrypted credentials of a project; AppError `INVALID_CONFIG` when this key cannot open them. */
-  async get(projectId: string): Promise<{ apns?: ApnsCredential; fcm?: FcmCredential }> {
+  async get(projectId: string): Promise<{ apns?: ApnsCredential; fcm?: FcmCredential; hms?: HmsCredential }> {
     const record = await this.#find(projectId);
-    const credentials: { apns?: ApnsCredential; fcm?: FcmCredential } = {};
+    const credentials: { apns?: ApnsCredential; fcm?: FcmCredential; hms?: HmsCredential } = {};
     if (record?.apns !== undefined) credentials.apns = this.#open<ApnsCredential>(projectId, 'apns', record.apns.sealed);
     if (record?.fcm !== undefined) credentials.fcm = this.#open<FcmCredential>(projectId, 'fcm', record.fcm.sealed);
+    if (record?.hms !== undefined) credentials.hms = this.#open<HmsCredential>(projectId, 'hms', record.hms.sealed);
     return credentials;
   }
 
@@ -96,7 +107,7 @@ export class CredentialStore {
     return this.#credentials.projectIds();
   }
 
-  #seal(projectId: string, provider: ProviderName, credential: ApnsCredential | FcmCredential): SealedBox {
+  #seal(projectId: string, provider: ProviderName, credential: ApnsCredential | FcmCredential | HmsCredential): SealedBox {
     return seal(this.#key, JSON.stringify(credential), credentialAad(projectId, provider));
   }
 

@@ -10,3 +10,4 @@ export * from './local-secret-key.ts';
 export * from './webhook-store.ts';
 export * from './webpush-keys.ts';
 export * from './webpush-key-store.ts';
+export * from './hms-credential.ts';

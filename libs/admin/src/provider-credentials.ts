@@ -1,5 +1,6 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { ValidationError } from '@herald/errors';
+import type { HmsSummary } from './hms-credential.ts';
 
 /** A project's APNs token-auth credential (the delivery service's ApnsCredential has this shape). */
 export interface ApnsCredential {
@@ -18,7 +19,7 @@ export interface FcmCredential {
   serviceAccount: { project_id: string; client_email: string; private_key: string; [k: string]: unknown };
 }
 
-export type ProviderName = 'apns' | 'fcm';
+export type ProviderName = 'apns' | 'fcm' | 'hms';
 
 /** What may be shown about credentials: identifiers, never key material. */
 export interface ApnsSummary {
@@ -36,6 +37,7 @@ export interface FcmSummary {
 export interface CredentialsDescription {
   apns?: ApnsSummary & { set_at: Date };
   fcm?: FcmSummary & { set_at: Date };
+  hms?: HmsSummary & { set_at: Date };
 }
 
 /** How problems name each field: the caller's words (CLI flags) or the field names. */
@@ -145,6 +147,7 @@ export function summarizeFcm(credential: FcmCredential): FcmSummary {
 export function describeCredentials(stored: {
   apns?: { summary: ApnsSummary; set_at: Date } | undefined;
   fcm?: { summary: FcmSummary; set_at: Date } | undefined;
+  hms?: { summary: HmsSummary; set_at: Date } | undefined;
 }): CredentialsDescription {
   const description: CredentialsDescription = {};
   if (stored.apns !== undefined) {
@@ -155,17 +158,22 @@ export function describeCredentials(stored: {
     const { project_id, client_email } = stored.fcm.summary;
     description.fcm = { project_id, client_email, set_at: stored.fcm.set_at };
   }
+  if (stored.hms !== undefined) {
+    const { app_id, client_id } = stored.hms.summary;
+    description.hms = { app_id, client_id, set_at: stored.hms.set_at };
+  }
   return description;
 }
 
 /** `herald providers show` as text: one line per provider. */
 export function formatCredentialsDescription(projectId: string, description: CredentialsDescription): string[] {
-  const { apns, fcm } = description;
+  const { apns, fcm, hms } = description;
   return [
     `project ${projectId}`,
     apns === undefined
       ? '  apns: not configured'
       : `  apns: key ${apns.keyId}, team ${apns.teamId}, topic ${apns.bundleId}, ${apns.sandbox ? 'sandbox' : 'production'}; set ${apns.set_at.toISOString()}`,
     fcm === undefined ? '  fcm:  not configured' : `  fcm:  project ${fcm.project_id}, ${fcm.client_email}; set ${fcm.set_at.toISOString()}`,
+    hms === undefined ? '  hms:  not configured' : `  hms:  app ${hms.app_id}, client ${hms.client_id}; set ${hms.set_at.toISOString()}`,
   ];
 }

@@ -148,12 +148,15 @@ describe('describeCredentials', () => {
   });
 
   it('formats one line per provider', () => {
-    expect(formatCredentialsDescription('p1', {})).toEqual(['project p1', '  apns: not configured', '  fcm:  not configured']);
+    expect(formatCredentialsDescription('p1', {})).toEqual(['project p1', '  apns: not configured', '  fcm:  not configured', '  hms:  not configured']);
     const lines = formatCredentialsDescription('p1', describeCredentials({ apns: { summary: summarizeApns({ ...apns, sandbox: false }), set_at: setAt }, fcm: { summary: summarizeFcm(fcm), set_at: setAt } }));
     expect(lines).toEqual([
       'project p1',
       `  apns: key ${apns.keyId}, team ${apns.teamId}, topic com.example.app, production; set 2025-01-02T03:04:05.000Z`,
       `  fcm:  project proj-a, ${account.client_email}; set 2025-01-02T03:04:05.000Z`,
+      '  hms:  not configured',
     ]);
+    const hms = describeCredentials({ hms: { summary: { app_id: '101234567', client_id: '101234568' }, set_at: setAt } });
+    expect(formatCredentialsDescription('p1', hms)[3]).toBe('  hms:  app 101234567, client 101234568; set 2025-01-02T03:04:05.000Z');
   });
 });

@@ -95,7 +95,7 @@ describe('herald providers', () => {
 
     const text = await herald(['providers', 'show', projectId]);
     expect(text).toMatchObject({ code: 0, stderr: '' });
-    expect(text.stdout).toMatch(new RegExp(`^project ${projectId}\n  apns: key ${apnsKey.keyId}, team ${apnsKey.teamId}, topic com\\.example\\.herald, sandbox; set \\S+\n  fcm:  project ${account.projectId}, ${account.clientEmail.replace(/\./g, '\\.')}; set \\S+\n$`));
+    expect(text.stdout).toMatch(new RegExp(`^project ${projectId}\n  apns: key ${apnsKey.keyId}, team ${apnsKey.teamId}, topic com\\.example\\.herald, sandbox; set \\S+\n  fcm:  project ${account.projectId}, ${account.clientEmail.replace(/\./g, '\\.')}; set \\S+\n  hms:  not configured\n$`));
 
     const json = await herald(['providers', 'show', projectId, '--json']);
     expect(json.code).toBe(0);
@@ -103,6 +103,7 @@ describe('herald providers', () => {
       project_id: projectId,
       apns: { keyId: apnsKey.keyId, teamId: apnsKey.teamId, bundleId: 'com.example.herald', sandbox: true, set_at: expect.any(String) },
       fcm: { project_id: account.projectId, client_email: account.clientEmail, set_at: expect.any(String) },
+      hms: null,
     });
 
     for (const run of [apns, fcm, text, json]) {
@@ -116,8 +117,29 @@ describe('herald providers', () => {
   it('shows a project without credentials as not configured', async () => {
     const projectId = await createProject('none');
     const run = await herald(['providers', 'show', projectId]);
-    expect(run).toMatchObject({ code: 0, stdout: `project ${projectId}\n  apns: not configured\n  fcm:  not configured\n` });
-    expect(JSON.parse((await herald(['providers', 'show', projectId, '--json'])).stdout)).toEqual({ project_id: projectId, apns: null, fcm: null });
+    expect(run).toMatchObject({ code: 0, stdout: `project ${projectId}\n  apns: not configured\n  fcm:  not configured\n  hms:  not configured\n` });
+    expect(JSON.parse((await herald(['providers', 'show', projectId, '--json'])).stdout)).toEqual({ project_id: projectId, apns: null, fcm: null, hms: null });
+  });
+
+  it('sets HMS credentials (the secret from a file or the flag), shows them without the secret, refuses bad ids naming the flag', async () => {
+    const projectId = await createProject('hms');
+    const hmsSecret = 'c0ffee'.repeat(10) + 'beef';
+    const secretFile = await file('hms-secret.txt', `${hmsSecret}\n`);
+    const set = await herald(['providers', 'hms', projectId, '--app-id', '101234567', '--client-id', '101234568', '--client-secret-file', secretFile]);
+    expect(set).toMatchObject({ code: 0, stderr: '', stdout: `HMS credentials set for project ${projectId}: app 101234567, client 101234568\n` });
+    const json = await herald(['providers', 'show', projectId, '--json']);
+    expect(JSON.parse(json.stdout).hms).toEqual({ app_id: '101234567', client_id: '101234568', set_at: expect.any(String) });
+    const text = await herald(['providers', 'show', projectId]);
+    expect(text.stdout).toMatch(/\n {2}hms: {2}app 101234567, client 101234568; set \S+\n$/);
+    for (const run of [set, json, text]) expect(run.stdout + run.stderr).not.toContain(hmsSecret);
+    expect(JSON.stringify(await stored(projectId))).not.toContain(hmsSecret);
+
+    const bad = await herald(['providers', 'hms', projectId, '--app-id', 'com.example', '--client-id', '1', '--client-secret', 'x y']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--app-id must be the numeric App ID/);
+    expect(bad.stderr).toMatch(/--client-secret must be the Client secret/);
+    const both = await herald(['providers', 'hms', projectId, '--app-id', '1', '--client-id', '1']);
+    expect(both.stderr).toMatch(/give exactly one of --client-secret or --client-secret-file/);
   });
 
   it('refuses a file that is not an AuthKey .p8, a missing file, and bad ids; stores nothing', async () => {

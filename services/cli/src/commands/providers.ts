@@ -8,6 +8,8 @@ import {
   parseSecretKey,
   validateApnsCredential,
   validateFcmServiceAccount,
+  validateHmsCredential,
+  type HmsLabels,
   type ApnsLabels,
   WebPushKeyStore,
   currentPublicKey,
@@ -18,6 +20,7 @@ import { CliConfig } from '../config.ts';
 
 /** Problems with an APNs credential name the flag that supplied it. */
 const APNS_FLAGS: ApnsLabels = { keyPem: '--key-file', keyId: '--key-id', teamId: '--team-id', bundleId: '--bundle-id', sandbox: '--sandbox' };
+const HMS_FLAGS: HmsLabels = { appId: '--app-id', clientId: '--client-id', clientSecret: '--client-secret' };
 /** An AuthKey .p8 is ~250 bytes and a service-account file ~2.5 KiB; anything far larger is the wrong file. */
 const MAX_INPUT_BYTES = 64 * 1024;
 
@@ -57,7 +60,7 @@ function parseJsonFile(text: string, path: string, flag: string): unknown {
 }
 
 export function providerCommands(program: Command, withContext: Runner, env: Readonly<Record<string, string | undefined>>): void {
-  const providers = program.command('providers').description("set and show a project's APNs, FCM and Web Push credentials (stored encrypted with HERALD_SECRET_KEY)");
+  const providers = program.command('providers').description("set and show a project's APNs, FCM, HMS and Web Push credentials (stored encrypted with HERALD_SECRET_KEY)");
 
   providers
     .command('apns <project-id>')
@@ -95,15 +98,33 @@ export function providerCommands(program: Command, withContext: Runner, env: Rea
     });
 
   providers
+    .command('hms <project-id>')
+    .description("set a project's Huawei Push Kit credential (replaces the previous one)")
+    .requiredOption('--app-id <id>', 'the App ID from AppGallery Connect (Project settings → App information)')
+    .requiredOption('--client-id <id>', 'the OAuth 2.0 Client ID from AppGallery Connect (the same page)')
+    .option('--client-secret <secret>', 'the Client secret (visible to other local users in the process list: prefer --client-secret-file)')
+    .option('--client-secret-file <path>', 'a file holding the Client secret (surrounding whitespace ignored)')
+    .action(async (projectId: string, options: { appId: string; clientId: string; clientSecret?: string; clientSecretFile?: string }) => {
+      if ((options.clientSecret === undefined) === (options.clientSecretFile === undefined)) throw new ValidationError(['give exactly one of --client-secret or --client-secret-file']);
+      const key = secretKey(env, 'providers hms');
+      const clientSecret = options.clientSecretFile === undefined ? options.clientSecret : (await readInputFile(options.clientSecretFile, '--client-secret-file')).trim();
+      const credential = validateHmsCredential({ appId: options.appId, clientId: options.clientId, clientSecret }, HMS_FLAGS);
+      await withContext(async ({ mongo, out }) => {
+        const set = await new CredentialStore(mongo.db, key).setHms(projectId, credential);
+        out(`HMS credentials set for project ${projectId}: app ${set.app_id}, client ${set.client_id}`);
+      });
+    });
+
+  providers
     .command('show <project-id>')
     .description("show which provider credentials a project has (identifiers only, never keys) and check they decrypt")
-    .option('--json', 'print {"project_id", "apns", "fcm"} (null when not configured)')
+    .option('--json', 'print {"project_id", "apns", "fcm", "hms"} (null when not configured)')
     .action(async (projectId: string, options: { json?: boolean }) => {
       const key = secretKey(env, 'providers show');
       await withContext(async ({ mongo, out }) => {
         const store = new CredentialStore(mongo.db, key);
         const description = await store.describe(projectId);
-        if (options.json === true) out(JSON.stringify({ project_id: projectId, apns: description.apns ?? null, fcm: description.fcm ?? null }));
+        if (options.json === true) out(JSON.stringify({ project_id: projectId, apns: description.apns ?? null, fcm: description.fcm ?? null, hms: description.hms ?? null }));
         else for (const line of formatCredentialsDescription(projectId, description)) out(line);
         // Decrypting (and discarding) proves this HERALD_SECRET_KEY opens them; a mismatch exits 1 after the summary.
         await store.get(projectId);
