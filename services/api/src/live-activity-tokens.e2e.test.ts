@@ -50,6 +50,10 @@ describe('attaching Live Activity tokens', () => {
     expect(await harness.request('DELETE', `/api/v1/devices/${device.id}/live-activity-tokens/${updateId}`, { key: project.api_key })).toMatchObject({ status: 204 });
     expect(await harness.request('DELETE', `/api/v1/devices/${device.id}/live-activity-tokens/${updateId}`, { key: project.api_key })).toMatchObject({ status: 404 });
     expect(((await list(device.id, project.api_key)).body!.data as TokenRow[]).map(({ kind }) => kind)).toEqual(['push_to_start']);
+
+    // An unregistered device is never targeted again: its tokens go with it.
+    expect(await harness.request('DELETE', `/api/v1/devices/${device.id}`, { key: project.api_key })).toMatchObject({ status: 204 });
+    expect(await list(device.id, project.api_key)).toEqual({ status: 200, body: { data: [] } });
   });
 
   it('refuses a stranger, another project and a wrong device token, attaching nothing', async () => {

@@ -55,6 +55,11 @@ export class LiveActivityTokenQueries {
     return (await storeAdapter(this.#db)).count(this.#tokens, { project_id: projectId, device_id: deviceId });
   }
 
+  /** Every token of these devices (unregistered or purged: never targeted again). */
+  async deleteOfDevices(projectId: string, deviceIds: readonly string[]): Promise<void> {
+    if (deviceIds.length > 0) await this.#tokens.deleteMany({ project_id: projectId, device_id: { $in: [...deviceIds] } });
+  }
+
   async delete(projectId: string, deviceId: string, id: string): Promise<boolean> {
     return (await this.#tokens.deleteOne({ _id: id, project_id: projectId, device_id: deviceId })).deletedCount === 1;
   }

@@ -1,5 +1,5 @@
 import { canonicalLocale } from '@herald/audience';
-import { DeviceQueries, TopicQueries, type Db, type ReadModelRegistry } from '@herald/mongo';
+import { DeviceQueries, LiveActivityTokenQueries, TopicQueries, type Db, type ReadModelRegistry } from '@herald/mongo';
 import { type DeviceCounts, type DeviceDocument, previewDevice } from '@herald/read-models';
 import { purgeDeletedDevices } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
@@ -34,6 +34,8 @@ export class DeviceService {
   readonly #quota: DeviceQuota;
   readonly #queries: DeviceQueries;
   readonly #topics: TopicQueries;
+  /** The devices' Live Activity tokens (admin data), removed with an unregistered or purged device; absent without `db`. */
+  readonly #liveActivityTokens: LiveActivityTokenQueries | undefined;
   /**
    * The projects' Web Push public keys, one cache for web registrations and
    * the public-key route (GET /api/v1/webpush/public-key). Without `db`
@@ -48,6 +50,7 @@ export class DeviceService {
     this.#quota = new DeviceQuota({ recountMs: this.#policy.quotaRecountMs });
     this.#queries = new DeviceQueries(deps.readModels);
     this.#topics = new TopicQueries(deps.readModels);
+    this.#liveActivityTokens = deps.db === undefined ? undefined : new LiveActivityTokenQueries(deps.db);
     const directory = deps.db === undefined ? { summary: async () => undefined } : new WebPushKeyDirectory(deps.db);
     this.webPushKeys = new WebPushKeyService(directory);
   }
@@ -76,6 +79,8 @@ export class DeviceService {
   /** Publishes DeviceUnregistered (which also unlinks its user); a device already unregistered is left as it is. */
   async unregister(projectId: string, deviceId: string, correlationId?: string): Promise<void> {
     const device = await this.#find(projectId, deviceId);
+    // Before the early return, so a repeated DELETE finishes a removal an earlier one did not.
+    await this.#liveActivityTokens?.deleteOfDevices(projectId, [device._id]);
     if (device.status === 'inactive' && device.deactivation?.reason === UNREGISTERED && device.external_id === undefined) return;
     await this.#producer.publish([createEvent('DeviceUnregistered', { device_id: deviceId }, { project_id: projectId, correlation_id: correlationId })]);
   }
@@ -87,6 +92,7 @@ export class DeviceService {
    */
   async purgeDeleted(projectId: string, correlationId?: string): Promise<{ purged: number; more: boolean }> {
     const { events, more } = await purgeDeletedDevices(this.#queries, projectId, correlationId);
+    await this.#liveActivityTokens?.deleteOfDevices(projectId, events.map((event) => event.data.device_id));
     if (events.length > 0) await this.#producer.publish(events);
     return { purged: events.length, more };
   }
