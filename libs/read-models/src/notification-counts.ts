@@ -3,12 +3,16 @@ import type { NotificationDocument, NotificationStatus } from './notification-do
 
 /** The counters key of a project's notifications by status (one field per status). */
 export const NOTIFICATIONS_COUNT_KEY = 'notifications';
+/** Test sends are counted apart, so the list's count leaves them out without reading them. */
+export const TEST_NOTIFICATIONS_COUNT_KEY = 'notifications_test';
+
+const keyOf = (doc: NotificationDocument) => (doc.test_send === true ? TEST_NOTIFICATIONS_COUNT_KEY : NOTIFICATIONS_COUNT_KEY);
 
 /** What a notification's change adds to its project's counters: one in its status. */
 export function notificationCountDeltas(before: NotificationDocument | undefined, after: NotificationDocument | undefined): CountDelta[] {
   const groups = new Map<string, Record<string, number>>();
-  if (before !== undefined) tally(groups, NOTIFICATIONS_COUNT_KEY, before.status, -1);
-  if (after !== undefined) tally(groups, NOTIFICATIONS_COUNT_KEY, after.status, 1);
+  if (before !== undefined) tally(groups, keyOf(before), before.status, -1);
+  if (after !== undefined) tally(groups, keyOf(after), after.status, 1);
   const projectId = after?.project_id ?? before?.project_id;
   return projectId === undefined ? [] : deltasOf(projectId, groups);
 }

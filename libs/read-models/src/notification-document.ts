@@ -46,6 +46,8 @@ export interface NotificationDocument extends ProjectedDocument {
   /** Push options and schedule fields present on the request (data, badge, …, send_at, send_at_local). */
   options?: NotificationOptions;
   status: NotificationStatus;
+  /** A test send (NotificationRequested `test_send`): left out of the list and its counters' main key. */
+  test_send?: true;
   /** Totals over every provider. */
   counts: DeliveryCounts;
   /** `webpush` once a web device was targeted (documents written before the Web Push lane have none). */

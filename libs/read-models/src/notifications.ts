@@ -111,6 +111,7 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
         ...(data.group === undefined ? {} : { group: data.group }),
         ...(options === undefined ? {} : { options }),
         status: isScheduled(data, at) ? 'scheduled' : 'queued',
+        ...(data.test_send === true ? { test_send: true as const } : {}),
         ...(data.rate_per_minute === undefined ? {} : { rate_per_minute: data.rate_per_minute }),
         counts: { ...ZERO_COUNTS },
         by_provider: { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } },

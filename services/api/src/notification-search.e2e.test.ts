@@ -48,6 +48,32 @@ afterAll(async () => {
   await harness?.stop();
 });
 
+describe('test sends', () => {
+  it('are delivered to the devices named, marked, and left out of the list and its count unless asked for', async () => {
+    const sent = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: 'Test: Winter sale', body: 'b', targets: [{ token: apnsToken('search-1') }], test_send: true } } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const id = (sent.body!.data as { id: string }).id;
+    await waitFor('the test send delivered by the fake APNs', async () => harness.fakes!.apns.deliveries.some((delivery) => (delivery.payload as { notification_id?: string }).notification_id === id), 90_000);
+    expect((await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body).toMatchObject({ data: { id, test_send: true } });
+    await waitFor('the test send projected', async () => (await list('include_tests=true&limit=10')).pagination.count === 4);
+    const listed = await list('limit=10');
+    expect(listed.data.map((each) => each.id)).not.toContain(id);
+    expect(listed.pagination.count).toBe(3);
+    // A search reads the read model only: the test send shows there once projected.
+    await waitFor('the test send found by a search that includes tests', async () => (await list('include_tests=true&q=winter')).data.some((each) => each.id === id));
+    expect((await list('q=winter')).data.map((each) => each.id)).not.toContain(id);
+  });
+
+  it('name devices only, a few of them (422 naming the target)', async () => {
+    const topic = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: 't', body: 'b', targets: ['news'], test_send: true } } });
+    expect(topic.status).toBe(422);
+    expect(JSON.stringify(topic.body)).toContain('notification.targets[0]: a test send names devices only');
+    const many = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: 't', body: 'b', targets: Array.from({ length: 21 }, (_, n) => ({ token: `t-${n}` })), test_send: true } } });
+    expect(many.status).toBe(422);
+    expect(JSON.stringify(many.body)).toContain('at most 20');
+  });
+});
+
 describe('searching the notifications', () => {
   it('finds words of the title as typed, case-insensitive, pattern characters literal', async () => {
     expect(titles(await list('q=sale'))).toEqual(['Another sale', 'Winter SALE (50%)']);

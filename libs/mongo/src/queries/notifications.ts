@@ -1,4 +1,4 @@
-import { NOTIFICATIONS_COUNT_KEY, type CounterDocument, type NotificationDocument, type NotificationStatus } from '@herald/read-models';
+import { NOTIFICATIONS_COUNT_KEY, TEST_NOTIFICATIONS_COUNT_KEY, type CounterDocument, type NotificationDocument, type NotificationStatus } from '@herald/read-models';
 import type { ReadModelRegistry } from '../read-models.ts';
 import { readCounts } from './counters.ts';
 import { scope, type PageWindow } from './devices.ts';
@@ -13,7 +13,12 @@ export interface NotificationSearch {
   created_to?: string | undefined;
   /** At least one device had this outcome. */
   outcome?: 'delivered' | 'failed' | 'invalid' | 'cancelled' | 'expired' | 'capped' | 'opened' | undefined;
+  /** Test sends too (left out by default). */
+  include_tests?: boolean | undefined;
 }
+
+/** Leaves test sends out unless asked for. */
+const testsFilter = (includeTests: boolean | undefined) => (includeTests === true ? {} : { test_send: { $ne: true as const } });
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -31,6 +36,7 @@ export function searchFilter(projectId: string, search: NotificationSearch): Rec
     ...(Object.keys(created).length === 0 ? {} : { created_at: created }),
     ...(search.q === undefined ? {} : { title: { $regex: escapeRegex(search.q), $options: 'i' } }),
     ...(search.outcome === undefined ? {} : { [`counts.${search.outcome}`]: { $gt: 0 } }),
+    ...testsFilter(search.include_tests),
   };
 }
 
@@ -56,9 +62,9 @@ export class NotificationQueries {
     return (await (await this.#notifications()).findOne({ _id: id, ...scope(projectId) }, { projection: { _id: 1 } })) !== null;
   }
 
-  /** A page of the project's notifications (in one status, when given), newest first. */
-  async notificationPage(projectId: string, status: NotificationStatus | undefined, page: PageWindow): Promise<NotificationDocument[]> {
-    const filter = { project_id: projectId, ...(status === undefined ? {} : { status }) };
+  /** A page of the project's notifications (in one status, when given; test sends only with `includeTests`), newest first. */
+  async notificationPage(projectId: string, status: NotificationStatus | undefined, page: PageWindow, includeTests = false): Promise<NotificationDocument[]> {
+    const filter = { project_id: projectId, ...(status === undefined ? {} : { status }), ...testsFilter(includeTests) };
     return (await this.#notifications()).find(filter).sort({ created_at: -1, _id: -1 }).skip(page.skip).limit(page.limit).toArray();
   }
 
@@ -81,8 +87,14 @@ export class NotificationQueries {
   }
 
   /** The project's notification counters by status (libs/read-models notification-counts.ts); undefined when none were counted. */
-  async notificationCounts(projectId: string): Promise<Record<string, number> | undefined> {
+  async notificationCounts(projectId: string, includeTests = false): Promise<Record<string, number> | undefined> {
     const counters = await this.#readModels.countsCollection<CounterDocument>('notifications');
-    return (await readCounts(counters, projectId, [NOTIFICATIONS_COUNT_KEY])).get(NOTIFICATIONS_COUNT_KEY);
+    const read = await readCounts(counters, projectId, includeTests ? [NOTIFICATIONS_COUNT_KEY, TEST_NOTIFICATIONS_COUNT_KEY] : [NOTIFICATIONS_COUNT_KEY]);
+    const campaigns = read.get(NOTIFICATIONS_COUNT_KEY);
+    const tests = includeTests ? read.get(TEST_NOTIFICATIONS_COUNT_KEY) : undefined;
+    if (tests === undefined) return campaigns;
+    const sum: Record<string, number> = { ...campaigns };
+    for (const [status, n] of Object.entries(tests)) sum[status] = (sum[status] ?? 0) + n;
+    return sum;
   }
 }

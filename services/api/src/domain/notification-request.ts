@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import { createEvent, type NotificationRequestedV2, type PinnedTemplate, type TargetExpression, type PinnedSegment, type SplitVariant } from '@herald/events';
 import { type DeliveryCounts, FINISHED_STATUSES, isScheduled, type NotificationDocument, ZERO_COUNTS } from '@herald/read-models';
 import { fitsProviderLimits } from '@herald/push-payloads';
-import type { Notification, NotificationRequest } from '../schemas/notifications.ts';
+import { MAX_TEST_TARGETS, type Notification, type NotificationRequest } from '../schemas/notifications.ts';
 import { PaceInput, PushOptionsInput, ScheduleInput } from '../schemas/push-options.ts';
 
 export type NotificationInput = Static<typeof NotificationRequest>;
@@ -55,7 +55,7 @@ export function requestedEvent(input: NotificationInput, notificationId: string,
   const first = variants?.[0];
   const defaults = template?.content.default ?? first?.template?.content.default ?? (first === undefined ? undefined : { title: first.title ?? '', body: first.body ?? '' });
   // The send's own template fields never travel as they were written: the pinned version and the localisations do.
-  const { template: _reference, variables: _variables, localizations: _localizations, variants: _variants, holdout_percent: _holdout, test: _test, fallback: _fallback, ...fields } = pushFields(input);
+  const { template: _reference, variables: _variables, localizations: _localizations, variants: _variants, holdout_percent: _holdout, test: _test, fallback: _fallback, test_send: _testSend, ...fields } = pushFields(input);
   return createEvent(
     'NotificationRequested',
     {
@@ -69,8 +69,25 @@ export function requestedEvent(input: NotificationInput, notificationId: string,
       ...(segments.length === 0 ? {} : { segments: [...segments] }),
       ...(input.localizations === undefined ? {} : { localizations: input.localizations }),
       ...splitFields(input, variants),
+      ...(input.test_send === true ? { test_send: true as const } : {}),
     },
     { project_id: projectId, correlation_id: correlationId, now },
+  );
+}
+
+const TEST_TARGET_KEYS = new Set(['device_id', 'token', 'external_id']);
+
+/**
+ * A test send reaches only devices it names (by device id, token or user),
+ * a few of them: it is left out of the list, so it must not be a campaign.
+ */
+export function testSendProblems(input: Partial<NotificationInput> | undefined): string[] {
+  if (input?.test_send !== true || !Array.isArray(input.targets)) return [];
+  if (input.targets.length > MAX_TEST_TARGETS) return [`notification.targets: a test send names at most ${MAX_TEST_TARGETS} devices or users`];
+  return input.targets.flatMap((target, index) =>
+    typeof target === 'object' && target !== null && Object.keys(target).length === 1 && TEST_TARGET_KEYS.has(Object.keys(target)[0]!)
+      ? []
+      : [`notification.targets[${index}]: a test send names devices only: {"device_id"}, {"token"} or {"external_id"}`],
   );
 }
 
@@ -92,7 +109,7 @@ export function acceptedView(event: NotificationRequestedV2): NotificationView {
   return { ...baseView({ ...event.data, _id: event.data.notification_id, status, created_at: event.occurred_at }), priority_lane: event.data.priority_lane ?? null, request };
 }
 
-type ViewFields = Pick<NotificationDocument, '_id' | 'title' | 'body' | 'targets' | 'link_to' | 'group' | 'status' | 'created_at'>;
+type ViewFields = Pick<NotificationDocument, '_id' | 'title' | 'body' | 'targets' | 'link_to' | 'group' | 'status' | 'created_at' | 'test_send'>;
 
 function baseView(doc: ViewFields): NotificationView {
   return {
@@ -104,6 +121,7 @@ function baseView(doc: ViewFields): NotificationView {
     group: doc.group ?? null,
     status: doc.status,
     created_at: doc.created_at,
+    ...(doc.test_send === true ? { test_send: true } : {}),
   };
 }
 

@@ -20,8 +20,10 @@ describe('the notification search', () => {
     expect(pattern.test('Winter sale 50 today')).toBe(false);
   });
 
-  it('keeps to the project and adds only the filters asked', () => {
-    expect(searchFilter('p', {})).toEqual({ project_id: 'p' });
-    expect(searchFilter('p', { status: 'sent', outcome: 'failed', created_from: 'a' })).toEqual({ project_id: 'p', status: 'sent', 'counts.failed': { $gt: 0 }, created_at: { $gte: 'a' } });
+  it('keeps to the project, leaves test sends out unless asked, and adds only the filters asked', () => {
+    const noTests = { test_send: { $ne: true } };
+    expect(searchFilter('p', {})).toEqual({ project_id: 'p', ...noTests });
+    expect(searchFilter('p', { include_tests: true })).toEqual({ project_id: 'p' });
+    expect(searchFilter('p', { status: 'sent', outcome: 'failed', created_from: 'a' })).toEqual({ project_id: 'p', status: 'sent', 'counts.failed': { $gt: 0 }, created_at: { $gte: 'a' }, ...noTests });
   });
 });

@@ -5,6 +5,8 @@ import { TemplateSendInput } from './templates.ts';
 import { DecisionView, SplitTestInput } from './split-test.ts';
 
 export const MAX_TARGETS = 10_000;
+/** A test send names a few devices: more would be a campaign hidden from the list. */
+export const MAX_TEST_TARGETS = 20;
 
 const leaf = (description: string) => Type.Optional(Type.String({ description }));
 
@@ -54,6 +56,11 @@ export const NotificationRequest = Type.Object(
     targets: Type.Array(TargetSchema, { minItems: 1, maxItems: MAX_TARGETS }),
     ...TemplateSendInput,
     ...SplitTestInput,
+    test_send: Type.Optional(
+      Type.Boolean({
+        description: `A test send: delivered like any other to the devices named (device_id, token or external_id targets only, at most ${MAX_TEST_TARGETS}), marked in its event, and left out of the notification list and its counts unless \`include_tests=true\``,
+      }),
+    ),
     link_to: Type.Optional(Type.String({ maxLength: 4096 })),
     group: Type.Optional(Type.String({ maxLength: 256, description: 'Groups notifications on the device: APNs thread-id, Android notification tag' })),
     ...PushOptionsInput,
@@ -113,6 +120,7 @@ export const Notification = Type.Object(
       Type.Record(Type.String(), Counts, { description: 'An A/B send: counts by variant name, `holdout` (reported `held_out`) and `remainder` (sent the chosen variant after the decision)' }),
     ),
     decision: Type.Optional(DecisionView),
+    test_send: Type.Optional(Type.Boolean({ description: 'Present (true) on a test send' })),
     dispatched_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When the audience was first resolved and queued' })),
     finished_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When it became sent, cancelled or expired' })),
     priority_lane: Type.Optional(
@@ -160,6 +168,7 @@ export const listNotificationsSchema = {
       created_from: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after this instant' })),
       created_to: Type.Optional(Type.String({ format: 'date-time', description: 'Created before this instant' })),
       outcome: Type.Optional(Type.Enum(['delivered', 'failed', 'invalid', 'cancelled', 'expired', 'capped', 'opened'], { description: 'At least one device had this outcome' })),
+      include_tests: Type.Optional(Type.Boolean({ description: 'List test sends (`test_send`) too, and count them; default false' })),
     },
     { additionalProperties: false },
   ),

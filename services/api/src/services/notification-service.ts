@@ -18,7 +18,7 @@ import { contentProblems, pinnedSizeProblems, variableProblems } from '../domain
 import type { TemplateService } from './template-service.ts';
 import type { PinnedSegment, PinnedTemplate, SplitVariant } from '@herald/events';
 import { splitProblems } from '../domain/split-send.ts';
-import { acceptedView, checkedTargets, isPaced, notificationView, paceView, requestedEvent, sizeProblems, variantSizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
+import { acceptedView, checkedTargets, isPaced, notificationView, paceView, requestedEvent, sizeProblems, testSendProblems, variantSizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
 
 export interface ReceiptQuery {
   outcome?: Outcome | undefined;
@@ -131,6 +131,7 @@ export class NotificationService {
       ...laneProblems(input),
       ...sizeProblems(input, notificationId, projectId),
       ...variantSizeProblems(input, notificationId, projectId),
+      ...testSendProblems(input),
     ];
     if (problems.length > 0) throw new UnprocessableError(problems);
   }
@@ -240,11 +241,12 @@ export class NotificationService {
   async list(projectId: string, query: NotificationSearch & { page?: number | undefined; limit?: number | undefined }): Promise<{ data: NotificationView[]; pagination: Pagination }> {
     const request = pageRequest(query);
     if (query.q !== undefined || query.created_from !== undefined || query.created_to !== undefined || query.outcome !== undefined) return this.#search(projectId, query, request);
-    const unprojected = await this.#unprojected(projectId, query.status);
+    const includeTests = query.include_tests === true;
+    const unprojected = (await this.#unprojected(projectId, query.status)).filter((doc) => includeTests || doc.test_send !== true);
     const windowStart = Math.max(0, request.skip - unprojected.length);
     const [counts, window] = await Promise.all([
-      this.#notifications.notificationCounts(projectId),
-      this.#notifications.notificationPage(projectId, query.status, { skip: windowStart, limit: request.skip + request.limit - windowStart }),
+      this.#notifications.notificationCounts(projectId, includeTests),
+      this.#notifications.notificationPage(projectId, query.status, { skip: windowStart, limit: request.skip + request.limit - windowStart }, includeTests),
     ]);
     const docs = unprojected.length === 0 ? window : mergeUnprojected(window, windowStart, unprojected, request.skip, request.limit);
     const count = notificationCountOf(counts, query.status) + unprojected.length;
