@@ -495,6 +495,467 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/devices/{id}/live-activity-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device's Live Activity tokens
+         * @description Oldest first; 404 for a device that is not the project's.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The device id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description Fixed by device, kind and activity (update) or attributes type (push-to-start): a rotated token keeps it
+                                 */
+                                id: string;
+                                /** Format: uuid */
+                                device_id: string;
+                                kind: "push_to_start" | "update";
+                                token: string;
+                                activity_id: string | null;
+                                attributes_type: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Attach a Live Activity token to a device (the device's own token or the bearer key proves it)
+         * @description Stores an iOS device's push-to-start token (one per `attributes_type`) or an activity's update token (one per `activity_id`, required for `update`). A rotated token replaces the one in its slot (same id). Proof: the project's bearer key, or the device's current push token in `device_token`; without either, or with a token that is not the device's, 403 (the same answer whether the device exists or not). A device keeps at most 32 tokens (422 past it); an inactive or non-iOS device is refused with 422.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The device id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description `push_to_start`: `Activity<…>.pushToStartTokenUpdates` (iOS 17.2+); `update`: an activity's `pushTokenUpdates` */
+                        kind: "push_to_start" | "update";
+                        /** @description An APNs token as hex digits (ActivityKit gives `Data`: hex-encode it) */
+                        token: string;
+                        /** @description The activity (`Activity.id`) whose updates the token receives */
+                        activity_id?: string;
+                        /** @description The Swift type name of the `ActivityAttributes` */
+                        attributes_type?: string;
+                        /** @description The device's current push token: the device's proof when no bearer key is sent */
+                        device_token?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description Fixed by device, kind and activity (update) or attributes type (push-to-start): a rotated token keeps it
+                                 */
+                                id: string;
+                                /** Format: uuid */
+                                device_id: string;
+                                kind: "push_to_start" | "update";
+                                token: string;
+                                activity_id: string | null;
+                                attributes_type: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices/{id}/live-activity-tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a Live Activity token from a device
+         * @description 404 when the device or the token is not the project's.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The device id */
+                    id: string;
+                    /** @description The token id */
+                    token_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/devices": {
         parameters: {
             query?: never;
@@ -2933,7 +3394,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The notifications of the project, newest first */
+        /**
+         * The notifications of the project, newest first
+         * @description Search with `q` (words in the title, as typed, case-insensitive), `created_from` / `created_to` (created at or after / before), `outcome` (at least one device had it); a search reads the project's notifications in the date range (the whole project without one) and its `pagination.count` stops at 10,000.
+         */
         get: {
             parameters: {
                 query?: {
@@ -2942,6 +3406,16 @@ export interface paths {
                     page?: number;
                     /** @description `scheduled`: held until `send_at` / `send_at_local`; `queued`: accepted, audience not yet resolved; `sending`: dispatched, outcomes outstanding; `paused`: held by PATCH `{"state": "paused"}` until resumed; `sent`: every targeted device has an outcome (`expired` devices included: `max_duration` ran out); `cancelled`: cancelled before it finished; `expired`: too old to send */
                     status?: "scheduled" | "queued" | "sending" | "paused" | "sent" | "cancelled" | "expired";
+                    /** @description Words in the title, matched as typed, case-insensitive */
+                    q?: string;
+                    /** @description Created at or after this instant */
+                    created_from?: string;
+                    /** @description Created before this instant */
+                    created_to?: string;
+                    /** @description At least one device had this outcome */
+                    outcome?: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "opened";
+                    /** @description List test sends (`test_send`) too, and count them; default false */
+                    include_tests?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -3152,6 +3626,8 @@ export interface paths {
                             };
                             /** @description The variant the remainder gets when no variant wins significantly (default: the first) */
                             fallback?: string;
+                            /** @description A test send: delivered like any other to the devices named (device_id, token or external_id targets only, at most 20), marked in its event, and left out of the notification list and its counts unless `include_tests=true` */
+                            test_send?: boolean;
                             link_to?: string;
                             /** @description Groups notifications on the device: APNs thread-id, Android notification tag */
                             group?: string;
@@ -3454,6 +3930,8 @@ export interface paths {
                             };
                             /** @description The variant the remainder gets when no variant wins significantly (default: the first) */
                             fallback?: string;
+                            /** @description A test send: delivered like any other to the devices named (device_id, token or external_id targets only, at most 20), marked in its event, and left out of the notification list and its counts unless `include_tests=true` */
+                            test_send?: boolean;
                             link_to?: string;
                             /** @description Groups notifications on the device: APNs thread-id, Android notification tag */
                             group?: string;
@@ -8243,6 +8721,8 @@ export interface components {
                  */
                 reason: "significant" | "not_significant" | "no_data";
             };
+            /** @description Present (true) on a test send */
+            test_send?: boolean;
             /** @description When the audience was first resolved and queued */
             dispatched_at?: string | null;
             /** @description When it became sent, cancelled or expired */
