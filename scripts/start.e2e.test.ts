@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile, lstat, mkdtemp, rm } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -28,7 +29,7 @@ beforeAll(async () => {
     ports[name] = await freePort();
   }
   const env: Record<string, string | undefined> = { ...process.env, HERALD_STATE_DIR: stateDir, LOG_LEVEL: 'info' };
-  for (const name of ['KAFKA_BROKERS', 'MONGO_URL', 'HERALD_SECRET_KEY', 'APNS_ENDPOINT', 'FCM_ENDPOINT', 'METRICS_PORT']) delete env[name];
+  for (const name of ['KAFKA_BROKERS', 'MONGO_URL', 'HERALD_SECRET_KEY', 'APNS_ENDPOINT', 'FCM_ENDPOINT', 'HMS_ENDPOINT', 'HMS_TOKEN_ENDPOINT', 'METRICS_PORT']) delete env[name];
   for (const [name, port] of Object.entries(ports)) env[name] = String(port);
   // Its own process group, as a terminal's foreground job: Ctrl-C reaches npm start and its services alike.
   start = spawn(process.execPath, [...NODE_FLAGS, 'scripts/start.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -85,6 +86,18 @@ const portOpen = (port: number) =>
     socket.on('error', () => done(false));
   });
 
+function httpsPost(url: string, headers: Record<string, string>, body: string, ca: string): Promise<{ status: number; body: string }> {
+  return new Promise((done, failed) => {
+    const request = httpsRequest(url, { method: 'POST', headers, ca }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => done({ status: response.statusCode ?? 0, body: text }));
+    });
+    request.on('error', failed);
+    request.end(body);
+  });
+}
+
 async function modesUnder(dir: string): Promise<Array<{ path: string; mode: number }>> {
   const found: Array<{ path: string; mode: number }> = [];
   for (const entry of await readdir(dir)) {
@@ -129,6 +142,23 @@ describe('npm start', () => {
       return ((await answer.json()) as { data?: Array<{ provider: string; outcome: string }> }).data?.[0];
     }, 60_000);
     expect(receipt).toMatchObject({ provider: 'webpush', outcome: 'delivered' });
+  });
+
+  it('runs a fake Huawei Push Kit that grants the local identity a token and takes a message for its app', async () => {
+    const environ = await environOf((await services()).delivery!);
+    const setting = (name: string) => environ.find((entry) => entry.startsWith(`${name}=`))?.slice(name.length + 1);
+    const [endpoint, tokenEndpoint] = [setting('HMS_ENDPOINT'), setting('HMS_TOKEN_ENDPOINT')];
+    expect(endpoint).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const { hms } = JSON.parse(await readFile(join(stateDir, 'local-providers.json'), 'utf8')) as { hms: { appId: string; clientId: string; clientSecret: string } };
+    const ca = await readFile(join(stateDir, 'fake-providers-ca.pem'), 'utf8');
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: hms.clientId, client_secret: hms.clientSecret }).toString();
+    const granted = await httpsPost(tokenEndpoint!, { 'content-type': 'application/x-www-form-urlencoded' }, form, ca);
+    expect(granted.status).toBe(200);
+    const accessToken = (JSON.parse(granted.body) as { access_token: string }).access_token;
+    const message = { validate_only: false, message: { data: '{}', android: { notification: { title: 'Hi', body: 'Huawei', click_action: { type: 3 } } }, token: ['A'.repeat(120)] } };
+    const sent = await httpsPost(`${endpoint!}/v1/${hms.appId}/messages:send`, { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` }, JSON.stringify(message), ca);
+    expect(JSON.parse(sent.body)).toMatchObject({ code: '80000000' });
+    await waitFor('the fake HMS printing the push', () => output.includes(`HMS Push Kit accepted a push for 1 token(s) of app ${hms.appId}: "Hi"`), 10_000);
   });
 
   it('gives HERALD_SECRET_KEY only to delivery, never to the API nor webhooks', async () => {
