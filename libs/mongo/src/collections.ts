@@ -33,6 +33,8 @@ export const ADMIN_COLLECTIONS = {
   drafts: 'drafts',
   /** Live Activity tokens, children of iOS devices, API-written (docs/guides/live-activities.md). */
   liveActivityTokens: 'live_activity_tokens',
+  /** The last aps.timestamp given to each Live Activity, so they rise across API instances (docs/guides/live-activities.md). */
+  liveActivityClocks: 'live_activity_clocks',
 } as const;
 
 // Read model names live with the read models; the store keeps their versions (read-models.ts).

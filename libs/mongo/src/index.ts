@@ -23,3 +23,4 @@ export * from './queries/templates.ts';
 export * from './queries/segments.ts';
 export * from './queries/drafts.ts';
 export * from './queries/live-activity-tokens.ts';
+export * from './queries/live-activity-clock.ts';
