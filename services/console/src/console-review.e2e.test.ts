@@ -20,6 +20,7 @@ let context: BrowserContext;
 let page: Page;
 let watched: ReturnType<typeof watchPage>;
 let sentId: string;
+let testId: string;
 
 beforeAll(async () => {
   stack = await startConsoleStack('console-review', DEVICES, ['news']);
@@ -48,7 +49,15 @@ describe('send goes through a review', { timeout: 120_000 }, () => {
     expect(await review.getByTestId('review-schedule').textContent()).toBe('Now, as soon as it is confirmed');
     expect(await review.getByTestId('review-pacing').textContent()).toMatch(/^Unpaced/);
     await review.getByTestId('review-ios').getByText('Review me').waitFor();
-    // Nothing went out while the review is open.
+    // A test to one device, by its token, before the campaign.
+    await review.getByLabel('Your devices').fill(IOS[0]!);
+    await review.getByRole('button', { name: 'Send a test' }).click();
+    await review.getByTestId('test-sent').waitFor();
+    testId = (await review.getByTestId('test-sent').getByRole('link').getAttribute('href'))!.split('/').pop()!;
+    await waitFor('the test delivered by the fake APNs to that device only', async () => harness().fakes!.apns.deliveries.some((delivery) => (delivery.payload as { notification_id?: string }).notification_id === testId), 60_000);
+    expect(harness().fakes!.apns.deliveries.filter((delivery) => (delivery.payload as { notification_id?: string }).notification_id === testId).map((delivery) => delivery.token)).toEqual([IOS[0]]);
+    expect((await stack.api<{ data: { test_send?: boolean } }>('GET', `/api/v1/notifications/${testId}`)).body.data.test_send).toBe(true);
+    // Nothing but the test went out while the review is open, and the list leaves the test out.
     expect((await stack.api<{ pagination: { count: number } }>('GET', '/api/v1/notifications')).body.pagination.count).toBe(0);
     await expectAccessible(page, 'composer review');
     await docsScreenshot(page, 'composer-review');
@@ -91,6 +100,25 @@ describe('drafts', { timeout: 120_000 }, () => {
 });
 
 describe('names, search and zones', { timeout: 120_000 }, () => {
+  it('searches the list by title and outcome, test sends only when asked', async () => {
+    await page.goto(stack.url('/console/notifications'));
+    await page.getByLabel('Title').fill('review');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/q=review/);
+    await page.getByRole('link', { name: 'Review me' }).first().waitFor();
+    expect(await page.locator(`a[href="/console/notifications/${testId}"]`).count()).toBe(0);
+    await page.getByLabel('Test sends too').check();
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.locator(`a[href="/console/notifications/${testId}"]`).count(), { timeout: 20_000, message: 'the test send listed when asked' }).toBeGreaterThan(0);
+    await page.getByTestId(`notification-${testId}`).getByText('test', { exact: true }).first().waitFor();
+    await expectAccessible(page, 'notifications search');
+    await docsScreenshot(page, 'notifications-search');
+    await page.getByLabel('Outcome').selectOption('failed');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/outcome=failed/);
+    await page.getByTestId('search-empty').getByText('No notification matches this search.').waitFor();
+  });
+
   it('explains a device found by its token', async () => {
     await page.goto(stack.url(`/console/notifications/${sentId}/explain`));
     await page.getByTestId('explain-input').fill('review-android-1');
@@ -130,6 +158,11 @@ describe('at 390 px', { timeout: 120_000 }, () => {
     expect(await phone.evaluate(pageWidth)).toBeLessThanOrEqual(390);
     await expectAccessible(phone, 'composer review at 390 px');
     await docsScreenshot(phone, 'composer-review');
+    await phone.goto(stack.url('/console/notifications?q=review&tests=1'));
+    await phone.getByRole('link', { name: 'Review me' }).first().waitFor();
+    expect(await phone.evaluate(pageWidth)).toBeLessThanOrEqual(390);
+    await expectAccessible(phone, 'notifications search at 390 px');
+    await docsScreenshot(phone, 'notifications-search');
     expect(watched.errors).toEqual([]);
   });
 });

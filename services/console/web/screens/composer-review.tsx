@@ -4,6 +4,7 @@ import { audienceText } from '../lib/audience-text.ts';
 import type { NotificationRequest } from '../lib/draft.ts';
 import { formatCount, formatDuration, formatTime } from '../lib/format.ts';
 import { lockScreens, type Platform } from '../lib/lock-screen.ts';
+import { TestSend } from './composer-test-send.tsx';
 
 export interface AudienceCount {
   total: number;
@@ -93,6 +94,7 @@ export function SendReview({ request, audience, sending, onConfirm, onBack }: { 
           ))}
         </dl>
       )}
+      <TestSend request={request} />
       <div class="actions">
         <button type="button" onClick={onConfirm} disabled={sending} data-testid="confirm-send">
           {sending ? 'Sending…' : request.send_at === undefined && request.send_at_local === undefined ? 'Confirm and send' : 'Confirm and schedule'}

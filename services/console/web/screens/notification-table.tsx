@@ -44,6 +44,7 @@ export function NotificationTable({ notifications }: { notifications: readonly N
               <tr key={notification.id} data-testid={`notification-${notification.id}`}>
                 <td>
                   <a href={`/console/notifications/${notification.id}`}>{notification.title === '' ? '(no title)' : notification.title}</a>
+                  {notification.test_send === true ? <span class="badge badge-test">test</span> : null}
                 </td>
                 <td>
                   <StatusBadge status={notification.status} />

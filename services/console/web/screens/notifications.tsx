@@ -6,6 +6,7 @@ import { useTitle } from '../components/layout.tsx';
 import { Errors, Loading, Pager, queryString } from '../components/ui.tsx';
 import { useLoad, useThrottled } from '../components/use-load.ts';
 import { NotificationTable } from './notification-table.tsx';
+import { apiSearch, NotificationSearch, OUTCOMES, type OutcomeFilter, type SearchQuery } from './notification-search.tsx';
 
 /** Every status the API lists by (GET /api/v1/notifications?status=). */
 const STATUSES = ['scheduled', 'queued', 'sending', 'paused', 'sent', 'cancelled', 'expired'] as const;
@@ -20,7 +21,18 @@ export function Notifications() {
   const { query, route } = useLocation();
   const status = asStatus(query.status);
   const page = Math.max(1, Number(query.page ?? '1') || 1);
-  const list = useLoad(async () => dataOf(await api.GET('/api/v1/notifications', { params: { query: { page, limit: 20, ...(status === undefined ? {} : { status }) } } })), [status, page]);
+  const search: SearchQuery = {
+    q: query.q,
+    from: query.from,
+    to: query.to,
+    outcome: (OUTCOMES as readonly string[]).includes(query.outcome ?? '') ? (query.outcome as OutcomeFilter) : undefined,
+    tests: query.tests === '1' ? true : undefined,
+  };
+  const searchKey = JSON.stringify(search);
+  const list = useLoad(
+    async () => dataOf(await api.GET('/api/v1/notifications', { params: { query: { page, limit: 20, ...(status === undefined ? {} : { status }), ...apiSearch(search) } } })),
+    [status, page, searchKey],
+  );
   const active = (list.data?.data ?? []).some((item) => item.status === 'sending' || item.status === 'queued' || item.status === 'paused');
   const [live, setLive] = useState(false);
   const reload = useThrottled(list.reload, 1000);
@@ -34,7 +46,10 @@ export function Notifications() {
       setLive(false);
     };
   }, [active, reload]);
-  const href = (next: { status?: string | undefined; page?: number }) => `/console/notifications${queryString({ status: next.status, page: next.page === 1 ? undefined : next.page })}`;
+  const href = (next: { status?: string | undefined; page?: number; search?: SearchQuery }) => {
+    const shown = next.search ?? search;
+    return `/console/notifications${queryString({ status: next.status, q: shown.q || undefined, from: shown.from, to: shown.to, outcome: shown.outcome, tests: shown.tests ? '1' : undefined, page: next.page === 1 ? undefined : next.page })}`;
+  };
   return (
     <section>
       <h1>Notifications</h1>
@@ -53,12 +68,17 @@ export function Notifications() {
         </a>
         {live ? <span class="live" aria-live="polite">● Live</span> : null}
       </div>
+      <NotificationSearch key={searchKey} search={search} onSearch={(next) => route(href({ status, page: 1, search: next }))} />
       <Errors errors={list.errors} onRetry={list.reload} />
       {list.data === undefined ? (
         <Loading when={list.loading} />
       ) : (
         <>
-          <NotificationTable notifications={list.data.data} />
+          {list.data.data.length === 0 && Object.keys(apiSearch(search)).length > 0 ? (
+            <p data-testid="search-empty">No notification matches this search.</p>
+          ) : (
+            <NotificationTable notifications={list.data.data} />
+          )}
           <Pager pagination={list.data.pagination} href={(next) => href({ status, page: next })} />
         </>
       )}

@@ -86,6 +86,7 @@ export function Report() {
         <span data-testid="report-status">
           <StatusBadge status={data.status} />
         </span>
+        {data.test_send === true ? <span class="badge badge-test">test send</span> : null}
         {live ? <span class="live" aria-live="polite">● Live</span> : null}
         <a href={`/console/notifications/${id}/explain`}>Why was a device not reached?</a>
         <DuplicateIntoDraft id={data.id} title={data.title} request={request} />
