@@ -31,6 +31,7 @@ export const NotificationRequestedV2 = eventSchema(
     holdout_percent: Type.Optional(Type.Integer({ minimum: 0, maximum: 50, description: 'An A/B send: share (%) of the audience that gets nothing (reported `held_out`)' })),
     test: Type.Optional(SplitTestShare),
     fallback: Type.Optional(Type.String({ minLength: 1, description: 'An A/B send with a test share: the variant the remainder gets when no variant wins significantly (absent: the first)' })),
+    replaces: Type.Optional(Type.String({ format: 'uuid', description: 'An edit of a scheduled send: the notification this one replaces, cancelled by a NotificationCancelled published with this event' })),
     test_send: Type.Optional(Type.Literal(true, { description: "A test send: a draft delivered to a few chosen devices before the campaign; left out of the notification list and its counts unless asked for (include_tests)" })),
   }),
   'A client asked for a notification to be sent to its targets, now or at `send_at` / `send_at_local`. Fields added later are optional.',

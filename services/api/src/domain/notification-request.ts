@@ -109,7 +109,8 @@ export function acceptedView(event: NotificationRequestedV2): NotificationView {
   return { ...baseView({ ...event.data, _id: event.data.notification_id, status, created_at: event.occurred_at }), priority_lane: event.data.priority_lane ?? null, request };
 }
 
-type ViewFields = Pick<NotificationDocument, '_id' | 'title' | 'body' | 'targets' | 'link_to' | 'group' | 'status' | 'created_at' | 'test_send'>;
+// `replaces` as the event and (once projected) the document carry it.
+type ViewFields = Pick<NotificationDocument, '_id' | 'title' | 'body' | 'targets' | 'link_to' | 'group' | 'status' | 'created_at' | 'test_send'> & { replaces?: string | undefined };
 
 function baseView(doc: ViewFields): NotificationView {
   return {
@@ -122,6 +123,7 @@ function baseView(doc: ViewFields): NotificationView {
     status: doc.status,
     created_at: doc.created_at,
     ...(doc.test_send === true ? { test_send: true } : {}),
+    ...(doc.replaces === undefined ? {} : { replaces: doc.replaces }),
   };
 }
 
@@ -168,7 +170,7 @@ export function notificationView(doc: NotificationDocument, pace?: NotificationV
     counts_by_provider:
       doc.by_provider === undefined
         ? { apns: withExpired(ZERO_COUNTS), fcm: withExpired(ZERO_COUNTS) }
-        : { apns: withExpired(doc.by_provider.apns), fcm: withExpired(doc.by_provider.fcm), ...(doc.by_provider.webpush === undefined ? {} : { webpush: withExpired(doc.by_provider.webpush) }) },
+        : { apns: withExpired(doc.by_provider.apns), fcm: withExpired(doc.by_provider.fcm), ...(doc.by_provider.webpush === undefined ? {} : { webpush: withExpired(doc.by_provider.webpush) }), ...(doc.by_provider.hms === undefined ? {} : { hms: withExpired(doc.by_provider.hms) }) },
     ...(doc.by_variant === undefined ? {} : { counts_by_variant: Object.fromEntries(Object.entries(doc.by_variant).map(([name, counts]) => [name, withExpired(counts)])) }),
     ...(doc.decision === undefined ? {} : { decision: decisionView(doc.decision) }),
     priority_lane: laneOf(doc.options),

@@ -115,12 +115,13 @@ export const Notification = Type.Object(
     status: NotificationStatus,
     created_at: Timestamp,
     counts: Type.Optional(Counts),
-    counts_by_provider: Type.Optional(Type.Object({ apns: Counts, fcm: Counts, webpush: Type.Optional(Counts) }, { description: '`webpush` once the notification targeted a web device' })),
+    counts_by_provider: Type.Optional(Type.Object({ apns: Counts, fcm: Counts, webpush: Type.Optional(Counts), hms: Type.Optional(Counts) }, { description: '`webpush` once the notification targeted a web device, `hms` a Huawei device' })),
     counts_by_variant: Type.Optional(
       Type.Record(Type.String(), Counts, { description: 'An A/B send: counts by variant name, `holdout` (reported `held_out`) and `remainder` (sent the chosen variant after the decision)' }),
     ),
     decision: Type.Optional(DecisionView),
     test_send: Type.Optional(Type.Boolean({ description: 'Present (true) on a test send' })),
+    replaces: Type.Optional(Type.String({ format: 'uuid', description: 'An edit of a scheduled send: the notification this one replaced (cancelled)' })),
     dispatched_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When the audience was first resolved and queued' })),
     finished_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When it became sent, cancelled or expired' })),
     priority_lane: Type.Optional(
@@ -152,6 +153,20 @@ export const sendNotificationSchema = {
 } as const;
 
 const NotificationId = Type.Object({ id: Type.String({ format: 'uuid', description: 'The notification id' }) });
+
+export const replaceNotificationSchema = {
+  summary: 'Edit or reschedule a scheduled notification',
+  description:
+    'Herald never changes a request once accepted (its event is the record): an edit is a new notification whose NotificationRequested carries `replaces` (the old id), ' +
+    'published together with the old one\'s NotificationCancelled. The body is a whole send, checked as POST /api/v1/notifications checks it (422, the old send untouched). ' +
+    '201 with the new notification; 409 when the old one is no longer `scheduled` (it fired, was cancelled or was already replaced). With an `Idempotency-Key`, a repeat answers the same new notification.',
+  tags: ['notifications'],
+  security: BEARER,
+  params: NotificationId,
+  headers: sendNotificationSchema.headers,
+  body: sendNotificationSchema.body,
+  response: { 201: Type.Object({ data: Notification }), ...errorResponses(400, 401, 404, 409, 413, 415, 422, 503) },
+} as const;
 
 export const listNotificationsSchema = {
   summary: 'The notifications of the project, newest first',

@@ -101,22 +101,32 @@ export class NotificationService {
   }
 
   /** Validates what the schema cannot, then emits NotificationRequested; with a key, at most once per 24 h. */
-  async send(projectId: string, input: NotificationInput, schemaProblems: readonly string[], idempotencyKey: string | undefined, correlationId?: string): Promise<NotificationView> {
+  async send(projectId: string, input: NotificationInput, schemaProblems: readonly string[], idempotencyKey: string | undefined, correlationId?: string, replaces?: string): Promise<NotificationView> {
     const notificationId = newId();
     const pinned = await this.#pin(projectId, input);
     const segments = await this.#pinSegments(projectId, input);
     this.#check(projectId, input, [...schemaProblems, ...pinned.problems, ...segments.problems], notificationId);
-    if (idempotencyKey === undefined) return this.#publish(projectId, input, notificationId, correlationId, pinned.template, segments.segments, pinned.variants);
+    // An edit is checked whole before the send it replaces is touched: a refused edit leaves it scheduled.
+    const replaced = replaces === undefined ? undefined : await this.#scheduled(projectId, replaces);
+    const publish = () => this.#publish(projectId, input, notificationId, correlationId, pinned.template, segments.segments, pinned.variants, replaced);
+    if (idempotencyKey === undefined) return publish();
 
-    const claim = await this.#idempotency.claim<NotificationView>(`send:${projectId}:${idempotencyKey}`, requestHash(input), IDEMPOTENCY_WINDOW_MS);
+    const claim = await this.#idempotency.claim<NotificationView>(`send:${projectId}:${replaces === undefined ? '' : `replace:${replaces}:`}${idempotencyKey}`, requestHash(input), IDEMPOTENCY_WINDOW_MS);
     switch (claim.kind) {
       case 'done':
         return claim.result;
       case 'pending':
         throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still in progress; retry shortly');
       case 'claimed':
-        return this.#once(claim.id, () => this.#publish(projectId, input, notificationId, correlationId, pinned.template, segments.segments, pinned.variants));
+        return this.#once(claim.id, publish);
     }
+  }
+
+  /** The notification an edit replaces: still scheduled (409 once it fired, was cancelled or replaced). */
+  async #scheduled(projectId: string, id: string): Promise<NotificationDocument> {
+    const doc = await this.#find(projectId, id);
+    if (doc.status !== 'scheduled') throw new AppError('CONFLICT', `notification ${id} is ${doc.status}: only a notification still scheduled can be edited or rescheduled`);
+    return doc;
   }
 
   /** Every problem with a send request at once (422), as a send checks it. */
@@ -170,13 +180,17 @@ export class NotificationService {
     return result;
   }
 
-  async #publish(projectId: string, input: NotificationInput, notificationId: string, correlationId: string | undefined, template?: PinnedTemplate, segments?: readonly PinnedSegment[], variants?: SplitVariant[]): Promise<NotificationView> {
-    const event = requestedEvent(input, notificationId, projectId, correlationId, new Date(), template, segments, variants);
+  async #publish(projectId: string, input: NotificationInput, notificationId: string, correlationId: string | undefined, template?: PinnedTemplate, segments?: readonly PinnedSegment[], variants?: SplitVariant[], replaced?: NotificationDocument): Promise<NotificationView> {
+    const requested = requestedEvent(input, notificationId, projectId, correlationId, new Date(), template, segments, variants);
+    const event = replaced === undefined ? requested : { ...requested, data: { ...requested.data, replaces: replaced._id } };
     if (template !== undefined || variants !== undefined) {
       const problems = pinnedSizeProblems(event);
       if (problems.length > 0) throw new UnprocessableError(problems);
     }
-    await this.#producer.publish([event]);
+    // An edit: the old send's cancel and the new request go out in one publish, the cancel first.
+    const cancelled = replaced === undefined ? undefined : createEvent('NotificationCancelled', { notification_id: replaced._id }, { project_id: projectId, correlation_id: correlationId });
+    await this.#producer.publish(cancelled === undefined ? [event] : [cancelled, event]);
+    if (replaced !== undefined && cancelled !== undefined) this.#accepted.changed({ ...replaced, status: 'cancelled', finished_at: cancelled.occurred_at });
     this.#accepted.accepted(event);
     return acceptedView(event);
   }

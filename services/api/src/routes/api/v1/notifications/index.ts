@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { validationMessages } from '@herald/errors';
-import { cancelNotificationSchema, getNotificationSchema, listNotificationsSchema, openNotificationSchema, sendNotificationSchema, steerNotificationSchema } from '../../../../schemas/notifications.ts';
+import { cancelNotificationSchema, getNotificationSchema, listNotificationsSchema, openNotificationSchema, replaceNotificationSchema, sendNotificationSchema, steerNotificationSchema } from '../../../../schemas/notifications.ts';
 import type { NotificationInput } from '../../../../domain/notification-request.ts';
 import notificationReceipts from './receipts.ts';
 import notificationReport from './report.ts';
@@ -42,6 +42,15 @@ export default async function notifications(app: FastifyInstance): Promise<void>
   fastify.post('/:id/cancel', { schema: cancelNotificationSchema }, async (request, reply) => {
     const notification = await fastify.services.notifications.cancel(request.projectId, request.params.id, request.id);
     return reply.code(202).send({ data: notification });
+  });
+
+  // An edit of a scheduled send: the old one cancelled, a new one replacing it (replaceNotificationSchema says why not in place).
+  fastify.post('/:id/replace', { schema: replaceNotificationSchema, attachValidation: true, config: { validationStatus: 422 } }, async (request, reply) => {
+    const schemaProblems = request.validationError?.validation === undefined ? [] : validationMessages(request.validationError.validation as never);
+    const body = request.body as { notification?: unknown } | null;
+    const input = (typeof body === 'object' && body !== null ? body.notification : undefined) as NotificationInput;
+    const notification = await fastify.services.notifications.send(request.projectId, input, schemaProblems, request.headers['idempotency-key'], request.id, request.params.id);
+    return reply.code(201).send({ data: notification });
   });
 
   fastify.patch('/:id', { schema: steerNotificationSchema, config: { validationStatus: 422 } }, async (request, reply) => {
