@@ -7,7 +7,7 @@
  */
 type Loose = Record<string, unknown>;
 
-const PLATFORM_NAMES: Record<string, string> = { ios: 'iOS', android: 'Android', web: 'web' };
+const PLATFORM_NAMES: Record<string, string> = { ios: 'iOS', android: 'Android', web: 'web', huawei: 'Huawei' };
 const isLoose = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value);
 const platformName = (platform: string) => PLATFORM_NAMES[platform] ?? platform;
 

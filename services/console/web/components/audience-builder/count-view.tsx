@@ -1,7 +1,7 @@
 import { formatCount } from '../../lib/format.ts';
 import type { CountState } from './use-count.ts';
 
-export const PLATFORM_LABELS: Record<string, string> = { ios: 'iOS', android: 'Android', web: 'web' };
+export const PLATFORM_LABELS: Record<string, string> = { ios: 'iOS', android: 'Android', web: 'web', huawei: 'Huawei' };
 
 /** The count by platform, or what keeps it from showing, with a way to ask again. */
 export function CountView({ count, recount, empty }: { count: CountState; recount: () => void; empty: string }) {

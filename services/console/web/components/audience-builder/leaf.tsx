@@ -96,6 +96,7 @@ export function LeafView({ node, ctx }: { node: Leaf; ctx: BuilderContext }) {
             <option value="ios">iOS</option>
             <option value="android">Android</option>
             <option value="web">Web</option>
+            <option value="huawei">Huawei</option>
           </select>
         </span>
       ) : node.kind === 'metadata' ? (
