@@ -99,6 +99,31 @@ describe('drafts', { timeout: 120_000 }, () => {
   });
 });
 
+describe('a scheduled send', { timeout: 120_000 }, () => {
+  it('is edited and rescheduled from its report: a new notification replaces it, the old one cancelled', async () => {
+    // A whole minute: the composer's time field holds minutes.
+    const sendAt = new Date(Math.floor((Date.now() + 3 * 3_600_000) / 60_000) * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const scheduled = await stack.api<{ data: { id: string } }>('POST', '/api/v1/notifications', { notification: { title: 'Flash sale', body: 'Tonight', targets: ['news'], send_at: sendAt } });
+    expect(scheduled.status).toBe(201);
+    const old = scheduled.body.data.id;
+    await page.goto(stack.url(`/console/notifications/${old}`));
+    await page.getByTestId('edit-scheduled').click();
+    await page.waitForURL(/\/console\/compose\?draft=/);
+    await page.getByTestId('editing-scheduled').waitFor();
+    await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue()).toBe('Flash sale');
+    await page.getByLabel('Title', { exact: true }).fill('Flash sale, one hour later');
+    await page.getByRole('button', { name: 'Review and schedule' }).click();
+    await page.getByTestId('review-schedule').getByText(/^At /).waitFor();
+    await page.getByRole('button', { name: 'Confirm and schedule' }).click();
+    await page.waitForURL((url) => /\/console\/notifications\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.endsWith(old));
+    const replacement = page.url().split('/').pop()!;
+    const shown = await stack.api<{ data: { title: string; status: string; replaces?: string; request: { send_at?: string } } }>('GET', `/api/v1/notifications/${replacement}`);
+    expect(shown.body.data).toMatchObject({ title: 'Flash sale, one hour later', status: 'scheduled', replaces: old });
+    expect(Date.parse(shown.body.data.request.send_at!)).toBe(Date.parse(sendAt));
+    await waitFor('the old send cancelled', async () => (await stack.api<{ data: { status: string } }>('GET', `/api/v1/notifications/${old}`)).body.data.status === 'cancelled', 30_000);
+  });
+});
+
 describe('names, search and zones', { timeout: 120_000 }, () => {
   it('searches the list by title and outcome, test sends only when asked', async () => {
     await page.goto(stack.url('/console/notifications'));

@@ -1,6 +1,7 @@
 import type { Client } from 'openapi-fetch';
 import { api, dataOf } from './client.ts';
 import type { DraftContent } from '../lib/draft-content.ts';
+import type { NotificationRequest } from '../lib/draft.ts';
 
 /** A draft as GET /api/v1/drafts/{id} answers it (docs/reference/api.md, "Drafts"). */
 export interface StoredDraft {
@@ -47,4 +48,26 @@ export const updateDraft = async (id: string, body: Omit<Body, 'source_notificat
 export async function deleteDraft(id: string): Promise<void> {
   const { response, error } = await drafts.DELETE('/api/v1/drafts/{id}', { params: { path: { id } } });
   if (!response.ok) dataOf({ response, error });
+}
+
+/** What a send answers (201 with the notification), as the composer reads it. */
+type SendAnswer = Awaited<ReturnType<typeof api.POST<'/api/v1/notifications', { body: { notification: NotificationRequest } }>>>;
+
+interface ReplacePaths {
+  '/api/v1/notifications/{id}/replace': {
+    post: {
+      parameters: { path: { id: string }; header?: { 'idempotency-key'?: string } };
+      requestBody: Json<{ notification: NotificationRequest }>;
+      responses: { 201: Json<{ data: { id: string } }>; 409: Fail; 404: Fail; 422: Fail; 503: Fail };
+    };
+  };
+}
+
+/**
+ * An edit of a scheduled send (POST /api/v1/notifications/{id}/replace):
+ * the old one cancelled, this request sent in its place; answered as a send.
+ */
+export async function replaceNotification(id: string, notification: NotificationRequest, key: string): Promise<SendAnswer> {
+  const client = api as unknown as Client<ReplacePaths>;
+  return (await client.POST('/api/v1/notifications/{id}/replace', { params: { path: { id }, header: { 'idempotency-key': key } }, body: { notification } })) as unknown as SendAnswer;
 }

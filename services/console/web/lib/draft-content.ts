@@ -11,6 +11,13 @@ import { EMPTY_DRAFT, type Draft, type NotificationRequest } from './draft.ts';
 export interface DraftContent {
   notification: NotificationRequest;
   form?: Draft;
+  /** An edit of a scheduled notification: sending this draft replaces that one (POST …/{id}/replace). */
+  replaces?: string;
+}
+
+/** The scheduled notification a stored draft edits, if it is such an edit. */
+export function replacesOf(content: unknown): string | undefined {
+  return isRecord(content) && typeof content.replaces === 'string' ? content.replaces : undefined;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

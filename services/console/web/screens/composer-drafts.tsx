@@ -12,7 +12,7 @@ import { formatTime } from '../lib/format.ts';
  * browser, or this one after a reload, resumes it), and the project's
  * drafts to resume or delete. Resuming is a link: /console/compose?draft=<id>.
  */
-export function DraftBar({ form, request, draftId, onSaved }: { form: Draft; request: NotificationRequest; draftId: string | undefined; onSaved: (id: string) => void }) {
+export function DraftBar({ form, request, draftId, replaces, onSaved }: { form: Draft; request: NotificationRequest; draftId: string | undefined; replaces?: string | undefined; onSaved: (id: string) => void }) {
   const [name, setName] = useState<string | undefined>(undefined);
   const [saving, setSaving] = useState(false);
   const [savedAt, setSavedAt] = useState<string | undefined>(undefined);
@@ -24,7 +24,7 @@ export function DraftBar({ form, request, draftId, onSaved }: { form: Draft; req
     setSaving(true);
     setErrors(undefined);
     try {
-      const body = { name: shownName.trim() === '' ? defaultDraftName(form) : shownName.trim(), content: { notification: request, form } };
+      const body = { name: shownName.trim() === '' ? defaultDraftName(form) : shownName.trim(), content: { notification: request, form, ...(replaces === undefined ? {} : { replaces }) } };
       const saved = draftId === undefined ? await createDraft(body) : await updateDraft(draftId, body);
       setSavedAt(saved.updated_at);
       onSaved(saved.id);

@@ -14,7 +14,8 @@ import { PayloadPreview } from './composer-preview.tsx';
 import { SendReview } from './composer-review.tsx';
 import { DraftBar } from './composer-drafts.tsx';
 import { getDraft } from '../api/drafts.ts';
-import { formOfContent } from '../lib/draft-content.ts';
+import { formOfContent, replacesOf } from '../lib/draft-content.ts';
+import { replaceNotification } from '../api/drafts.ts';
 import { ComposerAudience } from './composer-audience.tsx';
 
 interface AudienceCount {
@@ -39,6 +40,8 @@ export function Composer() {
   // The server-side draft being edited (?draft=<id> resumes one).
   const [draftId, setDraftId] = useState<string | undefined>(query.draft);
   const resumed = useLoad(async () => (query.draft === undefined ? undefined : getDraft(query.draft)), [query.draft]);
+  // A draft that edits a scheduled notification: confirming replaces that one.
+  const replaces = replacesOf(resumed.data?.content);
   useEffect(() => {
     if (resumed.data === undefined) return;
     setDraft(formOfContent(resumed.data.content));
@@ -94,7 +97,10 @@ export function Composer() {
     setApiProblems({});
     let answer;
     try {
-      answer = await api.POST('/api/v1/notifications', { body: { notification: request }, params: { header: { 'idempotency-key': draftKey } } });
+      answer =
+        replaces === undefined
+          ? await api.POST('/api/v1/notifications', { body: { notification: request }, params: { header: { 'idempotency-key': draftKey } } })
+          : await replaceNotification(replaces, request, draftKey);
     } catch (error) {
       // No answer: it may or may not have been accepted. The same key asks again without sending twice.
       return setUnconfirmed({ key: draftKey, reasons: messagesOf(error), noAnswer: error instanceof ApiError && error.noAnswer !== undefined });
@@ -118,10 +124,17 @@ export function Composer() {
       <form class="composer" onSubmit={review} noValidate>
         <div class="composer-form">
           <Errors errors={resumed.errors} onRetry={resumed.reload} />
+          {replaces === undefined ? null : (
+            <p class="notice" data-testid="editing-scheduled">
+              Editing the scheduled notification <a href={`/console/notifications/${replaces}`}>{replaces}</a>: confirming sends this instead and cancels that one (if it has not
+              fired yet).
+            </p>
+          )}
           <DraftBar
             form={draft}
             request={request}
             draftId={draftId}
+            replaces={replaces}
             onSaved={(id) => {
               setDraftId(id);
               // The address names the draft, so a reload (or a shared link) resumes it; no navigation, so nothing typed is reloaded over.

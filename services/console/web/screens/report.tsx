@@ -89,6 +89,7 @@ export function Report() {
         {data.test_send === true ? <span class="badge badge-test">test send</span> : null}
         {live ? <span class="live" aria-live="polite">● Live</span> : null}
         <a href={`/console/notifications/${id}/explain`}>Why was a device not reached?</a>
+        {data.status === 'scheduled' ? <DuplicateIntoDraft id={data.id} title={data.title} request={request} edit /> : null}
         <DuplicateIntoDraft id={data.id} title={data.title} request={request} />
       </div>
       <dl class="facts">
