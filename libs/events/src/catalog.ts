@@ -32,6 +32,8 @@ import { NotificationExpiredV1 } from './schemas/notification-expired.v1.ts';
 import { NotificationSteeredV1 } from './schemas/notification-steered.v1.ts';
 import { AudienceEstimatedV1 } from './schemas/audience-estimated.v1.ts';
 import { ProjectThrottledV1 } from './schemas/project-throttled.v1.ts';
+import { LiveActivityRequestedV1 } from './schemas/live-activity-requested.v1.ts';
+import { LiveActivityReportedV1 } from './schemas/live-activity-reported.v1.ts';
 
 /** The latest version of every event; consumers only ever see these (older versions are upcast). */
 export type HeraldEvent =
@@ -57,7 +59,9 @@ export type HeraldEvent =
   | NotificationExpiredV1
   | NotificationSteeredV1
   | AudienceEstimatedV1
-  | ProjectThrottledV1;
+  | ProjectThrottledV1
+  | LiveActivityRequestedV1
+  | LiveActivityReportedV1;
 
 export type EventType = HeraldEvent['type'];
 export type EventOf<T extends EventType> = Extract<HeraldEvent, { type: T }>;
@@ -110,6 +114,9 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry(NotificationSteeredV1, TOPICS.notificationEvents, 'notification_id'),
   entry(AudienceEstimatedV1, TOPICS.notificationEvents, 'notification_id'),
   entry(NotificationDueV1, TOPICS.notificationEvents, 'notification_id'),
+  // Keyed by the Live Activity request's own id (docs/guides/live-activities.md); consumers of notifications pass them over by type.
+  entry(LiveActivityRequestedV1, TOPICS.notificationEvents, 'request_id'),
+  entry(LiveActivityReportedV1, TOPICS.notificationEvents, 'request_id'),
   // Keyed by batch, not notification: one campaign's batches spread over every partition and sender.
   entry(DeliveryBatchV1, TOPICS.deliveriesApns, 'batch_id'),
   entry(DeliveryBatchV2, TOPICS.deliveriesApns, 'batch_id'),

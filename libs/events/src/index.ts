@@ -42,3 +42,5 @@ export * from './schemas/notification-steered.v1.ts';
 export * from './schemas/notification-expired.v1.ts';
 export * from './schemas/audience-estimated.v1.ts';
 export * from './schemas/project-throttled.v1.ts';
+export * from './schemas/live-activity-requested.v1.ts';
+export * from './schemas/live-activity-reported.v1.ts';

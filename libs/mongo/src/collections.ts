@@ -35,6 +35,8 @@ export const ADMIN_COLLECTIONS = {
   liveActivityTokens: 'live_activity_tokens',
   /** The last aps.timestamp given to each Live Activity, so they rise across API instances (docs/guides/live-activities.md). */
   liveActivityClocks: 'live_activity_clocks',
+  /** Each Live Activity push request and what it came to, for GET /api/v1/live-activities/{id} (docs/guides/live-activities.md). */
+  liveActivitySends: 'live_activity_sends',
 } as const;
 
 // Read model names live with the read models; the store keeps their versions (read-models.ts).
@@ -67,8 +69,11 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDefinition[]>> = {
   [ADMIN_COLLECTIONS.segmentVersions]: [{ key: { segment_id: 1, version: 1 }, name: 'by_segment_version' }],
   // GET /api/v1/drafts: a project's drafts, the most recently saved first.
   [ADMIN_COLLECTIONS.drafts]: [{ key: { project_id: 1, updated_at: -1 }, name: 'by_project_updated' }],
-  // A device's Live Activity tokens (listing, the per-device bound).
-  [ADMIN_COLLECTIONS.liveActivityTokens]: [{ key: { project_id: 1, device_id: 1, created_at: 1 }, name: 'by_project_device_created' }],
+  // A device's Live Activity tokens (listing, the per-device bound); an activity's update tokens (its sends, its end).
+  [ADMIN_COLLECTIONS.liveActivityTokens]: [
+    { key: { project_id: 1, device_id: 1, created_at: 1 }, name: 'by_project_device_created' },
+    { key: { project_id: 1, activity_id: 1 }, name: 'by_project_activity' },
+  ],
 };
 
 /**

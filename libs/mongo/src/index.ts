@@ -24,3 +24,4 @@ export * from './queries/segments.ts';
 export * from './queries/drafts.ts';
 export * from './queries/live-activity-tokens.ts';
 export * from './queries/live-activity-clock.ts';
+export * from './queries/live-activity-sends.ts';

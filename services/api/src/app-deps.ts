@@ -1,5 +1,6 @@
 import type { SegmentService } from './services/segment-service.ts';
 import type { DraftService } from './services/draft-service.ts';
+import type { LiveActivityService } from './services/live-activity-service.ts';
 import type { LiveActivityTokenService } from './services/live-activity-token-service.ts';
 import type { AdminStore } from '@herald/admin';
 import type { Clock } from '@herald/runtime';
@@ -61,6 +62,7 @@ export interface AppServices {
   segments: SegmentService;
   drafts: DraftService;
   liveActivityTokens: LiveActivityTokenService;
+  liveActivities: LiveActivityService;
   admin: AdminStore;
   keys: ApiKeyCache;
   checkReady: () => Promise<string[]>;

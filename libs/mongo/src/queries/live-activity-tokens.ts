@@ -60,6 +60,27 @@ export class LiveActivityTokenQueries {
     if (deviceIds.length > 0) await this.#tokens.deleteMany({ project_id: projectId, device_id: { $in: [...deviceIds] } });
   }
 
+  /** The update tokens of one activity (a sender's look, bounded: an activity runs on few devices). */
+  async updateTokensOfActivity(projectId: string, activityId: string, limit: number): Promise<LiveActivityTokenDocument[]> {
+    return this.#tokens.find({ project_id: projectId, activity_id: activityId, kind: 'update' }).sort({ _id: 1 }).limit(limit).toArray();
+  }
+
+  /** These devices' push-to-start tokens for one attributes type. */
+  async pushToStartOfDevices(projectId: string, deviceIds: readonly string[], attributesType: string): Promise<LiveActivityTokenDocument[]> {
+    if (deviceIds.length === 0) return [];
+    return this.#tokens.find({ project_id: projectId, device_id: { $in: [...deviceIds] }, kind: 'push_to_start', attributes_type: attributesType }).sort({ _id: 1 }).toArray();
+  }
+
+  /** An ended activity's update tokens: never used again. */
+  async deleteOfActivity(projectId: string, activityId: string): Promise<void> {
+    await this.#tokens.deleteMany({ project_id: projectId, activity_id: activityId, kind: 'update' });
+  }
+
+  /** A token APNs no longer takes, unless the app replaced it meanwhile (a rotated token keeps the slot id). */
+  async deleteIfToken(projectId: string, id: string, token: string): Promise<void> {
+    await this.#tokens.deleteOne({ _id: id, project_id: projectId, token });
+  }
+
   async delete(projectId: string, deviceId: string, id: string): Promise<boolean> {
     return (await this.#tokens.deleteOne({ _id: id, project_id: projectId, device_id: deviceId })).deletedCount === 1;
   }

@@ -10,8 +10,8 @@ const ApnsToken = Type.String({
   maxLength: APNS_TOKEN_HEX_MAX,
   description: 'An APNs token as hex digits (ActivityKit gives `Data`: hex-encode it)',
 });
-const ActivityId = Type.String({ minLength: 1, maxLength: 128, pattern: '^[\\x21-\\x7e]+$', description: 'The activity (`Activity.id`) whose updates the token receives' });
-const AttributesType = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z_][A-Za-z0-9_.]*$', description: 'The Swift type name of the `ActivityAttributes`' });
+export const ActivityId = Type.String({ minLength: 1, maxLength: 128, pattern: '^[\\x21-\\x7e]+$', description: 'The activity (`Activity.id`) whose updates the token receives' });
+export const AttributesType = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z_][A-Za-z0-9_.]*$', description: 'The Swift type name of the `ActivityAttributes`' });
 
 export const LiveActivityToken = Type.Object({
   id: Type.String({ format: 'uuid', description: 'Fixed by device, kind and activity (update) or attributes type (push-to-start): a rotated token keeps it' }),

@@ -22,6 +22,7 @@ import { TemplateService } from '../../services/template-service.ts';
 import { SegmentService } from '../../services/segment-service.ts';
 import { DraftService } from '../../services/draft-service.ts';
 import { LiveActivityTokenService } from '../../services/live-activity-token-service.ts';
+import { LiveActivityService } from '../../services/live-activity-service.ts';
 
 const DEFAULT_API_KEY_CACHE_MS = 2_000;
 const READY_CACHE_MS = 1_000;
@@ -53,6 +54,7 @@ export default fp<AppDeps & { http?: HttpOptions }>(
       segments,
       drafts: new DraftService({ ...deps, accepted }),
       liveActivityTokens: new LiveActivityTokenService(deps),
+      liveActivities: new LiveActivityService(deps),
       admin: deps.admin,
       keys,
       // One answer per second at most, however often /readyz is asked: each check opens a Kafka admin connection.

@@ -1,0 +1,55 @@
+import type { Collection, Db } from 'mongodb';
+import { ADMIN_COLLECTIONS } from '../collections.ts';
+
+export interface LiveActivityTokenOutcome {
+  device_id: string;
+  token_id: string;
+  outcome: 'delivered' | 'invalid' | 'failed';
+  reason?: string;
+}
+
+/**
+ * A Live Activity push request as GET /api/v1/live-activities/{id} shows
+ * it: written `accepted` by the API with the request's LiveActivityRequested,
+ * then `sent` with the per-token outcomes of its LiveActivityReported by the
+ * delivery apns role (the event is the fact; this is its read copy, like a
+ * one-document read model). docs/guides/live-activities.md.
+ */
+export interface LiveActivitySendDocument {
+  /** The request id (the events' stream id). */
+  _id: string;
+  project_id: string;
+  event: 'start' | 'update' | 'end';
+  activity_id: string | null;
+  attributes_type: string | null;
+  timestamp: number;
+  status: 'accepted' | 'sent';
+  outcomes: LiveActivityTokenOutcome[];
+  created_at: Date;
+  reported_at: Date | null;
+}
+
+export class LiveActivitySendQueries {
+  readonly #sends: Collection<LiveActivitySendDocument>;
+
+  constructor(db: Db) {
+    this.#sends = db.collection<LiveActivitySendDocument>(ADMIN_COLLECTIONS.liveActivitySends);
+  }
+
+  async insert(doc: LiveActivitySendDocument): Promise<void> {
+    await this.#sends.insertOne(doc);
+  }
+
+  /** Idempotent: a redelivered report writes the same outcomes again. */
+  async report(projectId: string, id: string, outcomes: readonly LiveActivityTokenOutcome[], at: Date): Promise<void> {
+    await this.#sends.updateOne({ _id: id, project_id: projectId }, { $set: { status: 'sent', outcomes: [...outcomes], reported_at: at } });
+  }
+
+  async remove(projectId: string, id: string): Promise<void> {
+    await this.#sends.deleteOne({ _id: id, project_id: projectId });
+  }
+
+  async get(projectId: string, id: string): Promise<LiveActivitySendDocument | null> {
+    return this.#sends.findOne({ _id: id, project_id: projectId });
+  }
+}

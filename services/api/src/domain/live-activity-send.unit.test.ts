@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { liveActivityProblems } from './live-activity-send.ts';
+
+const start = { event: 'start' as const, targets: [{ device_id: 'd' }], attributes_type: 'A', attributes: {}, content_state: { a: 1 }, alert: { title: 't', body: 'b' } };
+
+describe('liveActivityProblems', () => {
+  it('takes a whole start, update and end', () => {
+    expect(liveActivityProblems(start)).toEqual([]);
+    expect(liveActivityProblems({ event: 'update', activity_id: 'x', content_state: {} })).toEqual([]);
+    expect(liveActivityProblems({ event: 'end', activity_id: 'x', dismissal_date: 1 })).toEqual([]);
+  });
+
+  it('names what a start lacks or must not have', () => {
+    expect(liveActivityProblems({ event: 'start' })).toEqual([
+      expect.stringMatching(/^targets: required/),
+      expect.stringMatching(/^attributes_type: required/),
+      expect.stringMatching(/^attributes: required/),
+      expect.stringMatching(/^content_state: required/),
+      expect.stringMatching(/^alert: required/),
+    ]);
+    expect(liveActivityProblems({ ...start, activity_id: 'x', dismissal_date: 5 })).toEqual([expect.stringMatching(/^activity_id: not allowed/), expect.stringMatching(/^dismissal_date: not allowed/)]);
+  });
+
+  it('names what an update or end lacks or must not have', () => {
+    expect(liveActivityProblems({ event: 'update', targets: [{ device_id: 'd' }], attributes: {}, dismissal_date: 1 })).toEqual([
+      expect.stringMatching(/^activity_id: required/),
+      expect.stringMatching(/^targets: not allowed/),
+      expect.stringMatching(/^attributes: not allowed/),
+      expect.stringMatching(/^content_state: required/),
+      expect.stringMatching(/^dismissal_date: not allowed/),
+    ]);
+    expect(liveActivityProblems({ event: 'end', attributes_type: 'A' })).toEqual([expect.stringMatching(/^activity_id: required/), expect.stringMatching(/^attributes_type: not allowed/)]);
+  });
+
+  it("refuses a payload over Apple's 4 KB, naming content_state", () => {
+    expect(liveActivityProblems({ event: 'update', activity_id: 'x', content_state: { blob: 'x'.repeat(4100) } })).toEqual([expect.stringMatching(/^content_state: the APNs payload would be \d+ bytes/)]);
+    expect(liveActivityProblems({ event: 'update', activity_id: 'x', content_state: { blob: 'x'.repeat(3900) } })).toEqual([]);
+  });
+});
