@@ -10,6 +10,7 @@ import { DeliveryControls } from './control/delivery-controls.ts';
 import type { DeliveryRuntime } from './delivery-runtime.ts';
 import { startFanout } from './fanout/start-fanout.ts';
 import { startSenders } from './sender/start-senders.ts';
+import { startLiveActivities } from './live-activity/start-live-activities.ts';
 
 export type { DeliveryDeps, RunningDelivery } from './delivery-deps.ts';
 
@@ -53,6 +54,8 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
   const runtime: DeliveryRuntime = { kafka, admin, instance, controls, follower, partitionCount, transactional, consumers };
   const scheduler = rolesOf(config.DELIVERY_ROLES).includes('fanout') ? await startFanout(deps, runtime) : undefined;
   await startSenders(deps, runtime, clients);
+  // Live Activity pushes go with the apns role, on its connections (live-activity/start-live-activities.ts).
+  if (rolesOf(config.DELIVERY_ROLES).includes('apns')) await startLiveActivities(deps, runtime, clients);
   return {
     instance: instance.id,
     ready: Promise.all(consumers.map((consumer) => consumer.ready)).then(() => undefined),
