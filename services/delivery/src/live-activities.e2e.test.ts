@@ -22,7 +22,10 @@ interface Sent {
 beforeAll(async () => {
   harness = await startApiHarness('live-activities', {
     delivery: true,
-    apnsRules: [{ prefix: apnsTokenPrefix('la-dead'), status: 410, reason: 'Unregistered', timestamp: Date.now() + 60_000 }],
+    apnsRules: [
+      { prefix: apnsTokenPrefix('la-dead'), status: 410, reason: 'Unregistered', timestamp: Date.now() + 60_000 },
+      { prefix: apnsTokenPrefix('la-busy'), status: 429, reason: 'TooManyRequests', times: 2 },
+    ],
   });
   project = await harness.createProject('live-activities');
   await harness.fakes!.configure(project.id);
@@ -114,6 +117,19 @@ describe('Live Activity pushes', () => {
     expect(Object.fromEntries(outcomes.map((row) => [row.device_id, row.outcome]))).toEqual({ [alive.id]: 'delivered', [dead.id]: 'invalid' });
     const left = (await harness.request('GET', `/api/v1/devices/${dead.id}/live-activity-tokens`, { key: project.api_key })).body!.data as unknown[];
     expect(left).toEqual([]);
+  });
+
+  it('sends again after APNs pushes back, with the same timestamp, until delivered', async () => {
+    const device = await iosDevice('la-busy-phone');
+    const token = apnsToken('la-busy-upd');
+    await attach(device.id, { kind: 'update', token, activity_id: 'la-busy-act' }, project.api_key);
+    const update = await accepted({ event: 'update', activity_id: 'la-busy-act', content_state: { eta: 3 } });
+    expect((await reported(update.id)).outcomes).toMatchObject([{ device_id: device.id, outcome: 'delivered' }]);
+    const pushes = pushesTo(token);
+    expect(pushes).toHaveLength(1);
+    expect((pushes[0]?.payload as { aps: { timestamp: number } }).aps.timestamp).toBe(update.timestamp);
+    // Two 429s, then the third attempt of the same request was taken.
+    expect(apns().stats.byReason.TooManyRequests).toBe(2);
   });
 
   it('answers a request no token matches with no outcomes', async () => {
