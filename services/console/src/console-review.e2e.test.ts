@@ -144,6 +144,18 @@ describe('names, search and zones', { timeout: 120_000 }, () => {
     await page.getByTestId('search-empty').getByText('No notification matches this search.').waitFor();
   });
 
+  it('shows a device’s topics and notifications by name, ids on demand', async () => {
+    await page.goto(stack.url('/console/devices?q=review-android-1'));
+    await page.getByRole('link', { name: 'review-android-1' }).or(page.locator('a[href^="/console/devices/"]').first()).first().click();
+    await page.waitForURL(/\/console\/devices\/[0-9a-f-]{36}$/);
+    await page.getByTestId('device-topic').getByText('news', { exact: true }).waitFor();
+    await page.getByTestId('receipts').getByRole('link', { name: 'Review me' }).first().waitFor();
+    expect(await page.getByTestId('receipts').getByText(sentId).count()).toBe(0);
+    await page.getByTestId('show-ids').click();
+    await page.getByTestId('receipts').getByText(sentId).first().waitFor();
+    await expectAccessible(page, 'device page with names');
+  });
+
   it('explains a device found by its token', async () => {
     await page.goto(stack.url(`/console/notifications/${sentId}/explain`));
     await page.getByTestId('explain-input').fill('review-android-1');

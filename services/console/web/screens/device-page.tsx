@@ -7,6 +7,7 @@ import { useLoad } from '../components/use-load.ts';
 import { formatTime } from '../lib/format.ts';
 import { ReceiptTable } from './receipts.tsx';
 import { DeviceTimeline } from './explain.tsx';
+import { useNotificationTitles, useShowIds, useTopicNames } from '../components/names.tsx';
 
 /** Key/value pairs (metadata, identifiers) as a table of text. */
 function Pairs({ label, values }: { label: string; values: Record<string, string> }) {
@@ -41,6 +42,10 @@ export function DevicePage() {
   const page = Math.max(1, Number(query.page ?? '1') || 1);
   const device = useLoad(async () => dataOf(await api.GET('/api/v1/devices/{id}', { params: { path: { id } } })).data, [id]);
   const receipts = useLoad(async () => dataOf(await api.GET('/api/v1/devices/{id}/receipts', { params: { path: { id }, query: { page, limit: 20 } } })), [id, page]);
+  // Names where people read them: topics and notifications by name, ids on demand.
+  const topicNames = useTopicNames();
+  const titles = useNotificationTitles(receipts.data?.data.map((row) => row.notification_id) ?? []);
+  const [showIds, IdsToggle] = useShowIds();
   const [deleteErrors, setDeleteErrors] = useState<string[] | undefined>(undefined);
   const [deleted, setDeleted] = useState(false);
   useTitle(`Device ${id}`);
@@ -68,6 +73,7 @@ export function DevicePage() {
       {data === undefined ? <Loading when={device.loading} /> : (
         <>
           <div class="toolbar">
+            <IdsToggle />
             <span data-testid="device-status">
               <StatusBadge status={data.status} />
             </span>
@@ -100,8 +106,9 @@ export function DevicePage() {
               {data.topics.length === 0 ? '–' : (
                 <ul class="plain">
                   {data.topics.map((topic) => (
-                    <li key={topic} class="mono">
-                      {topic}
+                    <li key={topic} data-testid="device-topic">
+                      {topicNames.data?.get(topic) ?? <span class="mono">{topic}</span>}
+                      {showIds && topicNames.data?.has(topic) === true ? <span class="muted mono"> {topic}</span> : null}
                     </li>
                   ))}
                 </ul>
@@ -120,7 +127,7 @@ export function DevicePage() {
       <Errors errors={receipts.errors} onRetry={receipts.reload} />
       {receipts.data === undefined ? <Loading when={receipts.loading} /> : (
         <>
-          <ReceiptTable rows={receipts.data.data} link="notification" />
+          <ReceiptTable rows={receipts.data.data} link="notification" titles={titles.data} showIds={showIds} />
           <Pager pagination={receipts.data.pagination} href={(next) => `${path}${queryString({ page: next === 1 ? undefined : next })}`} />
         </>
       )}

@@ -83,7 +83,7 @@ interface ReceiptRow {
 }
 
 /** Receipt rows; `link` says which column links (the device on a notification's page, the notification on a device's). */
-export function ReceiptTable({ rows, link }: { rows: readonly ReceiptRow[]; link: 'device' | 'notification' }) {
+export function ReceiptTable({ rows, link, titles, showIds = true }: { rows: readonly ReceiptRow[]; link: 'device' | 'notification'; titles?: ReadonlyMap<string, string> | undefined; showIds?: boolean }) {
   if (rows.length === 0) return <p class="muted">No receipts.</p>;
   return (
     <TableScroll label="Receipts">
@@ -104,7 +104,14 @@ export function ReceiptTable({ rows, link }: { rows: readonly ReceiptRow[]; link
           {rows.map((row) => (
             <tr key={`${row.notification_id}|${row.device_id}`}>
               <td class="mono">
-                {link === 'device' ? <a href={`/console/devices/${row.device_id}`}>{row.device_id}</a> : <a href={`/console/notifications/${row.notification_id}`}>{row.notification_id}</a>}
+                {link === 'device' ? (
+                  <a href={`/console/devices/${row.device_id}`}>{row.device_id}</a>
+                ) : (
+                  <>
+                    <a href={`/console/notifications/${row.notification_id}`}>{titles?.get(row.notification_id) ?? row.notification_id}</a>
+                    {showIds && titles?.has(row.notification_id) === true ? <span class="muted"> {row.notification_id}</span> : null}
+                  </>
+                )}
               </td>
               <td>{row.provider === 'apns' ? 'APNs' : 'FCM'}</td>
               <td>{row.outcome}</td>
