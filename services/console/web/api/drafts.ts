@@ -1,45 +1,20 @@
 import type { Client } from 'openapi-fetch';
+import type { paths } from '@herald/client';
 import { api, dataOf } from './client.ts';
 import type { DraftContent } from '../lib/draft-content.ts';
 import type { NotificationRequest } from '../lib/draft.ts';
 
 /** A draft as GET /api/v1/drafts/{id} answers it (docs/reference/api.md, "Drafts"). */
-export interface StoredDraft {
-  id: string;
-  name: string;
-  content: unknown;
-  source_notification_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
-export type DraftSummary = Omit<StoredDraft, 'content'>;
+export type StoredDraft = paths['/api/v1/drafts/{id}']['get']['responses'][200]['content']['application/json']['data'];
+export type DraftSummary = paths['/api/v1/drafts']['get']['responses'][200]['content']['application/json']['data'][number];
 
 type Json<T> = { content: { 'application/json': T } };
 type Fail = { content: { 'application/json': { errors: string[] } } };
-type Pagination = { count: number; page: number; pages: number; from: number; to: number; last: number };
-type Id = { path: { id: string } };
-type Body = { name: string; content: DraftContent; source_notification_id?: string };
+// An interface has no index signature; the API takes any object as content.
+type Body = { name: string; content: DraftContent & Record<string, unknown>; source_notification_id?: string };
 
-/**
- * The drafts routes as openapi-fetch types them. Written here rather than
- * read from @herald/client's generated paths until that file is
- * regenerated with them (it is generated from the API's route schemas, the
- * one source of these shapes: services/api/src/schemas/drafts.ts).
- */
-interface DraftPaths {
-  '/api/v1/drafts': {
-    get: { parameters: { query?: { page?: number; limit?: number } }; responses: { 200: Json<{ data: DraftSummary[]; pagination: Pagination }>; 400: Fail; 401: Fail } };
-    post: { parameters: object; requestBody: Json<Body>; responses: { 201: Json<{ data: StoredDraft }>; 400: Fail; 413: Fail; 422: Fail; 503: Fail } };
-  };
-  '/api/v1/drafts/{id}': {
-    get: { parameters: Id; responses: { 200: Json<{ data: StoredDraft }>; 404: Fail } };
-    put: { parameters: Id; requestBody: Json<Omit<Body, 'source_notification_id'>>; responses: { 200: Json<{ data: StoredDraft }>; 404: Fail; 422: Fail } };
-    delete: { parameters: Id; responses: { 204: { content?: never }; 404: Fail } };
-  };
-}
-
-// The same client (its key, timeouts and sign-out on 401), typed for these routes.
-const drafts = api as unknown as Client<DraftPaths>;
+// The drafts routes, typed from the API's OpenAPI document (@herald/client).
+const drafts = api;
 
 export const listDrafts = async (): Promise<DraftSummary[]> => dataOf(await drafts.GET('/api/v1/drafts', { params: { query: { limit: 100 } } })).data;
 export const getDraft = async (id: string): Promise<StoredDraft> => dataOf(await drafts.GET('/api/v1/drafts/{id}', { params: { path: { id } } })).data;
@@ -53,6 +28,7 @@ export async function deleteDraft(id: string): Promise<void> {
 /** What a send answers (201 with the notification), as the composer reads it. */
 type SendAnswer = Awaited<ReturnType<typeof api.POST<'/api/v1/notifications', { body: { notification: NotificationRequest } }>>>;
 
+// Typed here until @herald/client is generated again with this route (services/api/src/schemas/notifications.ts replaceNotificationSchema is its source).
 interface ReplacePaths {
   '/api/v1/notifications/{id}/replace': {
     post: {
