@@ -13,7 +13,7 @@ export interface AudienceRow {
   ordinal: number;
   device_id: string;
   token: string;
-  platform: 'ios' | 'android' | 'web';
+  platform: 'ios' | 'android' | 'web' | 'huawei';
   /** For frequency caps per user and quiet hours (campaign control). */
   external_id?: string | undefined;
   timezone?: string | undefined;

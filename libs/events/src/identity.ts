@@ -102,7 +102,7 @@ export function retryBatchId(batchId: string): string {
 
 export interface BatchIdParts {
   fanoutId: string;
-  provider: 'apns' | 'fcm' | 'webpush';
+  provider: 'apns' | 'fcm' | 'webpush' | 'hms';
   /** Absent in ids written before fan-out went by partition (`<notification>:<provider>:<sequence>`). */
   partition?: number;
   sequence: number;
@@ -112,7 +112,7 @@ export interface BatchIdParts {
 export function parseBatchId(batchId: string): BatchIdParts | undefined {
   const parts = batchId.split(':');
   const [fanoutId, provider] = parts;
-  if (fanoutId === undefined || fanoutId === '' || (provider !== 'apns' && provider !== 'fcm' && provider !== 'webpush')) return undefined;
+  if (fanoutId === undefined || fanoutId === '' || (provider !== 'apns' && provider !== 'fcm' && provider !== 'webpush' && provider !== 'hms')) return undefined;
   const numbers = parts.slice(2);
   if (numbers.length < 1 || numbers.length > 2 || numbers.some((part) => !/^\d+$/.test(part))) return undefined;
   const [first, second] = numbers.map(Number);

@@ -7,14 +7,18 @@ export const TOPICS = {
   deliveriesFcm: 'herald.deliveries.fcm',
   /** Web Push: batches of `web` devices, sent to each subscription's push service. */
   deliveriesWebpush: 'herald.deliveries.webpush',
+  /** Huawei Push Kit: batches of `huawei` devices, sent in multicast requests. */
+  deliveriesHms: 'herald.deliveries.hms',
   /** The express lane: batches of a notification whose whole audience fits in the fan-out's first step, so a small send never queues behind a campaign's batches. */
   deliveriesApnsExpress: 'herald.deliveries-express.apns',
   deliveriesFcmExpress: 'herald.deliveries-express.fcm',
   deliveriesWebpushExpress: 'herald.deliveries-express.webpush',
+  deliveriesHmsExpress: 'herald.deliveries-express.hms',
   /** The retry lane: devices still retryable after a batch's first send, so a batch in trouble never holds fresh batches of any project. */
   deliveriesApnsRetry: 'herald.deliveries-retry.apns',
   deliveriesFcmRetry: 'herald.deliveries-retry.fcm',
   deliveriesWebpushRetry: 'herald.deliveries-retry.webpush',
+  deliveriesHmsRetry: 'herald.deliveries-retry.hms',
   /** Fan-out work, one partition per device-events partition: partition p is run by the delivery instance holding p's audience index. */
   fanoutTasks: 'herald.fanout-tasks',
   /** How notifications in flight must be treated (cancelled, …): every delivery instance follows all of it. */
@@ -45,6 +49,9 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: TOPICS.deliveriesWebpush, kind: 'work' },
   { name: TOPICS.deliveriesWebpushExpress, kind: 'work' },
   { name: TOPICS.deliveriesWebpushRetry, kind: 'work' },
+  { name: TOPICS.deliveriesHms, kind: 'work' },
+  { name: TOPICS.deliveriesHmsExpress, kind: 'work' },
+  { name: TOPICS.deliveriesHmsRetry, kind: 'work' },
   // Co-partitioned with device-events: task partition p is run where device-events partition p is indexed.
   { name: TOPICS.fanoutTasks, kind: 'work', partitionsLike: TOPICS.deviceEvents },
   // Small, and read whole by every instance: one partition keeps it in order.
@@ -67,14 +74,17 @@ export const DELIVERY_CONSUMERS = {
   apns: { group: 'herald.apns', topics: [TOPICS.deliveriesApns] },
   fcm: { group: 'herald.fcm', topics: [TOPICS.deliveriesFcm] },
   webpush: { group: 'herald.webpush', topics: [TOPICS.deliveriesWebpush] },
+  hms: { group: 'herald.hms', topics: [TOPICS.deliveriesHms] },
   // Groups of their own: a small send is fetched at once, not after the campaign batches a sender holds.
   apnsExpress: { group: 'herald.apns-express', topics: [TOPICS.deliveriesApnsExpress] },
   fcmExpress: { group: 'herald.fcm-express', topics: [TOPICS.deliveriesFcmExpress] },
   webpushExpress: { group: 'herald.webpush-express', topics: [TOPICS.deliveriesWebpushExpress] },
+  hmsExpress: { group: 'herald.hms-express', topics: [TOPICS.deliveriesHmsExpress] },
   // Groups of their own: retrying batches wait (back-off, Retry-After, deadlines) among themselves, never before fresh ones.
   apnsRetry: { group: 'herald.apns-retry', topics: [TOPICS.deliveriesApnsRetry] },
   fcmRetry: { group: 'herald.fcm-retry', topics: [TOPICS.deliveriesFcmRetry] },
   webpushRetry: { group: 'herald.webpush-retry', topics: [TOPICS.deliveriesWebpushRetry] },
+  hmsRetry: { group: 'herald.hms-retry', topics: [TOPICS.deliveriesHmsRetry] },
 } as const;
 
 /** Where a consumer group puts the records it could not handle, keyed as the original. */

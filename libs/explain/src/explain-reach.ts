@@ -18,6 +18,9 @@ const MISSING: Readonly<Record<string, string>> = {
   SubscriptionUnknown: "Herald had no stored Web Push subscription for the device when it sent",
   NoApnsCredentials: 'the project has no APNs credentials: herald providers apns <project-id> …',
   NoFcmCredentials: 'the project has no FCM credentials: herald providers fcm <project-id> …',
+  NoHmsCredentials: 'the project has no Huawei Push Kit credential: herald providers hms <project-id> --app-id … --client-id … --client-secret-file …',
+  OAuthClientRefused: "Huawei's OAuth server refused the project's Push Kit client id or secret: set them again with herald providers hms <project-id> …",
+  InvalidTokenForm: 'the device registered a token Huawei Push Kit can never accept: the app must register its current HMS push token',
 };
 
 /** The reason, and what it means is missing when Herald knows (pure). */

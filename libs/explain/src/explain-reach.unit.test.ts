@@ -118,6 +118,7 @@ describe('reasonSaid', () => {
   it('says what a web device lacks when the reason names it, and the bare reason otherwise', () => {
     expect(reasonSaid('NoWebPushKeys')).toContain('herald providers webpush <project-id> --generate');
     expect(reasonSaid('SubscriptionGone')).toContain('subscribe again');
+    expect(reasonSaid('NoHmsCredentials')).toContain('herald providers hms <project-id>');
     expect(reasonSaid('BadDeviceToken')).toBe(' (BadDeviceToken)');
     expect(reasonSaid(null)).toBe('');
   });

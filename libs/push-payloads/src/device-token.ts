@@ -1,5 +1,7 @@
-/** The platforms a device registers for, as the API names them. */
-export type TokenPlatform = 'ios' | 'android';
+import { hmsTokenProblem } from './hms-payload.ts';
+
+/** The platforms a device registers for with a token, as the API names them (a web device's token is its subscription's endpoint). */
+export type TokenPlatform = 'ios' | 'android' | 'huawei';
 
 /**
  * APNs device tokens are the hex form of the opaque bytes the app receives in
@@ -43,10 +45,11 @@ export function deviceTokenProblem(platform: TokenPlatform, token: string): stri
     }
     return undefined;
   }
+  if (platform === 'huawei') return hmsTokenProblem(token);
   if (!FCM_ALPHABET.test(token)) return 'token must be an FCM registration token: letters, digits, "-", "_" and ":" only';
   if (token.length > FCM_TOKEN_MAX) return `token must be an FCM registration token of at most ${FCM_TOKEN_MAX} characters (it has ${token.length})`;
   return undefined;
 }
 
 /** The provider's platform of a delivery batch. */
-export const TOKEN_PLATFORM_OF = { apns: 'ios', fcm: 'android' } as const satisfies Record<string, TokenPlatform>;
+export const TOKEN_PLATFORM_OF = { apns: 'ios', fcm: 'android', hms: 'huawei' } as const satisfies Record<string, TokenPlatform>;

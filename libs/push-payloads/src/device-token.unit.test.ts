@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceTokenProblem } from './device-token.ts';
+import { deviceTokenProblem, TOKEN_PLATFORM_OF } from './device-token.ts';
 
 const hex = (bytes: number) => 'a1'.repeat(bytes);
 
@@ -45,6 +45,13 @@ describe('deviceTokenProblem', () => {
     ['a slash', 'abc/def'],
   ])('refuses an FCM token with %s', (_name, token) => {
     expect(deviceTokenProblem('android', token)).toBe('token must be an FCM registration token: letters, digits, "-", "_" and ":" only');
+  });
+
+  it('checks huawei tokens as HMS push tokens, naming token', () => {
+    expect(deviceTokenProblem('huawei', `IQAAAACy0kYb${'A'.repeat(100)}:APA91b-x_y.z`)).toBeUndefined();
+    expect(deviceTokenProblem('huawei', 'short')).toMatch(/^token must be an HMS push token of 32 to 512 characters/);
+    expect(deviceTokenProblem('huawei', `${'a'.repeat(40)}/slash`)).toMatch(/^token must be an HMS push token: letters/);
+    expect(TOKEN_PLATFORM_OF.hms).toBe('huawei');
   });
 
   it('refuses an FCM token past the length bound', () => {

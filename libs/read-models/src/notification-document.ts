@@ -48,10 +48,12 @@ export interface NotificationDocument extends ProjectedDocument {
   status: NotificationStatus;
   /** A test send (NotificationRequested `test_send`): left out of the list and its counters' main key. */
   test_send?: true;
+  /** An edit of a scheduled send: the notification this one replaced (NotificationRequested `replaces`). */
+  replaces?: string;
   /** Totals over every provider. */
   counts: DeliveryCounts;
   /** `webpush` once a web device was targeted (documents written before the Web Push lane have none). */
-  by_provider?: { apns: DeliveryCounts; fcm: DeliveryCounts; webpush?: DeliveryCounts };
+  by_provider?: { apns: DeliveryCounts; fcm: DeliveryCounts; webpush?: DeliveryCounts; hms?: DeliveryCounts };
   /** An A/B send: counts by variant name, `holdout` and `remainder` (variant-counts.ts). */
   by_variant?: Record<string, DeliveryCounts>;
   /** An A/B send with a test share, once decided: its VariantDecided. */

@@ -112,6 +112,7 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
         ...(options === undefined ? {} : { options }),
         status: isScheduled(data, at) ? 'scheduled' : 'queued',
         ...(data.test_send === true ? { test_send: true as const } : {}),
+        ...(data.replaces === undefined ? {} : { replaces: data.replaces }),
         ...(data.rate_per_minute === undefined ? {} : { rate_per_minute: data.rate_per_minute }),
         counts: { ...ZERO_COUNTS },
         by_provider: { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } },
@@ -126,17 +127,19 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
       const slot = dispatchKey(event.data);
       const dispatched = state.dispatched_slots ?? [];
       if (dispatched.includes(slot)) return { ...state, position };
-      const { apns, fcm, webpush = 0 } = event.data.targeted;
+      const { apns, fcm, webpush = 0, hms = 0 } = event.data.targeted;
       const byProvider = state.by_provider ?? { apns: { ...ZERO_COUNTS }, fcm: { ...ZERO_COUNTS } };
       const web = byProvider.webpush ?? (webpush > 0 ? { ...ZERO_COUNTS } : undefined);
+      const huawei = byProvider.hms ?? (hms > 0 ? { ...ZERO_COUNTS } : undefined);
       return withProgress(
         {
           ...state,
-          counts: { ...state.counts, targeted: state.counts.targeted + apns + fcm + webpush },
+          counts: { ...state.counts, targeted: state.counts.targeted + apns + fcm + webpush + hms },
           by_provider: {
             apns: { ...byProvider.apns, targeted: byProvider.apns.targeted + apns },
             fcm: { ...byProvider.fcm, targeted: byProvider.fcm.targeted + fcm },
             ...(web === undefined ? {} : { webpush: { ...web, targeted: web.targeted + webpush } }),
+            ...(huawei === undefined ? {} : { hms: { ...huawei, targeted: huawei.targeted + hms } }),
           },
           dispatched_slots: [...dispatched, slot],
           slots: event.data.slots ?? state.slots ?? 1,

@@ -10,12 +10,15 @@ import {
   createFakeTls,
   startFakeApns,
   startFakeFcm,
+  startFakeHms,
   startFakeWebPush,
   type ApnsRule,
   type FakeApns,
   type FakeFcm,
+  type FakeHms,
   type FakeWebPush,
   type FcmRule,
+  type HmsRule,
 } from '@herald/fake-providers';
 import { retryOnPortClash, startServiceProcesses, REPO_ROOT, type ServiceProcess } from './service-process.ts';
 import { createTestEnv, type TestEnv } from './test-env.ts';
@@ -45,6 +48,8 @@ export interface ApiHarness {
   fakes?: {
     apns: FakeApns;
     fcm: FakeFcm;
+    /** Huawei Push Kit (its OAuth token endpoint too): configure() registers the project's HMS app with it. */
+    hms: FakeHms;
     /** A push service: its subscriptions' endpoints are loopback, which delivery calls in local mode (WEBPUSH_LOCAL=on, set for it here). */
     webpush: FakeWebPush;
     /** A second push service (another origin), for what one push service's answers must not do to another's. */
@@ -80,6 +85,7 @@ export interface HarnessOptions {
   webhooksEnv?: Record<string, string>;
   apnsRules?: readonly ApnsRule[];
   fcmRules?: readonly FcmRule[];
+  hmsRules?: readonly HmsRule[];
   /** A Kafka and store of the test's own (fault tests restart them); default: the shared test infra. */
   infra?: { kafkaBrokers: string; mongoUrl: string };
 }
@@ -102,20 +108,22 @@ async function startDeliveryFixture(env: TestEnv, options: HarnessOptions): Prom
   const apns = await startFakeApns({ tls, rules: options.apnsRules ?? [] });
   const fcm = await startFakeFcm({ tls, rules: options.fcmRules ?? [] });
   const [webpush, webpushOther] = await Promise.all([startFakeWebPush({ tls }), startFakeWebPush({ tls })]);
+  const hms = await startFakeHms({ tls, rules: options.hmsRules ?? [] });
   const secret = generateSecretKey();
   const credentials = new CredentialStore(env.mongo.db, parseSecretKey(secret));
   return {
-    env: { HERALD_SECRET_KEY: secret, APNS_ENDPOINT: apns.url, FCM_ENDPOINT: fcm.url, WEBPUSH_LOCAL: 'on', NODE_EXTRA_CA_CERTS: caFile, DELIVERY_RETRY_DEADLINE_MS: '10000', ...options.deliveryEnv },
+    env: { HERALD_SECRET_KEY: secret, APNS_ENDPOINT: apns.url, FCM_ENDPOINT: fcm.url, HMS_ENDPOINT: hms.url, HMS_TOKEN_ENDPOINT: hms.tokenUrl, WEBPUSH_LOCAL: 'on', NODE_EXTRA_CA_CERTS: caFile, DELIVERY_RETRY_DEADLINE_MS: '10000', ...options.deliveryEnv },
     fakes: {
       apns,
       fcm,
       webpush,
       webpushOther,
-      configure: (projectId) => configureTestCredentials({ apns, fcm }, credentials, projectId),
+      hms,
+      configure: (projectId) => configureTestCredentials({ apns, fcm, hms }, credentials, projectId),
       vapid: new WebPushKeyStore(env.mongo.db, parseSecretKey(secret)),
     },
     close: async () => {
-      await Promise.all([apns.close(), fcm.close(), webpush.close(), webpushOther.close()]);
+      await Promise.all([apns.close(), fcm.close(), webpush.close(), webpushOther.close(), hms.close()]);
       await rm(dir, { recursive: true, force: true });
     },
   };

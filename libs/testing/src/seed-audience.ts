@@ -49,7 +49,7 @@ export async function seedTopicAudience(
  * Records in the dead-letter topics of the delivery groups, per group (a
  * topic not created yet counts 0): fault tests expect every group at 0.
  */
-export async function deliveryDeadLetters(kafka: HeraldKafka, groups: ReadonlyArray<keyof typeof DELIVERY_CONSUMERS> = ['fanout', 'fanoutPartitions', 'apns', 'fcm', 'webpush', 'apnsExpress', 'fcmExpress', 'webpushExpress']): Promise<Record<string, number>> {
+export async function deliveryDeadLetters(kafka: HeraldKafka, groups: ReadonlyArray<keyof typeof DELIVERY_CONSUMERS> = ['fanout', 'fanoutPartitions', 'apns', 'fcm', 'webpush', 'hms', 'apnsExpress', 'fcmExpress', 'webpushExpress', 'hmsExpress']): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const name of groups) {
     const consumer = DELIVERY_CONSUMERS[name];

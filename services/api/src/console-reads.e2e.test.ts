@@ -84,7 +84,7 @@ describe('the dry-run', () => {
     const { status, body } = await call<{ data: { total: number; by_platform: { ios: number; android: number } } }>('POST', '/api/v1/notifications/dry-run', { notification: { title: 'T', body: 'B', targets } });
     expect(status).toBe(200);
     // news: ios-1, gone-1, android-1 (android-off is inactive; theirs-1 is another project's); ios-2 by token, id and metadata; user-7: android-2, android-3.
-    expect(body.data).toEqual({ total: 6, by_platform: { ios: 3, android: 3, web: 0 } });
+    expect(body.data).toEqual({ total: 6, by_platform: { ios: 3, android: 3, web: 0, huawei: 0 } });
     expect((await call<{ pagination: { count: number } }>('GET', '/api/v1/notifications')).body.pagination.count).toBe(0);
 
     const created = await call<{ data: { id: string } }>('POST', '/api/v1/notifications', { notification: { title: 'T', body: 'B', targets } });

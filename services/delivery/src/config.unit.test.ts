@@ -14,6 +14,6 @@ describe('rolesOf', () => {
   });
 
   it('names every word that is not a role', () => {
-    expect(() => rolesOf('fanout,mail,sms')).toThrow('DELIVERY_ROLES: mail is not a delivery role (fanout, apns, fcm, webpush); DELIVERY_ROLES: sms is not a delivery role (fanout, apns, fcm, webpush)');
+    expect(() => rolesOf('fanout,mail,sms')).toThrow('DELIVERY_ROLES: mail is not a delivery role (fanout, apns, fcm, webpush, hms); DELIVERY_ROLES: sms is not a delivery role (fanout, apns, fcm, webpush, hms)');
   });
 });

@@ -14,9 +14,9 @@ useLeanAsyncResourceBind();
 await runProcess('delivery', async () => {
   const config = loadConfig(DeliveryConfig, process.env);
   const roles = rolesOf(config.DELIVERY_ROLES);
-  const sends = roles.includes('apns') || roles.includes('fcm') || roles.includes('webpush');
+  const sends = roles.includes('apns') || roles.includes('fcm') || roles.includes('webpush') || roles.includes('hms');
   if (sends && config.HERALD_SECRET_KEY === undefined) {
-    throw new ConfigError(['HERALD_SECRET_KEY is required by the apns, fcm and webpush roles (it decrypts provider credentials and VAPID keys)']);
+    throw new ConfigError(['HERALD_SECRET_KEY is required by the apns, fcm, webpush and hms roles (it decrypts provider credentials and VAPID keys)']);
   }
   const secretKey = config.HERALD_SECRET_KEY === undefined ? undefined : parseSecretKey(config.HERALD_SECRET_KEY);
   const logger = createLogger({ name: 'delivery', level: config.LOG_LEVEL });

@@ -48,6 +48,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<RunningDelivery
     apnsRequestTimeoutMs: config.APNS_REQUEST_TIMEOUT_MS,
     fcmMaxConcurrentChunks: config.FCM_MAX_CONCURRENT_CHUNKS,
     webpush: { maxInFlight: config.WEBPUSH_MAX_IN_FLIGHT, timeoutMs: config.WEBPUSH_REQUEST_TIMEOUT_MS, allowLoopback: config.WEBPUSH_LOCAL === 'on' },
+    hms: { endpoint: config.HMS_ENDPOINT, tokenEndpoint: config.HMS_TOKEN_ENDPOINT, maxInFlight: config.HMS_MAX_IN_FLIGHT, timeoutMs: config.HMS_REQUEST_TIMEOUT_MS },
   });
   await follower.ready;
 

@@ -171,7 +171,7 @@ describe('Web Push sending', () => {
       return listed.every((answer) => (answer.body?.data as { metadata?: Record<string, string> } | undefined)?.metadata?.campaign === 'mix') ? true : undefined;
     });
     const dryRun = await harness.request('POST', '/api/v1/notifications/dry-run', { key: project.api_key, body: { notification: { title: 'Hello', body: 'From Herald', targets: [{ metadata: { campaign: 'mix' } }] } } });
-    expect(dryRun.body).toEqual({ data: { total: 11, by_platform: { ios: 3, android: 3, web: 5 } } });
+    expect(dryRun.body).toEqual({ data: { total: 11, by_platform: { ios: 3, android: 3, web: 5, huawei: 0 } } });
     const id = await send([{ metadata: { campaign: 'mix' } }]);
     const rows = await settled(id, everyone);
     expect([...rows.values()].filter((row) => row.outcome === 'delivered')).toHaveLength(everyone.length);

@@ -4,16 +4,16 @@ import Type, { type Static } from 'typebox';
 export const PlatformV1 = Type.Union([Type.Literal('ios'), Type.Literal('android')]);
 export type PlatformV1 = Static<typeof PlatformV1>;
 
-/** Every platform: `web` is a browser's Web Push subscription (its token is the subscription's endpoint). */
-export const Platform = Type.Union([Type.Literal('ios'), Type.Literal('android'), Type.Literal('web')]);
+/** Every platform: `web` is a browser's Web Push subscription (its token is the subscription's endpoint); `huawei` an Android device with HMS Core and no Google services (its token is Push Kit's). */
+export const Platform = Type.Union([Type.Literal('ios'), Type.Literal('android'), Type.Literal('web'), Type.Literal('huawei')]);
 export type Platform = Static<typeof Platform>;
 
 /** The providers v1 events name. Published: never widened (v2 events use Provider). */
 export const ProviderV1 = Type.Union([Type.Literal('apns'), Type.Literal('fcm')]);
 export type ProviderV1 = Static<typeof ProviderV1>;
 
-/** Every provider: `webpush` sends to `web` devices through their push service (RFC 8030). */
-export const Provider = Type.Union([Type.Literal('apns'), Type.Literal('fcm'), Type.Literal('webpush')]);
+/** Every provider: `webpush` sends to `web` devices through their push service (RFC 8030); `hms` to `huawei` devices through Huawei Push Kit. */
+export const Provider = Type.Union([Type.Literal('apns'), Type.Literal('fcm'), Type.Literal('webpush'), Type.Literal('hms')]);
 export type Provider = Static<typeof Provider>;
 
 export const StringMap = Type.Record(Type.String(), Type.String());

@@ -16,7 +16,7 @@ export const DeliveryBatchV2 = eventSchema(
   2,
   Type.Object({
     ...v1,
-    // Wider than v1's: `webpush` batches carry web devices (their token is the subscription's endpoint).
+    // Wider than v1's: `webpush` batches carry web devices (their token is the subscription's endpoint), `hms` batches Huawei devices.
     provider: Provider,
     contents: Type.Optional(
       Type.Array(LocaleContentFields, {

@@ -9,8 +9,8 @@ import { FanoutSplit } from './split-test.ts';
 export const FanoutMessageV2 = Type.Object({ ...FanoutMessage.properties, template: Type.Optional(PinnedTemplate), localizations: Type.Optional(Localizations), split: Type.Optional(FanoutSplit) });
 export type FanoutMessageV2 = Static<typeof FanoutMessageV2>;
 
-/** v1's counts plus web devices' (absent in tasks written before the Web Push lane: 0). */
-const PerProvider = Type.Object({ apns: Type.Integer({ minimum: 0 }), fcm: Type.Integer({ minimum: 0 }), webpush: Type.Optional(Type.Integer({ minimum: 0 })) });
+/** v1's counts plus web and Huawei devices' (absent in tasks written before their lanes: 0). */
+const PerProvider = Type.Object({ apns: Type.Integer({ minimum: 0 }), fcm: Type.Integer({ minimum: 0 }), webpush: Type.Optional(Type.Integer({ minimum: 0 })), hms: Type.Optional(Type.Integer({ minimum: 0 })) });
 
 /** v1's audience plus its expressions: the union of the plain targets' lists and of these conditions (libs/audience). */
 export const ResolvedAudienceV2 = Type.Object({

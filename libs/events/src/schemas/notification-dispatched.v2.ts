@@ -4,8 +4,8 @@ import { NotificationDispatchedV1 } from './notification-dispatched.v1.ts';
 
 const v1 = NotificationDispatchedV1.properties.data.properties;
 
-/** v1's counts plus web devices' (Web Push batches); absent: none. */
-const PerProvider = Type.Object({ apns: Type.Integer({ minimum: 0 }), fcm: Type.Integer({ minimum: 0 }), webpush: Type.Optional(Type.Integer({ minimum: 0 })) });
+/** v1's counts plus web devices' (Web Push batches) and Huawei devices' (Push Kit batches); absent: none. */
+const PerProvider = Type.Object({ apns: Type.Integer({ minimum: 0 }), fcm: Type.Integer({ minimum: 0 }), webpush: Type.Optional(Type.Integer({ minimum: 0 })), hms: Type.Optional(Type.Integer({ minimum: 0 })) });
 
 export const NotificationDispatchedV2 = eventSchema(
   'NotificationDispatched',

@@ -120,10 +120,10 @@ export class DeviceQueries {
    * How many devices an audience filter (libs/audience `audienceFilter`,
    * already scoped to its project) matches on each platform.
    */
-  async countAudience(audience: StoreFilter<DeviceDocument>): Promise<{ ios: number; android: number; web: number }> {
+  async countAudience(audience: StoreFilter<DeviceDocument>): Promise<{ ios: number; android: number; web: number; huawei: number }> {
     const [devices, store] = await Promise.all([this.#devices(), this.#readModels.store()]);
-    const [ios, android, web] = await Promise.all((['ios', 'android', 'web'] as const).map((platform) => store.count(devices, { ...audience, platform })));
-    return { ios: ios!, android: android!, web: web! };
+    const [ios, android, web, huawei] = await Promise.all((['ios', 'android', 'web', 'huawei'] as const).map((platform) => store.count(devices, { ...audience, platform })));
+    return { ios: ios!, android: android!, web: web!, huawei: huawei! };
   }
 
   /**

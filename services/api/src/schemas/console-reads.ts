@@ -4,7 +4,7 @@ import { NotificationRequest } from './notifications.ts';
 
 /** Routes added for the console (services/console), usable by any API client. */
 
-export const PlatformCounts = Type.Object({ ios: Type.Integer(), android: Type.Integer(), web: Type.Integer({ description: 'Browsers (Web Push)' }) });
+export const PlatformCounts = Type.Object({ ios: Type.Integer(), android: Type.Integer(), web: Type.Integer({ description: 'Browsers (Web Push)' }), huawei: Type.Integer({ description: 'Android devices with Huawei Mobile Services (Push Kit)' }) });
 
 export const dryRunSchema = {
   summary: 'How many devices a send would reach, without sending',
@@ -65,7 +65,7 @@ export const notificationReportSchema = {
     200: Type.Object({
       data: Type.Object({
         failures: Type.Array(
-          Type.Object({ provider: Type.Enum(['apns', 'fcm', 'webpush']), outcome: Type.Enum(['failed', 'invalid']), reason: Type.String({ description: "'' when none was given" }), count: Type.Integer() }),
+          Type.Object({ provider: Type.Enum(['apns', 'fcm', 'webpush', 'hms']), outcome: Type.Enum(['failed', 'invalid']), reason: Type.String({ description: "'' when none was given" }), count: Type.Integer() }),
         ),
         timeline: Type.Array(Type.Object({ at: Type.String({ format: 'date-time' }), span: Type.Enum(['minute', 'hour', 'day']), ...OutcomeCounts })),
       }),

@@ -5,8 +5,8 @@ import { DEVICE_LIMITS } from '../domain/device-limits.ts';
 export const Device = Type.Object(
   {
     id: Type.String(),
-    token: Type.String({ description: 'The APNs or FCM token; for a web device, its push subscription endpoint' }),
-    platform: Type.Enum(['ios', 'android', 'web']),
+    token: Type.String({ description: 'The APNs, FCM or HMS token; for a web device, its push subscription endpoint' }),
+    platform: Type.Enum(['ios', 'android', 'web', 'huawei']),
     status: Type.Enum(['active', 'inactive']),
     metadata: StringMap,
     identifiers: StringMap,
@@ -27,8 +27,8 @@ export const Device = Type.Object(
 export const RegisterDeviceBody = Type.Object(
   {
     project_id: Type.String({ minLength: 1 }),
-    token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'APNs device token or FCM registration token (required for ios and android; web devices send `subscription`)' })),
-    platform: Type.Enum(['ios', 'android', 'web']),
+    token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'APNs device token, FCM registration token or HMS push token (required for ios, android and huawei; web devices send `subscription`)' })),
+    platform: Type.Enum(['ios', 'android', 'web', 'huawei'], { description: 'huawei: an Android device with Huawei Mobile Services and no Google services, sent through Huawei Push Kit' }),
     subscription: Type.Optional(
       Type.Object(
         {

@@ -6,7 +6,7 @@ import { RECEIPT_OUTCOMES } from './receipts.ts';
 
 const Time = Type.String({ format: 'date-time' });
 const NullableString = Type.Union([Type.String(), Type.Null()]);
-const Provider = Type.Enum(['apns', 'fcm', 'webpush']);
+const Provider = Type.Enum(['apns', 'fcm', 'webpush', 'hms']);
 const LogPlace = Type.Object(
   { topic: Type.String(), partition: Type.Integer(), offset: Type.Integer() },
   { description: 'Where the fact is in the log (logical topic name)' },

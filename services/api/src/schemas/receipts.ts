@@ -10,7 +10,7 @@ export const Receipt = Type.Object(
   {
     notification_id: Type.String(),
     device_id: Type.String(),
-    provider: Type.Enum(['apns', 'fcm', 'webpush']),
+    provider: Type.Enum(['apns', 'fcm', 'webpush', 'hms']),
     outcome: Type.Enum(OUTCOMES, {
       description: '`delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent (cancelled); `expired`: not sent (`max_duration` ran out; reason `MaxDurationExceeded`); `capped`: not sent (a frequency cap with `on_cap: drop`; reason `FrequencyCap`, see `rule`); `deferred`: held by a frequency cap (`on_cap: defer`) or quiet hours until `until`, then replaced by its real outcome; `held_out`: not sent (in an A/B send\'s holdout)',
     }),

@@ -7,11 +7,13 @@ export interface AudienceSize {
   android: number;
   /** Browsers (Web Push subscriptions). */
   web: number;
+  /** Android devices with Huawei Mobile Services (Push Kit). */
+  huawei: number;
 }
 
 /** Every platform's devices together. */
 export function audienceTotal(size: AudienceSize): number {
-  return size.ios + size.android + size.web;
+  return size.ios + size.android + size.web + size.huawei;
 }
 
 /**

@@ -9,8 +9,8 @@ export const BATCH_SIZE = 500;
  */
 export const BATCH_BYTE_BUDGET = 900_000;
 
-/** Counts per provider; `webpush` is absent in tasks written before the Web Push lane (read as 0). */
-export type PerProvider = { apns: number; fcm: number; webpush?: number | undefined };
+/** Counts per provider; `webpush` and `hms` are absent in tasks written before their lanes (read as 0). */
+export type PerProvider = { apns: number; fcm: number; webpush?: number | undefined; hms?: number | undefined };
 /** A device as a batch needs it. */
 export interface BatchRow {
   device_id: string;
@@ -37,10 +37,11 @@ export interface CutLimits {
   extraBytes?: ((deviceId: string) => number) | undefined;
 }
 
-/** The provider a platform's devices are sent through (a `web` device: its subscription's push service, RFC 8030). */
+/** The provider a platform's devices are sent through (a `web` device: its subscription's push service, RFC 8030; a `huawei` device: Push Kit). */
 export function providerFor(platform: Platform): Provider {
   if (platform === 'ios') return 'apns';
   if (platform === 'android') return 'fcm';
+  if (platform === 'huawei') return 'hms';
   return 'webpush';
 }
 
@@ -65,7 +66,7 @@ export function encodedDeviceBytes(device: BatchDevice): number {
 export function cutBatches(rows: readonly BatchRow[], start: PerProvider, limits: CutLimits): { batches: PlannedBatch[]; next: PerProvider } {
   const next: PerProvider = { ...start };
   const batches: PlannedBatch[] = [];
-  const pending: Record<Provider, { devices: BatchDevice[]; bytes: number }> = { apns: { devices: [], bytes: 2 }, fcm: { devices: [], bytes: 2 }, webpush: { devices: [], bytes: 2 } };
+  const pending: Record<Provider, { devices: BatchDevice[]; bytes: number }> = { apns: { devices: [], bytes: 2 }, fcm: { devices: [], bytes: 2 }, webpush: { devices: [], bytes: 2 }, hms: { devices: [], bytes: 2 } };
   const cut = (provider: Provider) => {
     const open = pending[provider];
     if (open.devices.length === 0) return;
@@ -85,5 +86,6 @@ export function cutBatches(rows: readonly BatchRow[], start: PerProvider, limits
   cut('apns');
   cut('fcm');
   cut('webpush');
+  cut('hms');
   return { batches, next };
 }

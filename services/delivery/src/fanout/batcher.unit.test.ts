@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BATCH_BYTE_BUDGET, cutBatches, encodedDeviceBytes } from './batcher.ts';
 
-const row = (n: number, platform: 'ios' | 'android' | 'web', token = `tok${n}`) => ({ device_id: `d${String(n).padStart(5, '0')}`, token, platform });
+const row = (n: number, platform: 'ios' | 'android' | 'web' | 'huawei', token = `tok${n}`) => ({ device_id: `d${String(n).padStart(5, '0')}`, token, platform });
 const limits = { maxDevices: 2, maxDeviceBytes: 1_000_000 };
 
 describe('cutBatches', () => {
@@ -24,6 +24,16 @@ describe('cutBatches', () => {
     ]);
     expect(next).toEqual({ apns: 1, fcm: 0, webpush: 1 });
     expect(cutBatches([row(4, 'web')], next, limits).batches.map((b) => [b.provider, b.sequence])).toEqual([['webpush', 1]]);
+  });
+
+  it('puts huawei devices in hms batches of their own, numbered from 0 when a task has no hms count yet', () => {
+    const { batches, next } = cutBatches([row(1, 'huawei'), row(2, 'android'), row(3, 'huawei'), row(4, 'huawei')], { apns: 0, fcm: 0, webpush: 2 }, limits);
+    expect(batches.map((b) => [b.provider, b.sequence, b.devices.map((d) => d.device_id)])).toEqual([
+      ['hms', 0, ['d00001', 'd00003']],
+      ['fcm', 0, ['d00002']],
+      ['hms', 1, ['d00004']],
+    ]);
+    expect(next).toEqual({ apns: 0, fcm: 1, webpush: 2, hms: 2 });
   });
 
   it('makes no batch for no rows', () => {

@@ -124,7 +124,7 @@ export async function heldBatches(
 }
 
 /** Where a released batch goes: its provider's campaign lane (a deferred push is no small send). */
-const RELEASE_TOPIC = { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm, webpush: TOPICS.deliveriesWebpush } as const;
+const RELEASE_TOPIC = { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm, webpush: TOPICS.deliveriesWebpush, hms: TOPICS.deliveriesHms } as const;
 
 const REASONS = { capped: 'FrequencyCap', expired: 'MaxDurationExceeded' } as const;
 

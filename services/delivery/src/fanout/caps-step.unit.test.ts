@@ -81,7 +81,7 @@ describe('a gated step', () => {
     const start: TaskProgress = { step: 1, sequence: { apns: 0, fcm: 0 }, targeted: { apns: 0, fcm: 0 } };
     const limits = { maxDevices: 500, maxDeviceBytes: 1_000_000 };
     const plan = planStep(start, gate.page, limits);
-    const batchOf = (batch: { provider: 'apns' | 'fcm' | 'webpush'; sequence: number; devices: Array<{ device_id: string; token: string }> }) =>
+    const batchOf = (batch: { provider: 'apns' | 'fcm' | 'webpush' | 'hms'; sequence: number; devices: Array<{ device_id: string; token: string }> }) =>
       createEvent('DeliveryBatch', { batch_id: deliveryBatchId('n2', batch.provider, 3, batch.sequence), notification_id: 'n2', provider: batch.provider, sequence: batch.sequence, message: { title: 't', body: 'b' }, devices: batch.devices }, { project_id: 'p' });
     const { out, next } = await heldBatches(deps, gate.held, plan.next, limits, batchOf, { project_id: 'p' });
     // Every device is targeted; the held ones take the batch numbers after the step's own.
@@ -106,7 +106,7 @@ describe('a gated step', () => {
       ['ann-1', { kind: 'capped', rule: 'cap 1/3600s per user' }],
       ['eve-1', { kind: 'expired', rule: 'quiet 22:00-08:00 Asia/Tokyo' }],
     ]);
-    const batchOf = (batch: { provider: 'apns' | 'fcm' | 'webpush'; sequence: number; devices: Array<{ device_id: string; token: string }> }) =>
+    const batchOf = (batch: { provider: 'apns' | 'fcm' | 'webpush' | 'hms'; sequence: number; devices: Array<{ device_id: string; token: string }> }) =>
       createEvent('DeliveryBatch', { batch_id: deliveryBatchId('n2', batch.provider, 3, batch.sequence), notification_id: 'n2', provider: batch.provider, sequence: batch.sequence, message: { title: 't', body: 'b' }, devices: batch.devices }, { project_id: 'p' });
     const { out } = await heldBatches(deps, gate.held, { step: 1, sequence: { apns: 0, fcm: 0 }, targeted: { apns: 0, fcm: 0 } }, { maxDevices: 500, maxDeviceBytes: 1_000_000 }, batchOf, { project_id: 'p' });
     expect(out.map((item) => item.event.type === 'DeliveryReported' && item.event.data.results.map((result) => [result.outcome, result.reason]))).toEqual([[['capped', 'FrequencyCap']], [['expired', 'MaxDurationExceeded']]]);

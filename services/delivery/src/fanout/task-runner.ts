@@ -12,8 +12,8 @@ import { baseMessage, contentBytes, contentMakerFor, contentsOfRows, withContent
 import { heldOutReports, splitContents, splitMakerFor, splitRows, type SplitMaker } from './split-step.ts';
 
 export const WORK_TOPIC = {
-  campaign: { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm, webpush: TOPICS.deliveriesWebpush },
-  express: { apns: TOPICS.deliveriesApnsExpress, fcm: TOPICS.deliveriesFcmExpress, webpush: TOPICS.deliveriesWebpushExpress },
+  campaign: { apns: TOPICS.deliveriesApns, fcm: TOPICS.deliveriesFcm, webpush: TOPICS.deliveriesWebpush, hms: TOPICS.deliveriesHms },
+  express: { apns: TOPICS.deliveriesApnsExpress, fcm: TOPICS.deliveriesFcmExpress, webpush: TOPICS.deliveriesWebpushExpress, hms: TOPICS.deliveriesHmsExpress },
 } as const;
 export const DEFAULT_STEP_DEVICES = 10_000;
 /** The first step reads less, so the first batch leaves after one short read whatever the audience's size. */

@@ -2,7 +2,7 @@ import type { DeliveryBatchV2 } from '@herald/events';
 import type { HandlerContext } from '@herald/kafka';
 import { isRebalance, isRetriable } from '@herald/errors';
 import { retry } from '@herald/retry';
-import { buildApnsRequest, buildFcmMessage, type PushMessage } from '@herald/push-payloads';
+import { buildApnsRequest, buildFcmMessage, buildHmsMessage, type PushMessage } from '@herald/push-payloads';
 import type { DeviceTarget } from '../providers/push-message.ts';
 import { sendWithRetry, type AttemptedResult } from './retry.ts';
 import { THROTTLE_MAX_MS, type SenderDeps } from './sender-deps.ts';
@@ -78,6 +78,16 @@ export async function batchSender(deps: SenderDeps, batch: DeliveryBatchV2, cont
     if (buildable(message) === undefined) return PAYLOAD_BUILD_FAILED;
     return (devices) => sendWeb(devices, message);
   }
+  if (deps.provider === 'hms') {
+    const project = await untilAvailable(deps, context, () => deps.clients.hms(batch.project_id));
+    if (project === undefined) return NO_HMS_CREDENTIALS;
+    // The client builds the Push Kit body per call; built here once so a message that can never be built fails without a send.
+    const sendHms = (devices: readonly DeviceTarget[], content: PushMessage) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => project.client.send(project.credential, open, content))), deps.policy, clock, hooks);
+    const buildable = (content: PushMessage) => builtPayload(deps, batch, () => (buildHmsMessage(content), content));
+    if (batch.data.contents !== undefined) return sendByContent(message, batch, buildable, sendHms, PAYLOAD_BUILD_FAILED);
+    if (buildable(message) === undefined) return PAYLOAD_BUILD_FAILED;
+    return (devices) => sendHms(devices, message);
+  }
   if (deps.provider === 'apns') {
     const client = await untilAvailable(deps, context, () => deps.clients.apns(batch.project_id));
     if (client === undefined) return 'NoApnsCredentials';
@@ -99,6 +109,9 @@ export async function batchSender(deps: SenderDeps, batch: DeliveryBatchV2, cont
 
 /** The reason every device of a web batch gets when its project has no VAPID keys (`herald providers webpush --generate`). */
 export const NO_WEBPUSH_KEYS = 'NoWebPushKeys';
+
+/** The reason every device of a Huawei batch gets when its project has no Push Kit credential (`herald providers hms`). */
+export const NO_HMS_CREDENTIALS = 'NoHmsCredentials';
 
 /** The reason every device of a batch gets when its provider payload cannot be built. */
 export const PAYLOAD_BUILD_FAILED = 'PayloadBuildFailed';

@@ -3,7 +3,7 @@ import type { Outgoing } from '@herald/kafka';
 import type { AttemptedResult } from './retry.ts';
 
 /** Each provider's retry lane (a work topic and consumer group of its own). */
-export const RETRY_TOPIC: Record<Provider, string> = { apns: TOPICS.deliveriesApnsRetry, fcm: TOPICS.deliveriesFcmRetry, webpush: TOPICS.deliveriesWebpushRetry };
+export const RETRY_TOPIC: Record<Provider, string> = { apns: TOPICS.deliveriesApnsRetry, fcm: TOPICS.deliveriesFcmRetry, webpush: TOPICS.deliveriesWebpushRetry, hms: TOPICS.deliveriesHmsRetry };
 
 /** A batch's results after one send: the final ones, to report now, and the devices still retryable. */
 export function splitOpen(results: readonly AttemptedResult[]): { settled: AttemptedResult[]; open: AttemptedResult[] } {

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '@herald/log';
-import type { ApnsCredential, FcmCredential, WebPushCredential } from '@herald/admin';
+import type { ApnsCredential, FcmCredential, HmsCredential, WebPushCredential } from '@herald/admin';
 import { createApnsClient, type ApnsClient } from '../providers/apns-client.ts';
 import { createFcmClient, type FcmClient } from '../providers/fcm-client.ts';
+import { createHmsClient, type HmsClient, type HmsClientOptions } from '../providers/hms-client.ts';
 import { createWebPushClient, type WebPushClient, type WebPushClientOptions, type WebPushProjectKeys } from '../providers/webpush-client.ts';
 
 export interface ProjectCredentials {
   apns?: ApnsCredential | undefined;
   fcm?: FcmCredential | undefined;
+  hms?: HmsCredential | undefined;
 }
 
 /** Where a sender finds a project's credentials (the encrypted store, in production). */
@@ -29,6 +31,13 @@ export interface WebPushProject {
   close(): Promise<void>;
 }
 
+/** A project's Push Kit sending: the process's one client (connections, OAuth tokens cached per credential, HMS_MAX_IN_FLIGHT) and the project's credential. */
+export interface HmsProject {
+  client: HmsClient;
+  credential: HmsCredential;
+  close(): Promise<void>;
+}
+
 export interface ProviderClientSettings {
   credentials: CredentialSource;
   logger: Logger;
@@ -41,6 +50,8 @@ export interface ProviderClientSettings {
   fcmMaxConcurrentChunks?: number;
   /** The Web Push client's settings (the webpush role); absent: no Web Push client. */
   webpush?: Omit<WebPushClientOptions, 'ca'> | undefined;
+  /** The Push Kit client's settings (the hms role); absent: no Push Kit client. */
+  hms?: Omit<HmsClientOptions, 'ca'> | undefined;
   /** How often a cached client re-reads its credential, to pick up a replaced key. */
   refreshMs?: number;
 }
@@ -51,7 +62,7 @@ interface Cached<C> {
   checkedAt: number;
 }
 
-type Client = ApnsClient | FcmClient | WebPushProject;
+type Client = ApnsClient | FcmClient | WebPushProject | HmsProject;
 
 function fingerprint(value: unknown): string {
   return value === undefined ? '' : createHash('sha256').update(JSON.stringify(value)).digest('hex');
@@ -67,6 +78,7 @@ export class ProviderClients {
   readonly #cache = new Map<string, Cached<Client>>();
   readonly #pending = new Map<string, Promise<Client | undefined>>();
   #webPushClient: WebPushClient | undefined;
+  #hmsClient: HmsClient | undefined;
 
   constructor(settings: ProviderClientSettings) {
     this.#settings = settings;
@@ -96,6 +108,27 @@ export class ProviderClients {
     if (options === undefined) throw new Error('no Web Push client settings: this process does not run the webpush role');
     this.#webPushClient ??= createWebPushClient({ ...options, ca: this.#settings.ca });
     return this.#webPushClient;
+  }
+
+  /**
+   * The project's Push Kit credential with the shared client, or undefined
+   * when the project has none (`herald providers hms`); re-read every
+   * `refreshMs`, so a replaced secret is used from then on.
+   */
+  async hms(projectId: string): Promise<HmsProject | undefined> {
+    return this.#get(`hms:${projectId}`, async () => (await this.#settings.credentials.get(projectId)).hms, (credential: HmsCredential) => ({
+      client: this.#sharedHmsClient(),
+      credential: { appId: credential.appId, clientId: credential.clientId, clientSecret: credential.clientSecret },
+      // The client is the process's, not the project's: closeAll closes it.
+      close: async () => {},
+    })) as Promise<HmsProject | undefined>;
+  }
+
+  #sharedHmsClient(): HmsClient {
+    const options = this.#settings.hms;
+    if (options === undefined) throw new Error('no Push Kit client settings: this process does not run the hms role');
+    this.#hmsClient ??= createHmsClient({ ...options, ca: this.#settings.ca });
+    return this.#hmsClient;
   }
 
   async apns(projectId: string): Promise<ApnsClient | undefined> {
@@ -163,5 +196,7 @@ export class ProviderClients {
     await Promise.all(clients.map((client) => client.close()));
     this.#webPushClient?.close();
     this.#webPushClient = undefined;
+    this.#hmsClient?.close();
+    this.#hmsClient = undefined;
   }
 }

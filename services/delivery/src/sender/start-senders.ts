@@ -60,14 +60,15 @@ export async function startSenders(deps: DeliveryDeps, runtime: DeliveryRuntime,
       throw wrapMongoError(error);
     }
   };
-  for (const provider of ['apns', 'fcm', 'webpush'] as const) {
+  for (const provider of ['apns', 'fcm', 'webpush', 'hms'] as const) {
     if (!roles.includes(provider)) continue;
     const logger = ports.logger.child({ role: provider });
     const policy = { deadlineMs: config.DELIVERY_RETRY_DEADLINE_MS, minMs: 200, maxMs: 10_000, maxAttempts: config.DELIVERY_MAX_ATTEMPTS };
     // Both lanes of the provider share its connections: express calls go first (lane-gate.ts).
     const gate = new LaneGate();
     // A push service's 429 holds back its own origin in the Web Push client, not the project: no ProjectThrottled for webpush.
-    const onThrottled = provider === 'webpush' ? undefined : throttlePublisher(ports.producer, provider, logger);
+    // Push Kit's 429/81000001 holds back the batch (Retry-After) but ProjectThrottled (a v1 event) names APNs or FCM only.
+    const onThrottled = provider === 'webpush' || provider === 'hms' ? undefined : throttlePublisher(ports.producer, provider, logger);
     // The campaign lane, the express lane (small sends) and the retry lane (devices still retryable after their
     // batch's first send), each with its own group and send slots: a batch in trouble waits in the retry lane only.
     const lanes = [
