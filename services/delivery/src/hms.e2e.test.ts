@@ -165,9 +165,31 @@ describe('Huawei Push Kit sending', () => {
     expect(multicastsOf(id)).toHaveLength(1);
 
     const busy = await huawei('busy-');
+    const rejectedBefore = fakes().hms.stats.byReason['503'] ?? 0;
     const busyId = await send([{ device_id: busy.id }]);
     expect((await settled(busyId, [busy.id])).get(busy.id)).toMatchObject({ provider: 'hms', outcome: 'delivered' });
     expect(multicastsOf(busyId).map((delivery) => delivery.tokens)).toEqual([[busy.token]]);
+    expect(fakes().hms.stats.byReason['503']).toBe(rejectedBefore + 1);
+  });
+
+  it('fails a project without a Push Kit credential NoHmsCredentials, and explain says how to set it', async () => {
+    const bare = await harness.createProject('hms-bare');
+    const token = hmsToken('bare-');
+    const registered = await harness.request('POST', '/api/v1/devices', { body: { project_id: bare.id, platform: 'huawei', token } });
+    expect(registered.status, JSON.stringify(registered.body)).toBeLessThan(300);
+    const deviceId = (registered.body!.data as { id: string }).id;
+    const sent = await harness.request('POST', '/api/v1/notifications', { key: bare.api_key, body: { notification: { title: 'Hello', body: 'x', targets: [{ device_id: deviceId }] } } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const id = (sent.body!.data as { id: string }).id;
+    const receipt = await waitFor('the receipt', async () => {
+      const rows = (await harness.request('GET', `/api/v1/notifications/${id}/receipts`, { key: bare.api_key })).body?.data as Receipt[] | undefined;
+      return rows?.find((row) => row.device_id === deviceId);
+    }, 90_000);
+    expect(receipt).toMatchObject({ provider: 'hms', outcome: 'failed', reason: 'NoHmsCredentials' });
+    const explained = await harness.request('GET', `/api/v1/notifications/${id}/explain?device_id=${deviceId}`, { key: bare.api_key });
+    expect(explained.status, JSON.stringify(explained.body)).toBe(200);
+    expect((explained.body!.data as { device: { summary: string } }).device.summary).toContain('herald providers hms <project-id>');
+    expect(multicastsOf(id)).toEqual([]);
   });
 
   it('a campaign to ios, android, web and huawei devices reaches each device once, through its own provider', async () => {
