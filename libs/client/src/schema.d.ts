@@ -354,7 +354,7 @@ export interface paths {
                                         notification_id: string;
                                         batch_id: string;
                                         /** @enum {unknown} */
-                                        provider: "apns" | "fcm" | "webpush";
+                                        provider: "apns" | "fcm" | "webpush" | "hms";
                                         /** @enum {unknown} */
                                         outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred" | "held_out";
                                         reason: string | null;
@@ -372,7 +372,7 @@ export interface paths {
                                     /** @description The provider's answer that deactivated the device (DeviceDeactivated) */
                                     evidence?: {
                                         /** @enum {unknown} */
-                                        provider: "apns" | "fcm" | "webpush";
+                                        provider: "apns" | "fcm" | "webpush" | "hms";
                                         /** @description The provider's reason code (BadDeviceToken, Unregistered, UNREGISTERED, …) */
                                         reason: string;
                                         /** @description APNs 410: when Apple says the token stopped being valid */
@@ -1100,10 +1100,13 @@ export interface paths {
                 content: {
                     "application/json": {
                         project_id: string;
-                        /** @description APNs device token or FCM registration token (required for ios and android; web devices send `subscription`) */
+                        /** @description APNs device token, FCM registration token or HMS push token (required for ios, android and huawei; web devices send `subscription`) */
                         token?: string;
-                        /** @enum {unknown} */
-                        platform: "ios" | "android" | "web";
+                        /**
+                         * @description huawei: an Android device with Huawei Mobile Services and no Google services, sent through Huawei Push Kit
+                         * @enum {unknown}
+                         */
+                        platform: "ios" | "android" | "web" | "huawei";
                         /** @description platform web: the browser's `PushSubscription.toJSON()` as it is. The device id is derived from (project, endpoint); a new endpoint for the same device is a token refresh (`device_id` with `previous_token` = the old endpoint, or the bearer key) */
                         subscription?: {
                             /** @description The push service URL: https to a public host (the device's token from now on) */
@@ -2569,6 +2572,361 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/live-activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start, update or end a Live Activity
+         * @description Accepts a Live Activity push and answers its id; the delivery apns role resolves the tokens when it sends. 400 for a body of the wrong shape, 422 naming the field for a combination the event does not allow or an APNs payload over 4096 bytes.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description `start` a new activity on the targets (their push-to-start tokens); `update` or `end` the activity `activity_id` (its update tokens) */
+                        event: "start" | "update" | "end";
+                        /** @description update and end: the activity (`Activity.id`) whose update tokens receive the push */
+                        activity_id?: string;
+                        /** @description start only: devices (`{"device_id"}`) or a user's devices (`{"external_id"}`); their push-to-start token for `attributes_type` receives the push. Topics, metadata and expressions are not supported for Live Activities yet */
+                        targets?: ({
+                            /** Format: uuid */
+                            device_id: string;
+                        } | {
+                            external_id: string;
+                        })[];
+                        /** @description The Swift type name of the `ActivityAttributes` */
+                        attributes_type?: string;
+                        /** @description start: the `ActivityAttributes`' static values */
+                        attributes?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description The activity's `ContentState` (required for start and update) */
+                        content_state?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Shown with the push (required for start) */
+                        alert?: {
+                            title: string;
+                            body: string;
+                            sound?: string;
+                        };
+                        /** @description UNIX seconds after which the system marks the content stale */
+                        stale_date?: number;
+                        /** @description end only: UNIX seconds when the ended activity leaves the Lock Screen (without it, iOS decides, up to four hours) */
+                        dismissal_date?: number;
+                        /** @description Which activity the Dynamic Island features */
+                        relevance_score?: number;
+                        /** @description 10 (default): now, within Apple's budget; 5: when power allows */
+                        priority?: 5 | 10;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                event: "start" | "update" | "end";
+                                activity_id: string | null;
+                                attributes_type: string | null;
+                                /** @description The `aps.timestamp` every attempt of this push carries */
+                                timestamp: number;
+                                /** @description `accepted`: not yet sent; `sent`: `outcomes` holds one entry per token (none when no token matched) */
+                                status: "accepted" | "sent";
+                                outcomes: {
+                                    device_id: string;
+                                    token_id: string;
+                                    outcome: "delivered" | "invalid" | "failed";
+                                    reason?: string;
+                                }[];
+                                /** Format: date-time */
+                                created_at: string;
+                                reported_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/live-activities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Live Activity push and its per-token outcomes
+         * @description 404 when it is not the project's.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The id the send answered */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                event: "start" | "update" | "end";
+                                activity_id: string | null;
+                                attributes_type: string | null;
+                                /** @description The `aps.timestamp` every attempt of this push carries */
+                                timestamp: number;
+                                /** @description `accepted`: not yet sent; `sent`: `outcomes` holds one entry per token (none when no token matched) */
+                                status: "accepted" | "sent";
+                                outcomes: {
+                                    device_id: string;
+                                    token_id: string;
+                                    outcome: "delivered" | "invalid" | "failed";
+                                    reason?: string;
+                                }[];
+                                /** Format: date-time */
+                                created_at: string;
+                                reported_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/metadata": {
         parameters: {
             query?: never;
@@ -2918,7 +3276,7 @@ export interface paths {
                             data: {
                                 failures: {
                                     /** @enum {unknown} */
-                                    provider: "apns" | "fcm" | "webpush";
+                                    provider: "apns" | "fcm" | "webpush" | "hms";
                                     /** @enum {unknown} */
                                     outcome: "failed" | "invalid";
                                     /** @description '' when none was given */
@@ -3242,7 +3600,7 @@ export interface paths {
                                     inactive_since: string | null;
                                     evidence: {
                                         /** @enum {unknown} */
-                                        provider: "apns" | "fcm" | "webpush";
+                                        provider: "apns" | "fcm" | "webpush" | "hms";
                                         /** @description The provider's reason code (BadDeviceToken, Unregistered, UNREGISTERED, …) */
                                         reason: string;
                                         /** @description APNs 410: when Apple says the token stopped being valid */
@@ -3259,7 +3617,7 @@ export interface paths {
                                         notification_id: string;
                                         batch_id: string;
                                         /** @enum {unknown} */
-                                        provider: "apns" | "fcm" | "webpush";
+                                        provider: "apns" | "fcm" | "webpush" | "hms";
                                         /** @enum {unknown} */
                                         outcome: "delivered" | "failed" | "invalid" | "cancelled" | "expired" | "capped" | "deferred" | "held_out";
                                         reason: string | null;
@@ -3999,6 +4357,8 @@ export interface paths {
                                     android: number;
                                     /** @description Browsers (Web Push) */
                                     web: number;
+                                    /** @description Android devices with Huawei Mobile Services (Push Kit) */
+                                    huawei: number;
                                 };
                             };
                         };
@@ -4503,6 +4863,327 @@ export interface paths {
                 };
                 /** @description Error */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}/replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edit or reschedule a scheduled notification
+         * @description Herald never changes a request once accepted (its event is the record): an edit is a new notification whose NotificationRequested carries `replaces` (the old id), published together with the old one's NotificationCancelled. The body is a whole send, checked as POST /api/v1/notifications checks it (422, the old send untouched). 201 with the new notification; 409 when the old one is no longer `scheduled` (it fired, was cancelled or was already replaced). With an `Idempotency-Key`, a repeat answers the same new notification.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description The notification id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        notification: {
+                            /** @description Required unless `template` is given */
+                            title?: string;
+                            /** @description Required unless `template` is given */
+                            body?: string;
+                            targets: (string | {
+                                /** @description The subscribers of the topic with this name or id */
+                                topic?: string;
+                                /** @description Exactly the device with this id */
+                                device_id?: string;
+                                /** @description Exactly the device holding this push token */
+                                token?: string;
+                                /** @description A user's devices */
+                                external_id?: string;
+                                /** @description Devices whose metadata passes every key test: a string (equality), {"in": [...]}, {"exists": true|false} or {"ne": "..."} (an unset key is not equal) */
+                                metadata?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Devices of this platform (ios, android, web, huawei) */
+                                platform?: string;
+                                /** @description Devices whose BCP 47 locale is this one or starts with its subtags ("fr" matches fr, fr-CA) */
+                                locale?: string;
+                                /** @description Devices in this IANA time zone */
+                                timezone?: string;
+                                /** @description The saved segment with this id or name (POST /api/v1/segments): its latest version when the send is accepted, pinned in the notification */
+                                segment?: string;
+                                /** @description Targets every one of which names the device */
+                                and?: unknown[];
+                                /** @description Targets any one of which names the device */
+                                or?: unknown[];
+                                /** @description A target that must not name the device */
+                                not?: unknown;
+                            })[];
+                            /** @description A template by name or id, optionally `@<version>` (without: the newest). Instead of `title` and `body`; the version is pinned in the send */
+                            template?: string;
+                            /** @description The template's variables (not `device`: the device's own values are read under it) */
+                            variables?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description A literal send's content by locale tag (`fr`, `fr-CA`), not Liquid: a device gets its locale's fields over the send's own (fallback `fr-CA` → `fr` → the send's own) */
+                            localizations?: {
+                                [key: string]: {
+                                    /** @description Liquid: the title */
+                                    title?: string;
+                                    /** @description Liquid: the body */
+                                    body?: string;
+                                    /** @description Liquid: the deep link opened on tap */
+                                    link_to?: string;
+                                    /** @description Liquid: https URL of an image */
+                                    image?: string;
+                                    /** @description Custom key/value pairs for the app; each value is Liquid */
+                                    data?: {
+                                        [key: string]: string;
+                                    };
+                                };
+                            };
+                            /** @description An A/B send: each device of the audience gets one variant, by a hash of notification and device ids (instead of `title` and `body` or `template`) */
+                            variants?: {
+                                /** @description Unique within the send: `A`, `B`, `short-copy` */
+                                name: string;
+                                title?: string;
+                                body?: string;
+                                link_to?: string;
+                                image?: string;
+                                data?: {
+                                    [key: string]: string;
+                                };
+                                /** @description A template by name or id, optionally `@<version>` (without: the newest). Instead of `title` and `body`; the version is pinned in the send */
+                                template?: string;
+                                /** @description The template's variables (not `device`: the device's own values are read under it) */
+                                variables?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @description Share (%) of the audience that gets nothing: reported `held_out`, counted, for analytics */
+                            holdout_percent?: number;
+                            /** @description Without it every device takes part: no remainder, no decision */
+                            test?: {
+                                /** @description Share (%) of the audience outside the holdout that takes part; the rest (the remainder) gets the winner at `decide_after` */
+                                percent: number;
+                                /** @description ISO 8601 duration of days, hours, minutes, seconds after the send is due (`PT2H`; at most `P7D`) */
+                                decide_after: string;
+                                /** @enum {string} */
+                                metric: "open_rate";
+                            };
+                            /** @description The variant the remainder gets when no variant wins significantly (default: the first) */
+                            fallback?: string;
+                            /** @description A test send: delivered like any other to the devices named (device_id, token or external_id targets only, at most 20), marked in its event, and left out of the notification list and its counts unless `include_tests=true` */
+                            test_send?: boolean;
+                            link_to?: string;
+                            /** @description Groups notifications on the device: APNs thread-id, Android notification tag */
+                            group?: string;
+                            /** @description Custom key/value pairs for the app: APNs top-level keys, FCM `data` */
+                            data?: {
+                                [key: string]: string;
+                            };
+                            /** @description App icon badge: APNs `aps.badge`, FCM `android.notification.notification_count` */
+                            badge?: number;
+                            /** @description Sound file name or `default`: APNs `aps.sound`, FCM `android.notification.sound` */
+                            sound?: string;
+                            /** @description Seconds the provider keeps trying (≤ 28 days; 0: now or never): APNs `apns-expiration`, FCM `android.ttl` */
+                            ttl?: number;
+                            /**
+                             * @description APNs `apns-priority` 10 / 5, FCM `android.priority`
+                             * @enum {unknown}
+                             */
+                            priority?: "high" | "normal";
+                            /** @description Replaces an earlier notification with the same id: APNs `apns-collapse-id` (≤ 64 bytes), FCM `android.collapse_key` */
+                            collapse_id?: string;
+                            /** @description Background (silent) push: APNs `aps.content-available` (push type `background`, priority 5 when title and body are empty), FCM data-only message */
+                            content_available?: boolean;
+                            /** @description Lets a Notification Service Extension modify it: APNs `aps.mutable-content` (no FCM equivalent) */
+                            mutable_content?: boolean;
+                            /** @description https URL of an image: APNs custom key `image`, FCM `notification.image` */
+                            image?: string;
+                            /** @description Actionable notification type: APNs `aps.category`, FCM `android.notification.click_action` */
+                            category?: string;
+                            /** @description Groups notifications (wins over `group`): APNs `aps.thread-id`, FCM `android.notification.tag` */
+                            thread_id?: string;
+                            /** @description Merged last into the APNs JSON body (objects key by key; other values replace), e.g. {"aps": {"interruption-level": "time-sensitive"}} */
+                            apns?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Merged last into the FCM message as firebase-admin builds it (its field names), e.g. {"android": {"notification": {"channelId": "sales"}}}; may not set the target (token, topic, condition) */
+                            fcm?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description RFC 3339 instant to send at, at most 30 days ahead (a time up to a minute past sends now) */
+                            send_at?: string;
+                            /** @description Wall-clock time ("2026-12-01T09:00") at which each device gets it in its own `timezone` (devices without one: the project's default, else UTC); at most 30 days ahead. A zone whose time has already passed gets it at once */
+                            send_at_local?: string;
+                            /** @description Pushes per minute, across every delivery instance together, sent evenly (a paced campaign); absent: the project's default (`herald projects pace`), else as fast as Herald goes. PATCH changes it in flight */
+                            rate_per_minute?: number;
+                            /** @description Seconds from when the send is due (now, `send_at`, or each local-time slot) after which nothing more is sent: the devices left are reported `expired` */
+                            max_duration?: number;
+                            /** @description `transactional`: sent on the express lane ahead of the project's campaigns, never paced, not held by the project's budget (`herald projects budget`) for its first 11,000 devices per partition, and not subject to the project's frequency cap and quiet hours (`herald projects caps` / `quiet-hours`). `campaign`: paced (its own `rate_per_minute` or the project's default), held by the project's budget, capped (devices over the cap are reported `capped` or `deferred`) and kept quiet (devices in quiet hours are `deferred` to their end) from its first push. Absent: decided per device partition by size: a partition whose share of the audience fits its first step (1,000 devices) sends it as transactional, a larger one as campaign (docs/internals/campaign-control.md) */
+                            priority_lane?: "transactional" | "campaign";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-6"];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5726,6 +6407,8 @@ export interface paths {
                                     android: number;
                                     /** @description Browsers (Web Push) */
                                     web: number;
+                                    /** @description Android devices with Huawei Mobile Services (Push Kit) */
+                                    huawei: number;
                                 };
                             };
                         };
@@ -8446,7 +9129,7 @@ export interface components {
             notification_id: string;
             device_id: string;
             /** @enum {unknown} */
-            provider: "apns" | "fcm" | "webpush";
+            provider: "apns" | "fcm" | "webpush" | "hms";
             /**
              * @description `delivered`: accepted by the provider; `failed`: not accepted after retries; `invalid`: token rejected (device deactivated); `cancelled`: not sent (cancelled); `expired`: not sent (`max_duration` ran out; reason `MaxDurationExceeded`); `capped`: not sent (a frequency cap with `on_cap: drop`; reason `FrequencyCap`, see `rule`); `deferred`: held by a frequency cap (`on_cap: defer`) or quiet hours until `until`, then replaced by its real outcome; `held_out`: not sent (in an A/B send's holdout)
              * @enum {unknown}
@@ -8478,10 +9161,10 @@ export interface components {
         /** Device */
         "def-3": {
             id: string;
-            /** @description The APNs or FCM token; for a web device, its push subscription endpoint */
+            /** @description The APNs, FCM or HMS token; for a web device, its push subscription endpoint */
             token: string;
             /** @enum {unknown} */
-            platform: "ios" | "android" | "web";
+            platform: "ios" | "android" | "web" | "huawei";
             /** @enum {unknown} */
             status: "active" | "inactive";
             /** @description Keys: 1–64 characters, without '.' or control characters, not starting with '$'; at most 64 entries; values at most 1024 characters */
@@ -8603,7 +9286,7 @@ export interface components {
                 held_out?: number;
                 opened: number;
             };
-            /** @description `webpush` once the notification targeted a web device */
+            /** @description `webpush` once the notification targeted a web device, `hms` a Huawei device */
             counts_by_provider?: {
                 apns: {
                     /** @description Active devices the audience resolved to (so far, while dispatching) */
@@ -8648,6 +9331,27 @@ export interface components {
                     opened: number;
                 };
                 webpush?: {
+                    /** @description Active devices the audience resolved to (so far, while dispatching) */
+                    targeted: number;
+                    /** @description Devices a provider answered for: delivered + failed + invalid */
+                    sent: number;
+                    delivered: number;
+                    failed: number;
+                    /** @description Token rejected by the provider; the device was deactivated */
+                    invalid: number;
+                    /** @description Not sent: cancelled before its batch went out */
+                    cancelled: number;
+                    /** @description Not sent: `max_duration` ran out before its batch went out */
+                    expired: number;
+                    /** @description Not sent: a project frequency cap with `on_cap: drop` (campaign sends only) */
+                    capped: number;
+                    /** @description Held now by a frequency cap (`on_cap: defer`) or quiet hours; each moves to its real outcome when released */
+                    deferred: number;
+                    /** @description Not sent: in an A/B send's holdout */
+                    held_out?: number;
+                    opened: number;
+                };
+                hms?: {
                     /** @description Active devices the audience resolved to (so far, while dispatching) */
                     targeted: number;
                     /** @description Devices a provider answered for: delivered + failed + invalid */
@@ -8723,6 +9427,11 @@ export interface components {
             };
             /** @description Present (true) on a test send */
             test_send?: boolean;
+            /**
+             * Format: uuid
+             * @description An edit of a scheduled send: the notification this one replaced (cancelled)
+             */
+            replaces?: string;
             /** @description When the audience was first resolved and queued */
             dispatched_at?: string | null;
             /** @description When it became sent, cancelled or expired */
