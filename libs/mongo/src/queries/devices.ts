@@ -9,6 +9,8 @@ export interface DeviceListFilter {
   status?: 'active' | 'inactive' | undefined;
   token?: string | undefined;
   external_id?: string | undefined;
+  /** One metadata pair the device must have (its key checked by the route: no '.', no leading '$'). */
+  metadata?: { key: string; value: string } | undefined;
 }
 
 /** Which page of a listing: how many to pass over, how many to answer. */
@@ -39,6 +41,7 @@ function listFilter(projectId: string, filter: DeviceListFilter): Filter<DeviceD
   if (filter.status !== undefined) out.status = filter.status;
   if (filter.token !== undefined) out.token = filter.token;
   if (filter.external_id !== undefined) out.external_id = filter.external_id;
+  if (filter.metadata !== undefined) (out as Record<string, unknown>)[`metadata.${filter.metadata.key}`] = filter.metadata.value;
   return out;
 }
 
@@ -100,9 +103,9 @@ export class DeviceQueries {
   }
 
   /** How many of the project's devices the filter matches, counted (for narrow filters: a token, a user). */
-  async countDevices(projectId: string, filter: DeviceListFilter): Promise<number> {
+  async countDevices(projectId: string, filter: DeviceListFilter, limit?: number): Promise<number> {
     const [devices, store] = await Promise.all([this.#devices(), this.#readModels.store()]);
-    return store.count(devices, listFilter(projectId, filter));
+    return store.count(devices, listFilter(projectId, filter), limit === undefined ? undefined : { limit });
   }
 
   /** The project's devices by platform and status, from the projector's counters (libs/read-models device-counts.ts). */

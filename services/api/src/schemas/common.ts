@@ -31,7 +31,7 @@ export const PageQuery = {
  * as `propertyNames`, which the OpenAPI document keeps (it rewrites
  * `patternProperties`).
  */
-const MAP_KEYS = {
+export const MAP_KEYS = {
   propertyNames: { pattern: `^[^.$\\u0000-\\u001f\\u2028\\u2029][^.\\u0000-\\u001f\\u2028\\u2029]{0,${DEVICE_LIMITS.keyLength - 1}}$` },
   description: `Keys: 1–${DEVICE_LIMITS.keyLength} characters, without '.' or control characters, not starting with '$'; at most ${DEVICE_LIMITS.mapEntries} entries; values at most ${DEVICE_LIMITS.valueLength} characters`,
 };

@@ -22,7 +22,12 @@ export interface DeviceListQuery {
   status?: 'active' | 'inactive' | undefined;
   token?: string | undefined;
   external_id?: string | undefined;
+  metadata_key?: string | undefined;
+  metadata_value?: string | undefined;
 }
+
+/** Where a metadata search's count stops: it reads the project's devices (no index has every key). */
+export const METADATA_SEARCH_COUNT_LIMIT = 10_000;
 
 const UNREGISTERED = 'Unregistered';
 
@@ -113,9 +118,12 @@ export class DeviceService {
    */
   async list(projectId: string, query: DeviceListQuery): Promise<{ data: DeviceView[]; pagination: Pagination }> {
     const request = pageRequest(query);
-    const filter = { status: query.status, token: query.token, external_id: query.external_id };
+    if ((query.metadata_key === undefined) !== (query.metadata_value === undefined)) throw new ValidationError([`${query.metadata_key === undefined ? 'metadata_key' : 'metadata_value'}: metadata_key and metadata_value go together`]);
+    const metadata = query.metadata_key === undefined || query.metadata_value === undefined ? undefined : { key: query.metadata_key, value: query.metadata_value };
+    const filter = { status: query.status, token: query.token, external_id: query.external_id, metadata };
     const counted = async () => {
       if (query.token !== undefined || query.external_id !== undefined) return this.#queries.countDevices(projectId, filter);
+      if (metadata !== undefined) return this.#queries.countDevices(projectId, filter, METADATA_SEARCH_COUNT_LIMIT);
       const { ios, android } = await this.counts(projectId);
       const statuses: ReadonlyArray<'active' | 'inactive'> = query.status === undefined ? ['active', 'inactive'] : [query.status];
       return statuses.reduce((sum, status) => sum + ios[status] + android[status], 0);
