@@ -978,6 +978,10 @@ export interface paths {
                     token?: string;
                     /** @description Only the devices of this user (the project's external id) */
                     external_id?: string;
+                    /** @description With metadata_value: only the devices whose metadata has this key with that value */
+                    metadata_key?: string;
+                    /** @description The value metadata_key must have (exactly, as stored) */
+                    metadata_value?: string;
                 };
                 header?: never;
                 path?: never;
