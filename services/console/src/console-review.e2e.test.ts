@@ -13,7 +13,7 @@ import { docsScreenshot, expectAccessible, signInWith, startConsoleStack, type C
  * explain takes a token; every time says its zone, switchable to UTC.
  */
 const IOS = [apnsToken('review-ios-1'), apnsToken('review-ios-2')];
-const DEVICES = [...IOS.map((token) => ({ token, platform: 'ios', topics: ['news'] })), { token: 'review-android-1', platform: 'android', topics: ['news'] }];
+const DEVICES = [...IOS.map((token) => ({ token, platform: 'ios', topics: ['news'] })), { token: 'review-android-1', platform: 'android', topics: ['news'], metadata: { country: 'FR' } }];
 
 let stack: ConsoleStack;
 let context: BrowserContext;
@@ -154,6 +154,16 @@ describe('names, search and zones', { timeout: 120_000 }, () => {
     await page.getByTestId('show-ids').click();
     await page.getByTestId('receipts').getByText(sentId).first().waitFor();
     await expectAccessible(page, 'device page with names');
+  });
+
+  it('finds devices by a metadata pair', async () => {
+    await page.goto(stack.url('/console/devices'));
+    await page.getByLabel('Find by id, token or external id').fill('country=FR');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.waitForURL(/q=country%3DFR/);
+    await page.getByText('review-android-1').first().waitFor();
+    expect(await page.getByText(IOS[0]!).count()).toBe(0);
+    await expectAccessible(page, 'devices by metadata');
   });
 
   it('explains a device found by its token', async () => {

@@ -29,8 +29,11 @@ export function Devices() {
         }}
       >
         <label for="device-query">Find by id, token or external id</label>
-        <input id="device-query" type="search" value={input} onInput={(event) => setInput(event.currentTarget.value)} />
+        <input id="device-query" type="search" value={input} onInput={(event) => setInput(event.currentTarget.value)} aria-describedby="device-query-hint" />
         <button type="submit">Find</button>
+        <span class="hint" id="device-query-hint">
+          or key=value for a metadata pair
+        </span>
       </form>
       {q === '' ? (
         <>
