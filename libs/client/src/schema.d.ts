@@ -5426,6 +5426,10 @@ export interface paths {
                                         active: number;
                                         inactive: number;
                                     };
+                                    huawei: {
+                                        active: number;
+                                        inactive: number;
+                                    };
                                 };
                                 outcomes_24h: {
                                     delivered: number;

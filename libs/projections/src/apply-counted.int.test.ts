@@ -42,6 +42,7 @@ async function recount() {
       ios: { active: by('ios', 'active'), inactive: by('ios', 'inactive') },
       android: { active: by('android', 'active'), inactive: by('android', 'inactive') },
       web: { active: by('web', 'active'), inactive: by('web', 'inactive') },
+      huawei: { active: by('huawei', 'active'), inactive: by('huawei', 'inactive') },
     },
     topics: { t1: subscribers('t1'), t2: subscribers('t2') },
   };

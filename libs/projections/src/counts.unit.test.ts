@@ -5,7 +5,7 @@ import { type CounterDocument, counterId, deviceCountDeltas, deviceCountsOf, typ
 
 const project_id = 'p';
 const records = (events: HeraldEvent[], partition = 0, from = 0) => events.map((event, index) => ({ event, topic: TOPICS.deviceEvents, partition, offset: from + index }));
-const register = (token: string, platform: 'ios' | 'android', topic_ids?: string[]) =>
+const register = (token: string, platform: 'ios' | 'android' | 'web' | 'huawei', topic_ids?: string[]) =>
   createEvent('DeviceRegistered', { device_id: deviceIdFor(project_id, token), token, platform, ...(topic_ids === undefined ? {} : { topic_ids }) }, { project_id });
 const deactivate = (token: string) => createEvent('DeviceDeactivated', { device_id: deviceIdFor(project_id, token), reason: 'Unregistered', provider: 'apns' }, { project_id });
 
@@ -23,22 +23,22 @@ function countsAfter(...chunks: Array<ReturnType<typeof records>>): Map<string, 
 
 describe('device counters', () => {
   it('count devices by platform and status, and active subscribers per topic', () => {
-    const counts = countsAfter(records([register('a', 'ios', ['t1', 't2']), register('b', 'android', ['t1']), register('c', 'ios'), deactivate('a')]));
-    expect(deviceCountsOf(counts.get(DEVICES_COUNT_KEY))).toEqual({ ios: { active: 1, inactive: 1 }, android: { active: 1, inactive: 0 } });
+    const counts = countsAfter(records([register('a', 'ios', ['t1', 't2']), register('b', 'android', ['t1']), register('c', 'ios'), register('d', 'web'), register('e', 'huawei', ['t2']), deactivate('a')]));
+    expect(deviceCountsOf(counts.get(DEVICES_COUNT_KEY))).toEqual({ ios: { active: 1, inactive: 1 }, android: { active: 1, inactive: 0 }, web: { active: 1, inactive: 0 }, huawei: { active: 1, inactive: 0 } });
     expect(counts.get(topicCountKey('t1'))).toEqual({ active: 1 });
-    expect(counts.get(topicCountKey('t2'))).toEqual({ active: 0 });
+    expect(counts.get(topicCountKey('t2'))).toEqual({ active: 1 });
   });
 
   it('move a device between topics and back to active when it registers again', () => {
     const counts = countsAfter(records([register('a', 'ios', ['t1']), deactivate('a')]), records([register('a', 'ios', ['t2'])], 0, 2));
-    expect(deviceCountsOf(counts.get(DEVICES_COUNT_KEY))).toEqual({ ios: { active: 1, inactive: 0 }, android: { active: 0, inactive: 0 } });
+    expect(deviceCountsOf(counts.get(DEVICES_COUNT_KEY))).toEqual({ ios: { active: 1, inactive: 0 }, android: { active: 0, inactive: 0 }, web: { active: 0, inactive: 0 }, huawei: { active: 0, inactive: 0 } });
     expect(counts.get(topicCountKey('t1'))).toEqual({ active: 0 });
     expect(counts.get(topicCountKey('t2'))).toEqual({ active: 1 });
   });
 
   it('keep one counter document per key, project and partition, summed on read', () => {
     const counts = countsAfter(records([register('a', 'ios')], 0), records([register('b', 'ios')], 1), records([register('c', 'android')], 2));
-    expect(deviceCountsOf(counts.get(DEVICES_COUNT_KEY))).toEqual({ ios: { active: 2, inactive: 0 }, android: { active: 1, inactive: 0 } });
+    expect(deviceCountsOf(counts.get(DEVICES_COUNT_KEY))).toEqual({ ios: { active: 2, inactive: 0 }, android: { active: 1, inactive: 0 }, web: { active: 0, inactive: 0 }, huawei: { active: 0, inactive: 0 } });
   });
 
   it('a device unchanged by an event adds nothing', () => {

@@ -13,6 +13,7 @@ export interface DeviceCounts {
   ios: { active: number; inactive: number };
   android: { active: number; inactive: number };
   web: { active: number; inactive: number };
+  huawei: { active: number; inactive: number };
 }
 
 /** What the counters read of a device document (devices.ts's DeviceDocument, which evolves with these deltas). */
@@ -43,5 +44,6 @@ export function deviceCountsOf(counts: Readonly<Record<string, number>> | undefi
     ios: { active: of('ios_active'), inactive: of('ios_inactive') },
     android: { active: of('android_active'), inactive: of('android_inactive') },
     web: { active: of('web_active'), inactive: of('web_inactive') },
+    huawei: { active: of('huawei_active'), inactive: of('huawei_inactive') },
   };
 }

@@ -67,12 +67,13 @@ export function isSent(outcome: Outcome): boolean {
 
 /** The outcome counts a notification's ledger documents add up to (what its `counts` must equal). */
 export function ledgerCounts(docs: Iterable<DeliveryLedgerDocument>): Omit<DeliveryCounts, 'targeted'> {
-  const counts = { sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, capped: 0, deferred: 0, held_out: 0, opened: 0 };
+  const counts: Omit<DeliveryCounts, 'targeted'> = { sent: 0, delivered: 0, failed: 0, invalid: 0, cancelled: 0, expired: 0, capped: 0, deferred: 0, opened: 0 };
   for (const doc of docs) {
     for (const device of doc.devices) {
-      // A cancelled, expired, capped or (still) deferred device was not handed to a provider.
+      // A cancelled, expired, capped, held-out or (still) deferred device was not handed to a provider.
       if (isSent(device.outcome)) counts.sent += 1;
-      counts[device.outcome] += 1;
+      // held_out, like the notification's counts, only once an A/B send holds a device out.
+      counts[device.outcome] = (counts[device.outcome] ?? 0) + 1;
       if (device.opened_at !== undefined) counts.opened += 1;
     }
   }

@@ -150,7 +150,7 @@ describe('a notification report, its CSV and the overview', () => {
     expect(overview.outcomes_24h).toEqual({ delivered: 7, failed: 0, invalid: 2, cancelled: 0, opened: 1 });
     expect(overview.hours.length).toBeGreaterThan(0);
     // gone-1 and gone-2 were deactivated by their sends (Unregistered), android-off unregistered.
-    expect(overview.devices).toEqual({ ios: { active: 2, inactive: 2 }, android: { active: 3, inactive: 1 }, web: { active: 0, inactive: 0 } });
+    expect(overview.devices).toEqual({ ios: { active: 2, inactive: 2 }, android: { active: 3, inactive: 1 }, web: { active: 0, inactive: 0 }, huawei: { active: 0, inactive: 0 } });
     expect((await call<{ data: { outcomes_24h: Record<string, number> } }>('GET', '/api/v1/overview', undefined, other.api_key)).body.data.outcomes_24h.delivered).toBe(0);
   });
 });

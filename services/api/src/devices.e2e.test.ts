@@ -101,7 +101,7 @@ describe('bad input never yields a 500', () => {
 
   it.each([
     ['a missing token', { platform: 'ios' }, 'token is required for platform ios'],
-    ['an unknown platform', { token: 't', platform: 'symbian' }, 'platform must be one of: ios, android, web'],
+    ['an unknown platform', { token: 't', platform: 'symbian' }, 'platform must be one of: ios, android, web, huawei'],
     ['a token for a web device', { token: 't', platform: 'web' }, "token is not used for platform web: send the browser's subscription (PushSubscription.toJSON()) as subscription"],
     ['a non-string metadata value', { token: 't', platform: 'ios', metadata: { plan: 3 } }, 'metadata.plan must be a string'],
     ['an unknown field', { token: 't', platform: 'ios', colour: 'red' }, 'colour is not an allowed field'],

@@ -40,7 +40,7 @@ export const overviewSchema = {
   response: {
     200: Type.Object({
       data: Type.Object({
-        devices: Type.Object({ ios: StatusCounts, android: StatusCounts, web: StatusCounts }),
+        devices: Type.Object({ ios: StatusCounts, android: StatusCounts, web: StatusCounts, huawei: StatusCounts }),
         outcomes_24h: Type.Object(OutcomeCounts),
         since: Type.String({ format: 'date-time', description: 'Start of the oldest hour counted' }),
         hours: Type.Array(Type.Object({ hour: Type.String({ format: 'date-time' }), ...OutcomeCounts })),

@@ -43,11 +43,13 @@ describe('DeviceService.counts', () => {
     // The counters are written before the documents the listing below reads: the projection catches up, then both are checked.
     await waitForProjectionCaughtUp(env.kafka, 'devices', TOPICS.deviceEvents);
     const none = { active: 0, inactive: 0 };
-    expect(await service.counts('mine')).toEqual({ ios: { active: 4, inactive: 1 }, android: { active: 6, inactive: 1 }, web: { active: 1, inactive: 0 } });
-    expect(await service.counts('theirs')).toEqual({ ios: { active: 1, inactive: 0 }, android: none, web: none });
-    expect(await service.counts('nobody')).toEqual({ ios: none, android: none, web: none });
+    expect(await service.counts('mine')).toEqual({ ios: { active: 4, inactive: 1 }, android: { active: 6, inactive: 1 }, web: { active: 1, inactive: 0 }, huawei: { active: 0, inactive: 0 } });
+    expect(await service.counts('theirs')).toEqual({ ios: { active: 1, inactive: 0 }, android: none, web: none, huawei: none });
+    expect(await service.counts('nobody')).toEqual({ ios: none, android: none, web: none, huawei: none });
     const listed = await service.list('mine', { status: 'inactive' });
     expect(listed.pagination.count).toBe(2);
     expect(listed.data.map((device) => device.token).sort()).toEqual(['tok-1', 'tok-7']);
+    // The listing's total adds up every platform, the web device included.
+    expect((await service.list('mine', { status: 'active' })).pagination.count).toBe(11);
   });
 });

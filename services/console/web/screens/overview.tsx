@@ -41,6 +41,10 @@ export function Overview() {
             <Stat label="iOS inactive" value={data.devices.ios.inactive} testId="devices-ios-inactive" />
             <Stat label="Android active" value={data.devices.android.active} testId="devices-android-active" />
             <Stat label="Android inactive" value={data.devices.android.inactive} testId="devices-android-inactive" />
+            <Stat label="Web active" value={data.devices.web.active} testId="devices-web-active" />
+            <Stat label="Web inactive" value={data.devices.web.inactive} testId="devices-web-inactive" />
+            <Stat label="Huawei active" value={data.devices.huawei.active} testId="devices-huawei-active" />
+            <Stat label="Huawei inactive" value={data.devices.huawei.inactive} testId="devices-huawei-inactive" />
           </div>
           <h2>Last 24 hours</h2>
           <div class="stats">
