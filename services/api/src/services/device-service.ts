@@ -124,9 +124,11 @@ export class DeviceService {
     const counted = async () => {
       if (query.token !== undefined || query.external_id !== undefined) return this.#queries.countDevices(projectId, filter);
       if (metadata !== undefined) return this.#queries.countDevices(projectId, filter, METADATA_SEARCH_COUNT_LIMIT);
-      const byPlatform = Object.values(await this.counts(projectId));
+      const byPlatform: ReadonlyArray<{ active: number; inactive: number }> = Object.values(await this.counts(projectId));
       const statuses: ReadonlyArray<'active' | 'inactive'> = query.status === undefined ? ['active', 'inactive'] : [query.status];
-      return statuses.reduce((sum, status) => sum + byPlatform.reduce((platformSum, counts) => platformSum + counts[status], 0), 0);
+      let total = 0;
+      for (const counts of byPlatform) for (const status of statuses) total += counts[status];
+      return total;
     };
     const [count, docs] = await Promise.all([counted(), this.#queries.devicePage(projectId, filter, request)]);
     return { data: docs.map(toDeviceView), pagination: pagination(request, count, docs.length) };
