@@ -8645,8 +8645,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a webhook, or rotate its secret
-         * @description Fields given replace the stored ones. `rotate_secret: true` makes a new secret (in the answer, once); the previous one keeps signing beside it for `previous_secret_ttl_s` (default 86400), so receivers can switch without missing a request.
+         * Change, pause, resume a webhook, or rotate its secret
+         * @description Fields given replace the stored ones. `paused: true` pauses it, `paused: false` resumes it where it stopped. `rotate_secret: true` makes a new secret (in the answer, once); the previous one keeps signing beside it for `previous_secret_ttl_s` (default 86400), so receivers can switch without missing a request.
          */
         patch: {
             parameters: {
@@ -8675,6 +8675,8 @@ export interface paths {
                         };
                         rotate_secret?: boolean;
                         previous_secret_ttl_s?: number;
+                        /** @description true pauses the webhook (within seconds: nothing more is posted, its position is kept); false resumes it from that position, so it receives what it missed */
+                        paused?: boolean;
                     };
                 };
             };
@@ -9616,6 +9618,8 @@ export interface components {
             } | null;
             /** @description A replay was asked and the dispatcher has not moved to it yet */
             replay_pending: boolean;
+            /** @description Paused: nothing is posted; the position stays where it stopped and delivery goes on from there when resumed */
+            paused: boolean;
             status: {
                 /** @description Log records between the position and the end (all projects: what is left to read), at the last measure */
                 lag: number;

@@ -8,7 +8,7 @@ import { docsScreenshot, expectAccessible, signInWith, startConsoleStack, type C
  * A preview people read (issue 49, item 4) and the project's settings from
  * the console (item 7): lock-screen previews with the platforms' cuts and
  * length hints, a bad number as a field error; topics created and deleted;
- * webhooks added, their secret rotated, replayed and deleted; how to get the
+ * webhooks added, paused and resumed, their secret rotated, replayed and deleted; how to get the
  * operator's token, on the pages that ask for it.
  */
 const DEVICES = [
@@ -100,6 +100,14 @@ describe('topics and webhooks from the console', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Yes, rotate it' }).click();
     await secret.getByText(/^New signing secret for/).waitFor();
     expect(await secret.locator('code').textContent()).not.toBe(first);
+
+    await page.getByRole('button', { name: 'Pause: https://hooks.example.com/herald' }).click();
+    await page.getByTestId('webhook-paused').waitFor();
+    expect((await stack.api<{ data: Array<{ paused: boolean }> }>('GET', '/api/v1/webhooks')).body.data[0]!.paused).toBe(true);
+    await page.getByRole('button', { name: 'Resume: https://hooks.example.com/herald' }).click();
+    await page.getByText('Resumed: it delivers what it missed, then goes on.').waitFor();
+    await page.getByTestId('webhook-paused').waitFor({ state: 'detached' });
+    expect((await stack.api<{ data: Array<{ paused: boolean }> }>('GET', '/api/v1/webhooks')).body.data[0]!.paused).toBe(false);
 
     await page.getByLabel('Replay from').fill('2026-01-01T09:00');
     await page.getByRole('button', { name: 'Replay: https://hooks.example.com/herald' }).click();

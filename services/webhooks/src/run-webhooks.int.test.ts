@@ -144,4 +144,29 @@ describe('the webhooks service', () => {
     await waitFor('the deleted webhooks stopped (series gone)', async () => !(await metricsAfter.registry.getSingleMetricAsString('herald_webhook_lag')).includes('webhook_id='), 20_000);
     await role.stop();
   }, 120_000);
+
+  it('a paused webhook posts nothing and keeps its position; resumed, it receives what it missed', async () => {
+    const role = await start();
+    const project = randomUUID();
+    const paused = await register(project, 'paused');
+    await register(project, 'witness');
+
+    const before = opens(project, 'n-p1', 2);
+    await env.producer.publish(before);
+    await waitFor('both received the first events', () => receivedIds('paused').length === 2 && receivedIds('witness').length === 2, 20_000);
+
+    await store.update(project, paused, { paused: true });
+    // The role lets go of its lease once it has stopped the reader (saving its position).
+    await waitFor('the role stopped the paused webhook', async () => (await store.get(project, paused))?.lease === undefined, 20_000);
+    const missed = opens(project, 'n-p2', 3);
+    await env.producer.publish(missed);
+    await waitFor('the witness received the events sent during the pause', () => receivedIds('witness').length === 5, 20_000);
+    // Its reader was closed before these were written: it has only the first two.
+    expect(receivedIds('paused')).toEqual(before.map((event) => event.id));
+
+    await store.update(project, paused, { paused: false });
+    await waitFor('resumed: it received what it missed', () => receivedIds('paused').length === 5, 20_000);
+    expect(receivedIds('paused').slice(2).sort()).toEqual(missed.map((event) => event.id).sort());
+    await role.stop();
+  }, 120_000);
 });

@@ -33,7 +33,8 @@ export interface RunningWebhooks {
  * takes a lease on each (so two webhooks processes never run one webhook),
  * runs one log reader per webhook it holds (runEndpoint), restarts one whose
  * generation moved (a replay: the new position is resolved here, from a time
- * or a position), stops those deleted, and measures lag. With no webhooks it
+ * or a position), stops those deleted or paused (a paused one keeps its
+ * stored position and starts from it when resumed), and measures lag. With no webhooks it
  * holds no reader and no Kafka connection: an idle stack pays one small
  * query per refresh.
  */
@@ -139,6 +140,15 @@ export async function runWebhooks(deps: WebhooksDeps): Promise<RunningWebhooks> 
     }
     for (const webhook of webhooks) {
       if (stopped) return;
+      if (webhook.paused === true) {
+        // Stopping saves the position it reached: resumed, it starts from there (what it missed while paused comes then).
+        if (running.has(webhook._id)) {
+          await stopOne(webhook._id);
+          await store.release(webhook._id, owner).catch(() => undefined);
+          logger.info({ webhook_id: webhook._id }, 'webhook paused: stopped');
+        }
+        continue;
+      }
       const held = await store.lease(webhook._id, owner, now, new Date(now.getTime() + leaseMs));
       const endpoint = running.get(webhook._id);
       if (!held) {

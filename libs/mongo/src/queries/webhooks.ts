@@ -57,6 +57,8 @@ export interface WebhookDocument {
   /** Next offset to deliver per partition; unset until the dispatcher first starts it (then: the end of the log then). */
   position: StoredOffset[] | null;
   status: WebhookStatus;
+  /** Paused by PATCH: the dispatcher stops it at its position and starts it from there when resumed (unset: not paused). */
+  paused?: boolean;
   /** Which delivery instance runs it, until when. */
   lease?: { owner: string; until: Date };
 }

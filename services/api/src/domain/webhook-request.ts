@@ -78,6 +78,7 @@ export function webhookView(document: WebhookDocument, now: Date) {
     secret_rotation: previous?.expires_at !== undefined && previous.expires_at > now ? { previous_expires_at: previous.expires_at.toISOString() } : null,
     position: document.position === null ? null : positionOf(document.position),
     replay_pending: document.replay !== null,
+    paused: document.paused === true,
     status: {
       lag: document.status.lag,
       delivered_events: document.status.delivered_events,

@@ -33,6 +33,7 @@ export const Webhook = Type.Object(
     }),
     position: Type.Union([Position, Type.Null()], { description: 'null until the dispatcher first starts the webhook' }),
     replay_pending: Type.Boolean({ description: 'A replay was asked and the dispatcher has not moved to it yet' }),
+    paused: Type.Boolean({ description: 'Paused: nothing is posted; the position stays where it stopped and delivery goes on from there when resumed' }),
     status: Type.Object({
       lag: Type.Integer({ description: 'Log records between the position and the end (all projects: what is left to read), at the last measure' }),
       delivered_events: Type.Integer(),
@@ -88,9 +89,9 @@ export const getWebhookSchema = {
 } as const;
 
 export const updateWebhookSchema = {
-  summary: 'Change a webhook, or rotate its secret',
+  summary: 'Change, pause, resume a webhook, or rotate its secret',
   description:
-    'Fields given replace the stored ones. `rotate_secret: true` makes a new secret (in the answer, once); the previous one keeps signing ' +
+    'Fields given replace the stored ones. `paused: true` pauses it, `paused: false` resumes it where it stopped. `rotate_secret: true` makes a new secret (in the answer, once); the previous one keeps signing ' +
     'beside it for `previous_secret_ttl_s` (default 86400), so receivers can switch without missing a request.',
   tags: ['webhooks'],
   security: BEARER,
@@ -103,6 +104,7 @@ export const updateWebhookSchema = {
       batch: Type.Optional(Batch),
       rotate_secret: Type.Optional(Type.Boolean()),
       previous_secret_ttl_s: Type.Optional(Type.Integer({ minimum: 0, maximum: WEBHOOK_LIMITS.maxRotationOverlapS })),
+      paused: Type.Optional(Type.Boolean({ description: 'true pauses the webhook (within seconds: nothing more is posted, its position is kept); false resumes it from that position, so it receives what it missed' })),
     },
     { additionalProperties: false, minProperties: 1 },
   ),

@@ -20,6 +20,7 @@ export interface WebhookInput {
 export interface WebhookPatch extends Partial<WebhookInput> {
   rotate_secret?: boolean | undefined;
   previous_secret_ttl_s?: number | undefined;
+  paused?: boolean | undefined;
 }
 
 const NO_BATCH: Batch = { max_events: 1, max_wait_ms: 0 };
@@ -57,6 +58,7 @@ export class WebhookService {
       replay: null,
       position: null,
       status: EMPTY_WEBHOOK_STATUS,
+      paused: false,
     };
     await this.#store.insert(document);
     return { data: webhookView(document, now), secret };
@@ -81,6 +83,7 @@ export class WebhookService {
     if (patch.event_types !== undefined) set.event_types = patch.event_types;
     if (patch.notification_id !== undefined) set.notification_id = patch.notification_id;
     if (patch.batch !== undefined) set.batch = patch.batch;
+    if (patch.paused !== undefined) set.paused = patch.paused;
     let secret: string | undefined;
     if (patch.rotate_secret === true) {
       secret = generateWebhookSecret();

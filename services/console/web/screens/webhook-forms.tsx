@@ -66,7 +66,7 @@ export function WebhookCreate({ onCreated }: { onCreated: (secret: ShownSecret) 
 }
 
 /** Rotate the secret, replay from a time, delete: each answered by the API, the irreversible ones asked first. */
-export function WebhookActions({ id, url, onSecret, onChanged }: { id: string; url: string; onSecret: (secret: ShownSecret) => void; onChanged: () => void }) {
+export function WebhookActions({ id, url, paused, onSecret, onChanged }: { id: string; url: string; paused: boolean; onSecret: (secret: ShownSecret) => void; onChanged: () => void }) {
   const [from, setFrom] = useState('');
   const [errors, setErrors] = useState<string[] | undefined>(undefined);
   const [done, setDone] = useState<string | undefined>(undefined);
@@ -91,6 +91,12 @@ export function WebhookActions({ id, url, onSecret, onChanged }: { id: string; u
       if (!response.ok) throw new Error(messagesOfBody(error, response.status));
       setDone('Replay started: everything since then is delivered again, with the same event ids.');
     });
+  // Paused, the webhook keeps its position: resumed, it delivers what came meanwhile.
+  const setPaused = (pause: boolean) =>
+    run(async () => {
+      dataOf(await api.PATCH('/api/v1/webhooks/{id}', { params: { path: { id } }, body: { paused: pause } }));
+      setDone(pause ? 'Paused: nothing is posted until it is resumed; it then delivers what it missed.' : 'Resumed: it delivers what it missed, then goes on.');
+    });
   const remove = () =>
     run(async () => {
       const { response, error } = await api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id } } });
@@ -98,6 +104,9 @@ export function WebhookActions({ id, url, onSecret, onChanged }: { id: string; u
     });
   return (
     <div class="row-actions">
+      <button type="button" aria-label={`${paused ? 'Resume' : 'Pause'}: ${url}`} onClick={() => void setPaused(!paused)}>
+        {paused ? 'Resume' : 'Pause'}
+      </button>
       <ConfirmButton label="Rotate secret" detail={url} question="Make a new signing secret? The old one keeps signing beside it for a day." confirmLabel="Yes, rotate it" onConfirm={rotate} />
       <form class="row-actions" onSubmit={(event) => (event.preventDefault(), void replay())}>
         <label for={`replay-${id}`}>Replay from</label>

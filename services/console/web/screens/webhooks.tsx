@@ -44,7 +44,15 @@ export function Webhooks() {
             <tbody>
               {webhooks.data.data.map((webhook) => (
                 <tr key={webhook.id}>
-                  <td>{webhook.url}</td>
+                  <td>
+                    {webhook.url}
+                    {webhook.paused ? (
+                      <>
+                        {' '}
+                        <span class="badge badge-paused" data-testid="webhook-paused">paused</span>
+                      </>
+                    ) : null}
+                  </td>
                   <td>{webhook.event_types.length === 8 ? 'all' : webhook.event_types.join(', ')}</td>
                   <td class="num" data-testid="webhook-lag">{formatCount(webhook.status.lag)}</td>
                   <td class="num">{formatCount(webhook.status.delivered_events)}</td>
@@ -53,7 +61,7 @@ export function Webhooks() {
                     {webhook.status.last_failure === null ? <span class="muted">none</span> : `${formatTime(webhook.status.last_failure.at)}: ${webhook.status.last_failure.error}`}
                   </td>
                   <td>
-                    <WebhookActions id={webhook.id} url={webhook.url} onSecret={setSecret} onChanged={webhooks.reload} />
+                    <WebhookActions id={webhook.id} url={webhook.url} paused={webhook.paused} onSecret={setSecret} onChanged={webhooks.reload} />
                   </td>
                 </tr>
               ))}

@@ -22,7 +22,7 @@ describe('webhook routes', () => {
     expect(created.status).toBe(201);
     const hook = created.body!.data as Hook;
     expect(created.body!.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(hook).toMatchObject({ event_types: ['DeliveryReported'], position: null, replay_pending: false, secret_rotation: null, status: { lag: 0, last_failure: null } });
+    expect(hook).toMatchObject({ event_types: ['DeliveryReported'], position: null, replay_pending: false, paused: false, secret_rotation: null, status: { lag: 0, last_failure: null } });
     const listed = await harness.request('GET', '/api/v1/webhooks', { key: project.api_key });
     expect((listed.body!.data as Hook[]).map((item) => item.id)).toEqual([hook.id]);
     expect(JSON.stringify(listed.body)).not.toContain(created.body!.secret as string);
@@ -31,6 +31,7 @@ describe('webhook routes', () => {
     for (const [method, path, body] of [
       ['GET', `/api/v1/webhooks/${hook.id}`, undefined],
       ['PATCH', `/api/v1/webhooks/${hook.id}`, { url: 'https://evil.example.com/' }],
+      ['PATCH', `/api/v1/webhooks/${hook.id}`, { paused: true }],
       ['DELETE', `/api/v1/webhooks/${hook.id}`, undefined],
       ['POST', `/api/v1/webhooks/${hook.id}/replay`, { from: '2020-01-01T00:00:00Z' }],
     ] as const) {
@@ -42,6 +43,10 @@ describe('webhook routes', () => {
     expect(patched.status).toBe(200);
     expect(patched.body!.secret).toBeUndefined();
     expect((patched.body!.data as Hook).event_types).toEqual(['NotificationOpened', 'DeviceDeactivated']);
+    expect((await harness.request('PATCH', `/api/v1/webhooks/${hook.id}`, { key: project.api_key, body: { paused: true } })).body!.data).toMatchObject({ paused: true, event_types: ['NotificationOpened', 'DeviceDeactivated'] });
+    expect((await harness.request('GET', `/api/v1/webhooks/${hook.id}`, { key: project.api_key })).body!.data).toMatchObject({ paused: true });
+    expect((await harness.request('PATCH', `/api/v1/webhooks/${hook.id}`, { key: project.api_key, body: { paused: false } })).body!.data).toMatchObject({ paused: false });
+    expect(await harness.request('PATCH', `/api/v1/webhooks/${hook.id}`, { key: project.api_key, body: { paused: 'yes' } })).toMatchObject({ status: 400 });
     expect((await harness.request('DELETE', `/api/v1/webhooks/${hook.id}`, { key: project.api_key })).status).toBe(204);
     expect((await harness.request('GET', `/api/v1/webhooks/${hook.id}`, { key: project.api_key })).status).toBe(404);
   });
