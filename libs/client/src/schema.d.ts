@@ -5528,6 +5528,242 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/project": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current project: its name and time zone */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                /** @description The project's IANA time zone (UTC unless set): the console can show every time in it, and local-time sends use it for devices that registered no zone */
+                                timezone: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the project's time zone
+         * @description An IANA zone name (`Europe/Paris`, `UTC`), stored in its usual spelling (`europe/paris` → `Europe/Paris`); an unknown name or an offset is a 400 naming `timezone`.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description IANA time zone name */
+                        timezone: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                /** @description The project's IANA time zone (UTC unless set): the console can show every time in it, and local-time sends use it for devices that registered no zone */
+                                timezone: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/v1/segments": {
         parameters: {
             query?: never;
