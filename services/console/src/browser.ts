@@ -32,12 +32,10 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
-/** axe-core's serious and critical violations on the page as it is now: rule id and the first offending element. */
-export async function seriousViolations(page: Page): Promise<string[]> {
+/** axe-core's violations of any impact (minor and moderate too) on the page as it is now: impact, rule id and the offending elements. */
+export async function axeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes[0]?.target.join(' ') ?? ''})`);
+  return results.violations.map((violation) => `${violation.impact ?? ''} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
 }
 
 /** Console messages about the Content-Security-Policy (anything it blocked), and uncaught page errors. */

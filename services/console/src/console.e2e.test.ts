@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createEvent, deviceIdFor } from '@herald/events';
 import { createTopics, startApiHarness, waitFor, waitForReceiptsCaughtUp, type ApiHarness, apnsToken, apnsTokenPrefix } from '@herald/testing';
 import { buildConsole, DIST_DIR } from './build/build.ts';
-import { launchChromium, screenshot, seriousViolations, watchPage } from './browser.ts';
+import { axeViolations, launchChromium, screenshot, watchPage } from './browser.ts';
 
 /**
  * The console in a real browser (Debian's Chromium driven by Playwright)
@@ -68,7 +68,7 @@ const tableRows = async (selector: string): Promise<string[][]> => {
   return result;
 };
 const number = (text: string) => Number(text.replace(/[^\d]/g, ''));
-const expectAccessible = async (screen: string) => expect(await seriousViolations(page), `axe on ${screen}`).toEqual([]);
+const expectAccessible = async (screen: string) => expect(await axeViolations(page), `axe on ${screen}`).toEqual([]);
 
 beforeAll(async () => {
   await buildConsole({ quiet: true });
