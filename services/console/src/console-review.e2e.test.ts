@@ -10,7 +10,7 @@ import { docsScreenshot, expectAccessible, signInWith, startConsoleStack, type C
  * by platform, schedule, pacing, lane, lock screens) and only the confirm
  * sends, delivered through the fake APNs; a draft saved on the server is
  * there after a reload; a sent notification is duplicated into a draft;
- * explain takes a token; every time says its zone, switchable to UTC.
+ * explain takes a token; every time says its zone, switchable to the project's.
  */
 const IOS = [apnsToken('review-ios-1'), apnsToken('review-ios-2')];
 const DEVICES = [...IOS.map((token) => ({ token, platform: 'ios', topics: ['news'] })), { token: 'review-android-1', platform: 'android', topics: ['news'], metadata: { country: 'FR' } }];
@@ -175,18 +175,20 @@ describe('names, search and zones', { timeout: 120_000 }, () => {
     await expectAccessible(page, 'explain by token');
   });
 
-  it('shows every time with its zone, the browser’s by default, UTC on request (kept across pages)', async () => {
+  it('shows every time with its zone, the browser’s by default, the project’s on request (named, kept across pages)', async () => {
+    expect((await stack.api('PATCH', '/api/v1/project', { timezone: 'America/New_York' })).status).toBe(200);
     await page.goto(stack.url(`/console/notifications/${sentId}`));
     await page.getByTestId('zone').getByText('Times in Asia/Tokyo').waitFor();
     const created = page.locator('.facts dt', { hasText: 'Created' }).locator('xpath=following-sibling::dd[1]');
     expect(await created.textContent()).toMatch(/GMT\+9|JST/);
-    await page.getByTestId('zone').getByRole('button', { name: 'Show UTC' }).click();
-    await page.getByTestId('zone').getByText('Times in UTC').waitFor();
-    expect(await created.textContent()).toMatch(/UTC/);
+    await page.getByTestId('zone').getByRole('button', { name: 'Show project zone (America/New_York)' }).click();
+    await page.getByTestId('zone').getByText('Times in America/New_York').waitFor();
+    expect(await created.textContent()).toMatch(/EST|EDT|GMT-5|GMT-4/);
     await page.goto(stack.url('/console/notifications'));
-    await page.getByTestId('zone').getByText('Times in UTC').waitFor();
-    await page.getByTestId('zone').getByRole('button', { name: 'Show your zone' }).click();
+    await page.getByTestId('zone').getByText('Times in America/New_York').waitFor();
+    await page.getByTestId('zone').getByRole('button', { name: 'Show your zone (Asia/Tokyo)' }).click();
     await page.getByTestId('zone').getByText('Times in Asia/Tokyo').waitFor();
+    expect((await stack.api('PATCH', '/api/v1/project', { timezone: 'UTC' })).status).toBe(200);
   });
 });
 

@@ -8,7 +8,7 @@ import { docsScreenshot, expectAccessible, signInWith, startConsoleStack, type C
  * A preview people read (issue 49, item 4) and the project's settings from
  * the console (item 7): lock-screen previews with the platforms' cuts and
  * length hints, a bad number as a field error; topics created and deleted;
- * webhooks added, paused and resumed, their secret rotated, replayed and deleted; how to get the
+ * the project's time zone set; webhooks added, paused and resumed, their secret rotated, replayed and deleted; how to get the
  * operator's token, on the pages that ask for it.
  */
 const DEVICES = [
@@ -80,6 +80,27 @@ describe('topics and webhooks from the console', { timeout: 120_000 }, () => {
     const left = (await stack.api<{ data: Array<{ name: string }> }>('GET', '/api/v1/topics')).body.data.map((topic) => topic.name);
     expect(left).toEqual(['news']);
     await expectAccessible(page, 'topics');
+  });
+
+  it('sets the project’s time zone, refusing an unknown one on the field, and the switch at the top offers it', async () => {
+    await page.goto(stack.url('/console/settings'));
+    const field = page.getByLabel('Project time zone (IANA name, e.g. Europe/Paris)');
+    expect(await field.inputValue()).toBe('UTC');
+    await field.fill('Mars/Olympus');
+    await page.getByRole('button', { name: 'Save time zone' }).click();
+    await page.locator('#project-zone-errors').getByText(/timezone/).waitFor();
+    await field.fill('europe/paris');
+    await page.getByRole('button', { name: 'Save time zone' }).click();
+    await page.getByText('Saved: the project’s time zone is Europe/Paris.').waitFor();
+    expect((await stack.api<{ data: { timezone: string } }>('GET', '/api/v1/project')).body.data.timezone).toBe('Europe/Paris');
+    await expectAccessible(page, 'settings');
+    await docsScreenshot(page, 'settings-zone');
+    const zone = page.getByTestId('zone');
+    await zone.getByRole('button', { name: 'Show project zone (Europe/Paris)' }).click();
+    await zone.getByText('Times in Europe/Paris').waitFor();
+    await zone.getByRole('button', { name: /^Show your zone/ }).click();
+    await zone.getByRole('button', { name: 'Show project zone (Europe/Paris)' }).waitFor();
+    expect((await stack.api('PATCH', '/api/v1/project', { timezone: 'UTC' })).status).toBe(200);
   });
 
   it('adds a webhook and shows its secret once, rotates it, replays from a time, and deletes it', async () => {

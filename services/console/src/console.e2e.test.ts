@@ -331,7 +331,7 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
   });
 
   it('passes axe on every screen, at desktop and phone width, with nothing blocked by its Content-Security-Policy', async () => {
-    const screens = ['/console/', '/console/notifications', `/console/notifications/${sentId}`, `/console/notifications/${sentId}/explain`, '/console/compose', '/console/devices', `/console/devices/${deviceIdFor(project.id, apnsToken('ios-ok-1'))}`, '/console/topics', '/console/webhooks', '/console/nowhere'];
+    const screens = ['/console/', '/console/notifications', `/console/notifications/${sentId}`, `/console/notifications/${sentId}/explain`, '/console/compose', '/console/devices', `/console/devices/${deviceIdFor(project.id, apnsToken('ios-ok-1'))}`, '/console/topics', '/console/segments', '/console/webhooks', '/console/settings', '/console/nowhere'];
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       for (const screen of screens) {

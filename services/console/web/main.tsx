@@ -15,6 +15,7 @@ const Devices = screen(() => import('./screens/devices.tsx').then((m) => m.Devic
 const DevicePage = screen(() => import('./screens/device-page.tsx').then((m) => m.DevicePage));
 const Topics = screen(() => import('./screens/topics.tsx').then((m) => m.Topics));
 const Webhooks = screen(() => import('./screens/webhooks.tsx').then((m) => m.Webhooks));
+const Settings = screen(() => import('./screens/settings.tsx').then((m) => m.Settings));
 const NotFound = screen(() => import('./screens/not-found.tsx').then((m) => m.NotFound));
 const Operator = screen(() => import('./screens/operator.tsx').then((m) => m.Operator));
 const ExplainReach = screen(() => import('./screens/explain.tsx').then((m) => m.ExplainReach));
@@ -52,6 +53,7 @@ function App() {
             <Route path="/console/segments" component={Segments} />
             <Route path="/console/segments/:id" component={SegmentEdit} />
             <Route path="/console/webhooks" component={Webhooks} />
+            <Route path="/console/settings" component={Settings} />
             <Route default component={NotFound} />
           </Router>
         </ErrorBoundary>

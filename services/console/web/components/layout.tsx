@@ -12,6 +12,7 @@ const LINKS = [
   { href: '/console/topics', label: 'Topics', match: (path: string) => path.startsWith('/console/topics') },
   { href: '/console/segments', label: 'Segments', match: (path: string) => path.startsWith('/console/segments') },
   { href: '/console/webhooks', label: 'Webhooks', match: (path: string) => path.startsWith('/console/webhooks') },
+  { href: '/console/settings', label: 'Settings', match: (path: string) => path.startsWith('/console/settings') },
 ];
 
 export function Layout({ children }: { children: ComponentChildren }) {

@@ -4,28 +4,68 @@ const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumF
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
 
 /**
- * Which zone times are shown in: the browser's (default) or UTC, the one
- * zone every member of a project shares (projects have no zone setting of
- * their own). Kept in local storage; the toggle reloads the page, so every
- * formatter below is built once with it.
+ * Which zone times are shown in: the browser's (default) or the project's
+ * (GET /api/v1/project: the one zone every member of a project shares, UTC
+ * unless set). Both kept in local storage (the project's zone as last read);
+ * the toggle reloads the page, so every formatter below is built once with it.
  */
-export type ZoneChoice = 'browser' | 'utc';
+export type ZoneChoice = 'browser' | 'project';
 export const ZONE_STORAGE_KEY = 'herald.console.zone';
+export const PROJECT_ZONE_STORAGE_KEY = 'herald.console.project-zone';
+
+const stored = (key: string): string | null => {
+  try {
+    return globalThis.localStorage?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+};
 
 export function zoneChoice(): ZoneChoice {
+  return stored(ZONE_STORAGE_KEY) === 'project' ? 'project' : 'browser';
+}
+
+/** Whether the runtime knows the zone (a stored name is checked before a formatter is built with it). */
+export function knownZone(zone: string): boolean {
   try {
-    return globalThis.localStorage?.getItem(ZONE_STORAGE_KEY) === 'utc' ? 'utc' : 'browser';
+    new Intl.DateTimeFormat(undefined, { timeZone: zone });
+    return true;
   } catch {
-    return 'browser';
+    return false;
   }
 }
 
-/** The IANA name of the zone shown (`Europe/Paris`, `UTC`). */
-export function shownZone(choice: ZoneChoice = zoneChoice()): string {
-  return choice === 'utc' ? 'UTC' : Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** The project's zone as last read from the API; UTC before that. */
+export function projectZone(): string {
+  const zone = stored(PROJECT_ZONE_STORAGE_KEY);
+  return zone !== null && knownZone(zone) ? zone : 'UTC';
 }
 
-const timeZone = zoneChoice() === 'utc' ? 'UTC' : undefined;
+export const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The IANA name of the zone shown (`Europe/Paris`, `UTC`). */
+export function shownZone(choice: ZoneChoice = zoneChoice()): string {
+  return choice === 'project' ? projectZone() : browserZone();
+}
+
+/** The zone formatters use: undefined is the browser's. */
+export const formatZone = (): string | undefined => (zoneChoice() === 'project' ? projectZone() : undefined);
+
+/** Minutes `zone` is ahead of UTC at `at` (Paris in winter: 60). */
+export function zoneOffsetMinutes(zone: string, at: number): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((item) => item.type === type)?.value ?? 0);
+  const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+  return Math.round((wall - Math.floor(at / 1000) * 1000) / 60_000);
+}
+
+/** The instant a wall-clock time (`YYYY-MM-DDTHH:MM[:SS]`, read as UTC) is in `zone`; checked again at the result for a DST change between. */
+export function wallTimeIn(zone: string, wallAsUtc: number): number {
+  const first = wallAsUtc - zoneOffsetMinutes(zone, wallAsUtc) * 60_000;
+  return wallAsUtc - zoneOffsetMinutes(zone, first) * 60_000;
+}
+
+const timeZone = formatZone();
 // Every time shown says its zone (CET, GMT+2, UTC): a campaign manager in one zone reads a report another made elsewhere.
 const dateTime = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short', timeZone });
 // Chart ticks: the zone is said once, in the chart's caption (ZoneNote), not on every tick.

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { zoneChoice } from '../lib/format.ts';
+import { formatZone, wallTimeIn } from '../lib/format.ts';
 
 /** Outcomes the list filters by (GET /api/v1/notifications?outcome=: at least one device had it). */
 export const OUTCOMES = ['delivered', 'failed', 'invalid', 'cancelled', 'expired', 'capped', 'opened'] as const;
@@ -16,11 +16,12 @@ export interface SearchQuery {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The first instant of a day in the zone times are shown in (the browser's, or UTC). */
-export function dayStart(day: string, utc = zoneChoice() === 'utc'): string | undefined {
+/** The first instant of a day in the zone times are shown in (the browser's: undefined, or the project's). */
+export function dayStart(day: string, zone = formatZone()): string | undefined {
   if (!DAY.test(day)) return undefined;
-  const at = new Date(utc ? `${day}T00:00:00Z` : `${day}T00:00:00`);
-  return Number.isNaN(at.getTime()) ? undefined : at.toISOString();
+  const midnight = zone === undefined ? new Date(`${day}T00:00:00`).getTime() : Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(midnight)) return undefined;
+  return new Date(zone === undefined ? midnight : wallTimeIn(zone, midnight)).toISOString();
 }
 
 /** The day after, as `YYYY-MM-DD` (a range's end day is included: the API's `created_to` is exclusive). */
