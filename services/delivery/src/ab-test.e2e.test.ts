@@ -66,6 +66,12 @@ describe('A/B sends', () => {
     ]);
     const holdout = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { targets: ['ab'], title: 'x', body: 'y', holdout_percent: 60 } } });
     expect(holdout.status).toBe(422);
+    // A variant that is no object (the fuzzer's null) is named, never read into (it was a 500).
+    for (const path of ['/api/v1/notifications', '/api/v1/notifications/dry-run']) {
+      const noObject = await harness.request('POST', path, { key: project.api_key, body: { notification: { targets: ['ab'], variants: [null, { name: 'B', template: 'missing' }] } } });
+      expect(noObject.status).toBe(422);
+      expect(noObject.body!.errors!.join('\n')).toContain('variants[0]');
+    }
   });
 
   it('split the audience, hold the holdout out, and send the winner to the remainder once at decide_after', async () => {

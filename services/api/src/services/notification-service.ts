@@ -75,6 +75,8 @@ export class NotificationService {
     const pinned: SplitVariant[] = [];
     const problems: string[] = [];
     for (const [index, variant] of variants.entries()) {
+      // A variant that is no object is named by the schema's problems; there is nothing here to pin.
+      if (typeof variant !== 'object' || variant === null) continue;
       const { template, variables, ...literal } = variant;
       if (typeof template !== 'string') {
         pinned.push(literal);
