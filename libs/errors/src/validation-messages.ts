@@ -83,6 +83,9 @@ export function validationMessages(issues: readonly ValidationIssue[], prefix = 
       case 'maxProperties':
         messages.push(`${subject} must have at most ${String(issue.params.limit)} keys`);
         break;
+      case 'minProperties':
+        messages.push(Number(issue.params.limit) === 1 ? `${subject} must not be empty` : `${subject} must have at least ${String(issue.params.limit)} keys`);
+        break;
       default:
         messages.push(`${subject} ${issue.message ?? 'is invalid'}`);
     }

@@ -94,6 +94,6 @@ describe('sends the store cannot evaluate', () => {
       key: project.api_key,
       body: { notification: { title: 't', body: 'b', targets: [{ metadata: { 'plan ': 'pro' } }] } },
     });
-    expect(response).toEqual({ status: 422, body: { errors: ['notification.targets[0].metadata key "plan " must not start or end with white space'] } });
+    expect(response).toEqual({ status: 422, body: { errors: ['notification.targets[0].metadata."plan ": a key must not start or end with white space'] } });
   });
 });

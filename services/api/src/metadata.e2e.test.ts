@@ -51,7 +51,7 @@ describe('PATCH /api/v1/metadata', () => {
   });
 
   it.each([
-    ['no metadata', {}, 'metadata is required'],
+    ['no metadata and no locale', {}, 'body must not be empty'],
     ['a number value', { metadata: { plan: 3 } }, 'metadata.plan does not match any allowed form'],
     ['metadata that is not an object', { metadata: 'plan' }, 'metadata must be an object'],
   ])('400 for %s', async (_label, body, message) => {

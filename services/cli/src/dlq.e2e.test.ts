@@ -37,7 +37,7 @@ describe('herald dlq', () => {
     const handlerError = letters.find((row) => row.kind === 'handler-error')!;
     const schemaInvalid = letters.find((row) => row.kind === 'schema-invalid')!;
     expect(handlerError.error).toMatch(/^TypeError: Cannot read properties of undefined/);
-    expect(schemaInvalid.error).toMatch(/^EVENT_DECODE_FAILED: invalid DeviceRegistered v1: .*token/);
+    expect(schemaInvalid.error).toMatch(/^EVENT_DECODE_FAILED: invalid DeviceRegistered v2: .*token/);
 
     const counts = JSON.parse(await harness.herald('dlq', 'list', '--json')) as Array<{ topic: string; group: string; kind: string; count: number }>;
     expect(counts).toEqual(expect.arrayContaining([
@@ -54,9 +54,9 @@ describe('herald dlq', () => {
     expect(shown).toContain(`source        ${handlerError.source}`);
     expect(shown).toContain('group         herald.projector.devices.v1');
     expect(shown).toContain(`key           "${deviceId}"`);
-    expect(shown).toContain('value         a Herald event: DeviceRegistered v1');
+    expect(shown).toContain('value         a Herald event: DeviceRegistered v2');
     expect(shown).toMatch(/error chain\n {2}1\. TypeError: Cannot read properties of undefined \(reading 'partition'\)/);
-    expect(await harness.herald('dlq', 'show', schemaInvalid.ref)).toMatch(/value {9}JSON, not a valid Herald event \(invalid DeviceRegistered v1: .*token/);
+    expect(await harness.herald('dlq', 'show', schemaInvalid.ref)).toMatch(/value {9}JSON, not a valid Herald event \(invalid DeviceRegistered v2: .*token/);
     await expect(harness.herald('dlq', 'show', 'herald.device-events:0:1')).rejects.toThrow(/ref must be <dlq topic>:<partition>:<offset>/);
     await expect(harness.herald('dlq', 'show', `${DLQ}:0:999`)).rejects.toThrow(/no dead letter at/);
 
@@ -84,6 +84,6 @@ describe('herald dlq', () => {
     expect(again.kind).toBe('schema-invalid');
     const history = await harness.herald('dlq', 'show', again.ref);
     expect(history).toContain(`redriven      1 time before this failure (last from ${schemaInvalid.ref})`);
-    expect(history).toContain(`herald.projector.devices.v1 at ${schemaInvalid.source}: EventDecodeError [EVENT_DECODE_FAILED]: invalid DeviceRegistered v1`);
+    expect(history).toContain(`herald.projector.devices.v1 at ${schemaInvalid.source}: EventDecodeError [EVENT_DECODE_FAILED]: invalid DeviceRegistered v2`);
   });
 });
