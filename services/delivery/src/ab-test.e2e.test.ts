@@ -70,7 +70,10 @@ describe('A/B sends', () => {
     for (const path of ['/api/v1/notifications', '/api/v1/notifications/dry-run']) {
       const noObject = await harness.request('POST', path, { key: project.api_key, body: { notification: { targets: ['ab'], variants: [null, { name: 'B', template: 'missing' }] } } });
       expect(noObject.status).toBe(422);
-      expect(noObject.body!.errors!.join('\n')).toContain('variants[0]');
+      expect((noObject.body!.errors as string[]).join('\n')).toContain('variants[0]');
+      // The same for a notification that is null (the fuzzer's next find).
+      const noNotification = await harness.request('POST', path, { key: project.api_key, body: { notification: null } });
+      expect(noNotification.status).toBe(422);
     }
   });
 

@@ -20,8 +20,9 @@ export interface SplitChoice {
  * (title and body) or a template, a bounded `decide_after`, a `fallback`
  * among the variants; the holdout, test and fallback only with variants.
  */
-export function splitProblems(input: SplitChoice | undefined): string[] {
-  if (input === undefined) return [];
+export function splitProblems(input: SplitChoice | null | undefined): string[] {
+  // A notification that is no object is the schema's to name.
+  if (typeof input !== 'object' || input === null) return [];
   const problems: string[] = [];
   // The schema's problems are listed with these: a variant that is no object is checked as an empty one, never read into.
   type Variant = NonNullable<SplitChoice['variants']>[number];

@@ -133,6 +133,9 @@ export class NotificationService {
 
   /** Every problem with a send request at once (422), as a send checks it. */
   #check(projectId: string, input: NotificationInput, schemaProblems: readonly string[], notificationId: string): void {
+    // A notification that is no object has only the schema's problems: the checks below read its fields.
+    const given: unknown = input;
+    if (typeof given !== 'object' || given === null) throw new UnprocessableError(schemaProblems.length > 0 ? [...schemaProblems] : ['notification must be an object']);
     const problems = [
       ...schemaProblems,
       ...(input?.variants === undefined ? contentProblems(input) : []),
