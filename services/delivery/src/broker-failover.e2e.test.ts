@@ -145,9 +145,17 @@ describe('a partition leader killed mid-campaign on a three-broker cluster', () 
 
     const tokens = campaignTokens();
     const distinct = new Set(tokens);
-    const ledger = await harness.env.mongo.db.collection<DeliveryLedgerDocument>('delivery_ledger_v1').find({ notification_id: id }).toArray();
-    const ledgerDelivered = ledger.reduce((sum, batch) => sum + batch.devices.filter((line) => line.outcome === 'delivered').length, 0);
-    const ledgerFailed = ledger.reduce((sum, batch) => sum + batch.devices.filter((line) => line.outcome !== 'delivered').length, 0);
+    // The ledger is its own projection: it may still be catching up with the counts when the status reads `sent`.
+    const ledgerLines = async () => {
+      const ledger = await harness.env.mongo.db.collection<DeliveryLedgerDocument>('delivery_ledger_v1').find({ notification_id: id }).toArray();
+      const lines = ledger.flatMap((batch) => batch.devices);
+      return { delivered: lines.filter((line) => line.outcome === 'delivered').length, other: lines.filter((line) => line.outcome !== 'delivered').length };
+    };
+    const ledgerTotals = await waitFor('the ledger caught up with the counts', async () => {
+      const totals = await ledgerLines();
+      return totals.delivered + totals.other >= done.counts.targeted ? totals : undefined;
+    }, 60_000).catch(() => ledgerLines());
+    const { delivered: ledgerDelivered, other: ledgerFailed } = ledgerTotals;
     const deadLetters = await deliveryDeadLetters(kafka);
     const statuses = sends.reduce<Record<string, number>>((count, send) => ({ ...count, [send.status]: (count[send.status] ?? 0) + 1 }), {});
     process.stdout.write(
