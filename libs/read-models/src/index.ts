@@ -13,3 +13,4 @@ export * from './notifications.ts';
 export * from './delivery-ledger.ts';
 export * from './ledger-rows.ts';
 export * from './notification-reports.ts';
+export * from './locale-counts.ts';

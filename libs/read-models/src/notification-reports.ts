@@ -3,6 +3,7 @@ import type { ProjectedDocument } from './documents.ts';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 import { outcomeCountDeltas, ZERO_OUTCOMES, type OutcomeCounts } from './outcome-counts.ts';
 import { NOTIFICATIONS_FETCH } from './notifications.ts';
+import { localeCountsAfterOpen, localeCountsAfterReport, type LocaleCounts } from './locale-counts.ts';
 
 /** Devices not delivered, grouped by the provider's (or Herald's) reason. */
 export interface FailureGroup {
@@ -34,6 +35,10 @@ export interface NotificationReportDocument extends ProjectedDocument {
   started_at?: string;
   /** Batches already counted: a batch reported twice counts once (as in the notifications read model). */
   reported_batches: string[];
+  /** A template or localised send: its funnel by content locale (locale-counts.ts); absent on reports projected before the field. */
+  by_locale?: Record<string, LocaleCounts>;
+  /** A test send (its NotificationRequested `test_send`): its outcomes count under the project's test keys, out of the Overview by default. */
+  test_send?: true;
   updated_at: string;
 }
 
@@ -75,16 +80,22 @@ function addFailures(failures: readonly FailureGroup[], provider: FailureGroup['
 
 export function evolveNotificationReport(state: NotificationReportDocument | undefined, record: ConsumedEvent, id: string): NotificationReportDocument | undefined {
   const { event } = record;
-  if (event.type !== 'DeliveryReported' && event.type !== 'NotificationOpened') return state;
+  if (event.type !== 'DeliveryReported' && event.type !== 'NotificationOpened' && event.type !== 'NotificationRequested') return state;
   if (alreadyApplied(state, record)) return state;
   if (state !== undefined && state.project_id !== event.project_id) return state;
   const position = positionOf(record);
   const at = event.occurred_at;
+  if (event.type === 'NotificationRequested') {
+    // Only a test send is worth a document this early: it marks where its outcomes count (before any, as its events share a key).
+    if (event.data.test_send !== true || state !== undefined) return state;
+    return { _id: id, project_id: event.project_id, failures: [], timeline: [], reported_batches: [], test_send: true, updated_at: at, position };
+  }
   const base: NotificationReportDocument = state ?? { _id: id, project_id: event.project_id, failures: [], timeline: [], reported_batches: [], updated_at: at, position };
   const startedAt = base.started_at ?? at;
   const bucket = bucketOf(at, startedAt);
   if (event.type === 'NotificationOpened') {
-    return { ...base, started_at: startedAt, timeline: addToBucket(base.timeline, bucket, { opened: 1 }), updated_at: at, position };
+    const byLocale = localeCountsAfterOpen(base.by_locale, event.data);
+    return { ...base, started_at: startedAt, timeline: addToBucket(base.timeline, bucket, { opened: 1 }), ...(byLocale === undefined ? {} : { by_locale: byLocale }), updated_at: at, position };
   }
   if (base.reported_batches.includes(event.data.batch_id)) return { ...base, position };
   // A deferred batch is counted once, when its release is reported (under the same batch id).
@@ -92,11 +103,13 @@ export function evolveNotificationReport(state: NotificationReportDocument | und
   const counts: Partial<OutcomeCounts> = {};
   // The holdout is never sent: not an outcome over time (its count is the notification's).
   for (const result of event.data.results) if (result.outcome !== 'deferred' && result.outcome !== 'held_out') counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
+  const byLocale = localeCountsAfterReport(base.by_locale, event.data.results);
   return {
     ...base,
     started_at: startedAt,
     failures: addFailures(base.failures, event.data.provider, event.data.results),
     timeline: addToBucket(base.timeline, bucket, counts),
+    ...(byLocale === undefined ? {} : { by_locale: byLocale }),
     reported_batches: [...base.reported_batches, event.data.batch_id],
     updated_at: at,
     position,
@@ -109,10 +122,11 @@ export const notificationReportsProjection: Projection<NotificationReportDocumen
   // Shown beside the notification's counts: fetched as they are, so a one-device send's reports fold as its document does.
   fetch: NOTIFICATIONS_FETCH,
   name: 'notification_reports',
-  // A third of the topic's records (requests and dispatches are passed over undecoded).
-  types: ['DeliveryReported', 'NotificationOpened'],
+  // Dispatches are passed over undecoded; requests are read for `test_send` (only a test send's names a document).
+  types: ['DeliveryReported', 'NotificationOpened', 'NotificationRequested'],
   topics: [TOPICS.notificationEvents],
-  documentIds: ({ event }) => (event.type === 'DeliveryReported' || event.type === 'NotificationOpened' ? [event.data.notification_id] : []),
+  documentIds: ({ event }) =>
+    event.type === 'DeliveryReported' || event.type === 'NotificationOpened' || (event.type === 'NotificationRequested' && event.data.test_send === true) ? [event.data.notification_id] : [],
   evolve: evolveNotificationReport,
   // The project's outcomes and opens per hour (the console's Overview), each batch counted once as the report counts it.
   counts: outcomeCountDeltas,

@@ -24,9 +24,14 @@ export const hourOf = (time: string): string => time.slice(0, 13);
  */
 export const outcomesCountKey = (hour: string): string => `outcomes:${hour}`;
 
+/** The same for test sends (`test_send`): kept apart so the Overview leaves them out unless asked (as the notification list does). */
+export const testOutcomesCountKey = (hour: string): string => `test_outcomes:${hour}`;
+
 /** The parts of a notification report its outcome counters are taken from. */
 export interface CountedReport {
   project_id: string;
+  /** A test send: counted under the test keys. */
+  test_send?: true;
   /** The time of the last event that changed it: the hour a change is counted in. */
   updated_at: string;
   timeline: ReadonlyArray<Partial<OutcomeCounts>>;
@@ -43,7 +48,7 @@ function totalsOf(timeline: ReadonlyArray<Partial<OutcomeCounts>>, groups: Map<s
  * adds nothing.
  */
 export function outcomeCountDeltas(before: CountedReport | undefined, after: CountedReport): CountDelta[] {
-  const key = outcomesCountKey(hourOf(after.updated_at));
+  const key = (after.test_send === true ? testOutcomesCountKey : outcomesCountKey)(hourOf(after.updated_at));
   const groups = new Map<string, Record<string, number>>();
   totalsOf(after.timeline, groups, key, 1);
   if (before !== undefined) totalsOf(before.timeline, groups, key, -1);
@@ -55,18 +60,28 @@ export function hoursUpTo(now: number, count: number): string[] {
   return Array.from({ length: count }, (_, n) => hourOf(new Date(now - (count - 1 - n) * HOUR_MS).toISOString()));
 }
 
-/** Totals over `hours`, and each of those hours that has any, oldest first, from a project's summed counters (pure). */
-export function outcomesOver(sums: ReadonlyMap<string, Readonly<Record<string, number>>>, hours: readonly string[]): { totals: OutcomeCounts; hours: Array<OutcomeCounts & { hour: string }> } {
+/** The counter keys of an hour: the main one, and the test sends' when they are asked for. */
+export const outcomeKeysOf = (hour: string, includeTests: boolean): string[] => (includeTests ? [outcomesCountKey(hour), testOutcomesCountKey(hour)] : [outcomesCountKey(hour)]);
+
+/**
+ * Totals over `hours`, and each of those hours that has any, oldest first,
+ * from a project's summed counters (pure); test sends' only with `includeTests`.
+ */
+export function outcomesOver(
+  sums: ReadonlyMap<string, Readonly<Record<string, number>>>,
+  hours: readonly string[],
+  includeTests = false,
+): { totals: OutcomeCounts; hours: Array<OutcomeCounts & { hour: string }> } {
   const totals = { ...ZERO_OUTCOMES };
   const series: Array<OutcomeCounts & { hour: string }> = [];
   for (const hour of hours) {
-    const counts = sums.get(outcomesCountKey(hour));
-    if (counts === undefined || OUTCOME_FIELDS.every((field) => (counts[field] ?? 0) === 0)) continue;
     const item = { hour, ...ZERO_OUTCOMES };
-    for (const field of OUTCOME_FIELDS) {
-      item[field] = counts[field] ?? 0;
-      totals[field] = (totals[field] ?? 0) + item[field];
+    for (const key of outcomeKeysOf(hour, includeTests)) {
+      const counts = sums.get(key);
+      if (counts !== undefined) for (const field of OUTCOME_FIELDS) item[field] += counts[field] ?? 0;
     }
+    if (OUTCOME_FIELDS.every((field) => item[field] === 0)) continue;
+    for (const field of OUTCOME_FIELDS) totals[field] += item[field];
     series.push(item);
   }
   return { totals, hours: series };
