@@ -1,4 +1,5 @@
 import { EMPTY_DRAFT, type Draft, type NotificationRequest } from './draft.ts';
+import { contentFormOf } from './draft-variants.ts';
 
 /**
  * What the console keeps in a server-side draft (POST /api/v1/drafts):
@@ -50,8 +51,7 @@ export function formOf(request: Partial<NotificationRequest> & Record<string, un
   const priority = request.priority === 'high' || request.priority === 'normal' ? request.priority : '';
   return {
     ...EMPTY_DRAFT,
-    title: str(request.title),
-    body: str(request.body),
+    ...contentFormOf(request),
     topics,
     devices: devices.join('\n'),
     externalIds: users.join('\n'),
@@ -86,6 +86,6 @@ export function formOfContent(content: unknown): Draft {
 
 /** A name for a draft nobody named yet: its title, else "Untitled draft". */
 export function defaultDraftName(form: Draft): string {
-  const title = form.title.trim();
+  const title = (form.contentMode === 'template' ? form.template : form.contentMode === 'ab' ? (form.variants[0]?.title ?? '') : form.title).trim();
   return title === '' ? 'Untitled draft' : title.slice(0, 200);
 }

@@ -1,14 +1,13 @@
 import type { paths } from '@herald/client';
+import { CONTENT_FIELD_OF, contentOf, EMPTY_CONTENT, type ContentForm } from './draft-variants.ts';
 
 /** The send request body, exactly as the API's OpenAPI document types it. */
 export type SendBody = paths['/api/v1/notifications']['post']['requestBody']['content']['application/json'];
 export type NotificationRequest = SendBody['notification'];
 export type Notification = paths['/api/v1/notifications/{id}']['get']['responses'][200]['content']['application/json']['data'];
 
-/** The composer's form: every field as the person typed it. */
-export interface Draft {
-  title: string;
-  body: string;
+/** The composer's form: every field as the person typed it (content: literal, localised, a template or an A/B test; lib/draft-variants.ts). */
+export interface Draft extends ContentForm {
   /** Topic names picked. */
   topics: string[];
   /** Device ids or tokens, one per line. */
@@ -48,8 +47,7 @@ export interface Draft {
 }
 
 export const EMPTY_DRAFT: Draft = {
-  title: '',
-  body: '',
+  ...EMPTY_CONTENT,
   topics: [],
   devices: '',
   externalIds: '',
@@ -187,7 +185,7 @@ export function requestOf(draft: Draft, offsetMinutes = new Date().getTimezoneOf
   };
   if (draft.schedule === 'at' && draft.sendAt === '') (problems.sendAt ??= []).push('pick a date and time');
   if (draft.schedule === 'local' && draft.sendAtLocal === '') (problems.sendAtLocal ??= []).push('pick a date and time');
-  const request = { title: draft.title, body: draft.body, targets, ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)) };
+  const request = { ...contentOf(draft, problems), targets, ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)) };
   return { request: request, problems };
 }
 
@@ -212,7 +210,7 @@ function pacingOf(draft: Draft, problems: FieldProblems): Pick<NotificationReque
   return { rate_per_minute: rate, max_duration: minutes === undefined ? undefined : minutes * 60, priority_lane: lane };
 }
 
-const FIELD_OF: Record<string, DraftField> = { send_at: 'sendAt', send_at_local: 'sendAtLocal' };
+const FIELD_OF: Record<string, DraftField> = { send_at: 'sendAt', send_at_local: 'sendAtLocal', ...CONTENT_FIELD_OF };
 
 /** The API's 422 messages by the field they name (`notification.badge must …` → badge); others under `form`. */
 export function problemsByField(messages: readonly string[]): FieldProblems {
