@@ -20,6 +20,8 @@ const NotFound = screen(() => import('./screens/not-found.tsx').then((m) => m.No
 const Operator = screen(() => import('./screens/operator.tsx').then((m) => m.Operator));
 const ExplainReach = screen(() => import('./screens/explain.tsx').then((m) => m.ExplainReach));
 const Segments = screen(() => import('./screens/segments.tsx').then((m) => m.Segments));
+const Templates = screen(() => import('./screens/templates.tsx').then((m) => m.Templates));
+const TemplateEdit = screen(() => import('./screens/template-edit.tsx').then((m) => m.TemplateEdit));
 const SegmentEdit = screen(() => import('./screens/segment-edit.tsx').then((m) => m.SegmentEdit));
 
 function App() {
@@ -52,6 +54,8 @@ function App() {
             <Route path="/console/topics" component={Topics} />
             <Route path="/console/segments" component={Segments} />
             <Route path="/console/segments/:id" component={SegmentEdit} />
+            <Route path="/console/templates" component={Templates} />
+            <Route path="/console/templates/:id" component={TemplateEdit} />
             <Route path="/console/webhooks" component={Webhooks} />
             <Route path="/console/settings" component={Settings} />
             <Route default component={NotFound} />

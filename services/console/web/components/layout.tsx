@@ -10,6 +10,7 @@ const LINKS = [
   { href: '/console/compose', label: 'Compose', match: (path: string) => path.startsWith('/console/compose') },
   { href: '/console/devices', label: 'Devices', match: (path: string) => path.startsWith('/console/devices') },
   { href: '/console/topics', label: 'Topics', match: (path: string) => path.startsWith('/console/topics') },
+  { href: '/console/templates', label: 'Templates', match: (path: string) => path.startsWith('/console/templates') },
   { href: '/console/segments', label: 'Segments', match: (path: string) => path.startsWith('/console/segments') },
   { href: '/console/webhooks', label: 'Webhooks', match: (path: string) => path.startsWith('/console/webhooks') },
   { href: '/console/settings', label: 'Settings', match: (path: string) => path.startsWith('/console/settings') },

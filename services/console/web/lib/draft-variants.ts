@@ -228,3 +228,11 @@ export const CONTENT_FIELD_OF: Record<string, DraftField> = {
   test: 'testPercent',
   fallback: 'fallback',
 };
+
+/** Seconds of an ISO 8601 duration of days, hours, minutes and seconds (`P1DT2H`), as decide_after takes; undefined for any other text. */
+export function durationSeconds(text: string): number | undefined {
+  const match = DURATION.exec(text.trim().toUpperCase());
+  if (match === null) return undefined;
+  const [days, hours, minutes, seconds] = [match[1], match[3], match[4], match[5]].map((part) => (part === undefined ? 0 : Number.parseInt(part, 10)));
+  return (days ?? 0) * 86_400 + (hours ?? 0) * 3_600 + (minutes ?? 0) * 60 + (seconds ?? 0);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_DRAFT, problemsByField, requestOf, type Draft, type FieldProblems } from './draft.ts';
-import { contentFormOf, contentOf, EMPTY_CONTENT, newVariant } from './draft-variants.ts';
+import { contentFormOf, contentOf, durationSeconds, EMPTY_CONTENT, newVariant } from './draft-variants.ts';
 import { formOf } from './draft-content.ts';
 
 const draft = (patch: Partial<Draft>): Draft => ({ ...EMPTY_DRAFT, topics: ['news'], ...patch });
@@ -132,5 +132,15 @@ describe('the API’s problems', () => {
       localizations: ['notification.localizations.fr must be an object'],
       holdout_percent: ['notification.holdout_percent must be ≤ 50'],
     });
+  });
+});
+
+describe('decide_after in seconds', () => {
+  it('reads days, hours, minutes and seconds, nothing else', () => {
+    expect(durationSeconds('PT2H')).toBe(7200);
+    expect(durationSeconds('p1dt1h1m1s')).toBe(90_061);
+    expect(durationSeconds('PT90S')).toBe(90);
+    expect(durationSeconds('P')).toBeUndefined();
+    expect(durationSeconds('2h')).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import type { NotificationRequest } from '../lib/draft.ts';
 import { formatCount, formatDuration, formatTime } from '../lib/format.ts';
 import { lockScreens, type Platform } from '../lib/lock-screen.ts';
 import { TestSend } from './composer-test-send.tsx';
+import { ContentReview } from './composer-review-content.tsx';
 
 export interface AudienceCount {
   total: number;
@@ -70,17 +71,20 @@ export function SendReview({ request, audience, sending, onConfirm, onBack }: { 
         <dt>Lane</dt>
         <dd data-testid="review-lane">{request.priority_lane === undefined ? 'Decided by size (the API picks the lane from the audience)' : request.priority_lane}</dd>
       </dl>
-      <h3>On each platform</h3>
-      <dl class="facts" data-testid="review-content">
-        {lockScreens(request.title ?? '', request.body ?? '', platformsOf(audience)).map((screen) => (
-          <Fragment key={screen.platform}>
-            <dt>{screen.label}</dt>
-            <dd data-testid={`review-${screen.platform}`}>
-              <strong>{screen.title.text}</strong> {screen.body.text}
-            </dd>
-          </Fragment>
-        ))}
-      </dl>
+      <ContentReview request={request} />
+      {request.title === undefined ? null : <h3>On each platform</h3>}
+      {request.title === undefined ? null : (
+        <dl class="facts" data-testid="review-content">
+          {lockScreens(request.title ?? '', request.body ?? '', platformsOf(audience)).map((screen) => (
+            <Fragment key={screen.platform}>
+              <dt>{screen.label}</dt>
+              <dd data-testid={`review-${screen.platform}`}>
+                <strong>{screen.title.text}</strong> {screen.body.text}
+              </dd>
+            </Fragment>
+          ))}
+        </dl>
+      )}
       {localizations === undefined ? null : <h3>By locale</h3>}
       {localizations === undefined ? null : (
         <dl class="facts" data-testid="review-locales">

@@ -17,6 +17,7 @@ import { getDraft } from '../api/drafts.ts';
 import { formOfContent, replacesOf } from '../lib/draft-content.ts';
 import { replaceNotification } from '../api/drafts.ts';
 import { ComposerAudience } from './composer-audience.tsx';
+import { ContentFields } from './composer-content.tsx';
 
 interface AudienceCount {
   total: number;
@@ -26,7 +27,12 @@ interface AudienceCount {
 export function Composer() {
   useTitle('Compose');
   const { query, route } = useLocation();
-  const [draft, setDraft] = useState<Draft>(() => ({ ...EMPTY_DRAFT, topics: query.topic === undefined ? [] : [query.topic] }));
+  // ?topic= and ?template= (from a topic's or a template's page) start the form with it.
+  const [draft, setDraft] = useState<Draft>(() => ({
+    ...EMPTY_DRAFT,
+    topics: query.topic === undefined ? [] : [query.topic],
+    ...(query.template === undefined ? {} : { contentMode: 'template' as const, template: query.template }),
+  }));
   // One key per draft: a double click, or a retry after a lost answer, sends once.
   const [draftKey] = useState(newDraftKey);
   const [apiProblems, setApiProblems] = useState<FieldProblems>({});
@@ -141,15 +147,7 @@ export function Composer() {
               window.history.replaceState(window.history.state, '', `/console/compose?draft=${id}`);
             }}
           />
-          <fieldset>
-            <legend>Content</legend>
-            <Field id="title" label="Title" problems={problems}>
-              <input type="text" {...b('title')} />
-            </Field>
-            <Field id="body" label="Body" problems={problems}>
-              <textarea rows={3} {...b('body')} />
-            </Field>
-          </fieldset>
+          <ContentFields draft={draft} set={set} problems={problems} b={b} />
           <fieldset>
             <legend>Audience</legend>
             <p class="muted">Each section adds devices (the sections are OR'd); to intersect or exclude, build an expression with the audience builder below.</p>

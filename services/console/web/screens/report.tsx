@@ -13,6 +13,7 @@ import { Funnel, Failures, Timeline } from './report-charts.tsx';
 import { Receipts } from './receipts.tsx';
 import { Steering } from './report-steering.tsx';
 import { DuplicateIntoDraft } from './report-duplicate.tsx';
+import { VariantResults } from './report-variants.tsx';
 
 /** How often the report looks again while its notification is queued or sending (besides every event it sees). */
 const ACTIVE_POLL_MS = 3_000;
@@ -137,6 +138,7 @@ export function Report() {
       <SendProgress notification={{ status: data.status, counts: data.counts!, pace: data.pace, dispatched_at: data.dispatched_at, priority_lane: data.priority_lane }} />
       <Steering notification={data} onChanged={notification.reload} />
       <Funnel notification={data} />
+      <VariantResults notification={data} />
       <Errors errors={report.errors} onRetry={report.reload} />
       {report.data === undefined ? <Loading when={report.loading} /> : (
         <>
