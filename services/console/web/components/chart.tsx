@@ -20,7 +20,7 @@ Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineContro
 Chart.defaults.font.family = 'system-ui, sans-serif';
 Chart.defaults.color = '#333';
 
-export const COLORS = { apns: '#1f5fa8', fcm: '#b3541e', delivered: '#1d7a3a', failed: '#b3261e', opened: '#6a3fa0', neutral: '#555' } as const;
+export const COLORS = { apns: '#1f5fa8', fcm: '#b3541e', webpush: '#00796b', hms: '#a3336b', delivered: '#1d7a3a', failed: '#b3261e', opened: '#6a3fa0', neutral: '#555' } as const;
 
 /**
  * A Chart.js chart on a canvas. The canvas is an image to assistive

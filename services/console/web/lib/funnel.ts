@@ -15,6 +15,27 @@ export interface FunnelCounts {
 /** Outcomes of campaign control, shown only when a notification has some. */
 export const HELD_OUTCOMES = ['expired', 'capped', 'deferred'] as const;
 
+/** Every provider a notification's counts can name, in the funnel's order. */
+export const PROVIDERS = [
+  { key: 'apns', label: 'APNs (iOS)' },
+  { key: 'fcm', label: 'FCM (Android)' },
+  { key: 'webpush', label: 'Web Push (browsers)' },
+  { key: 'hms', label: 'Push Kit (Huawei)' },
+] as const;
+export type ProviderKey = (typeof PROVIDERS)[number]['key'];
+
+/**
+ * The providers a notification's per-provider counts hold, in order (pure):
+ * APNs and FCM always, Web Push and Push Kit once it targeted such a device
+ * (the API leaves them out before).
+ */
+export function providerRows<T>(byProvider: Partial<Record<ProviderKey, T>>): Array<{ key: ProviderKey; label: string; counts: T }> {
+  return PROVIDERS.flatMap((provider) => {
+    const counts = byProvider[provider.key];
+    return counts === undefined ? [] : [{ key: provider.key, label: provider.label, counts }];
+  });
+}
+
 export const FUNNEL_STEPS = ['targeted', 'sent', 'delivered', 'opened'] as const;
 export type FunnelStep = (typeof FUNNEL_STEPS)[number];
 

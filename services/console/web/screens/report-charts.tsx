@@ -5,7 +5,7 @@ import { TableScroll } from '../components/ui.tsx';
 import type { paths } from '@herald/client';
 import type { Notification } from '../lib/draft.ts';
 import { formatCount, formatShare, formatTime } from '../lib/format.ts';
-import { cumulative, FUNNEL_STEPS, HELD_OUTCOMES, type FunnelCounts } from '../lib/funnel.ts';
+import { cumulative, FUNNEL_STEPS, HELD_OUTCOMES, providerRows, type FunnelCounts } from '../lib/funnel.ts';
 import { reasonMeaning } from '../lib/reasons.ts';
 import { shownCounts } from '../lib/progress.ts';
 
@@ -13,17 +13,14 @@ type ReportData = paths['/api/v1/notifications/{id}/report']['get']['responses']
 
 const STEP_LABELS = { targeted: 'Targeted', sent: 'Sent', delivered: 'Delivered', opened: 'Opened' } as const;
 const HELD_LABELS = { expired: 'Expired', capped: 'Capped', deferred: 'Deferred' } as const;
-const PROVIDERS = [
-  { key: 'apns', label: 'APNs (iOS)' },
-  { key: 'fcm', label: 'FCM (Android)' },
-] as const;
 
 /** The funnel targeted → sent → delivered → opened per provider: a chart, and its numbers in a table. */
 export function Funnel({ notification }: { notification: Notification }) {
   // Targeted as far as the other counts prove it: reports of a partition can come before its targeted count.
   const all = shownCounts(notification.counts!);
-  const byProvider = { apns: shownCounts(notification.counts_by_provider!.apns), fcm: shownCounts(notification.counts_by_provider!.fcm) };
-  const rows: Array<{ key: string; label: string; counts: FunnelCounts }> = [...PROVIDERS.map((provider) => ({ ...provider, counts: byProvider[provider.key] })), { key: 'all', label: 'All', counts: all }];
+  // Web Push and Push Kit rows once the notification targeted such a device.
+  const providers = providerRows(notification.counts_by_provider!).map((row) => ({ ...row, counts: shownCounts(row.counts) }));
+  const rows: Array<{ key: string; label: string; counts: FunnelCounts }> = [...providers, { key: 'all', label: 'All', counts: all }];
   // max_duration, frequency caps and quiet hours: a column each, only when the notification has such devices.
   const held = HELD_OUTCOMES.filter((outcome) => ((all as FunnelCounts)[outcome] ?? 0) > 0);
   const config = useMemo<ChartConfiguration>(
@@ -31,9 +28,9 @@ export function Funnel({ notification }: { notification: Notification }) {
       type: 'bar',
       data: {
         labels: FUNNEL_STEPS.map((step) => STEP_LABELS[step]),
-        datasets: PROVIDERS.map((provider) => ({
+        datasets: providers.map((provider) => ({
           label: provider.label,
-          data: FUNNEL_STEPS.map((step) => byProvider[provider.key][step]),
+          data: FUNNEL_STEPS.map((step) => provider.counts[step]),
           backgroundColor: COLORS[provider.key],
         })),
       },
