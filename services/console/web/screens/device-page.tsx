@@ -5,6 +5,7 @@ import { useTitle } from '../components/layout.tsx';
 import { ConfirmButton, Errors, Loading, Pager, queryString, StatusBadge, TableScroll } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { formatTime } from '../lib/format.ts';
+import { platformLabel } from '../lib/platforms.ts';
 import { ReceiptTable } from './receipts.tsx';
 import { DeviceTimeline } from './explain.tsx';
 import { useNotificationTitles, useShowIds, useTopicNames } from '../components/names.tsx';
@@ -32,6 +33,41 @@ function Pairs({ label, values }: { label: string; values: Record<string, string
         </tbody>
       </table>
     </TableScroll>
+  );
+}
+
+/** An iOS device's Live Activity tokens: push-to-start per attributes type, update per running activity. */
+function LiveActivityTokens({ id }: { id: string }) {
+  const tokens = useLoad(async () => dataOf(await api.GET('/api/v1/devices/{id}/live-activity-tokens', { params: { path: { id } } })).data, [id]);
+  return (
+    <>
+      <h2>Live Activities</h2>
+      <Errors errors={tokens.errors} onRetry={tokens.reload} />
+      {tokens.data === undefined ? <Loading when={tokens.loading} /> : tokens.data.length === 0 ? <p class="muted">No Live Activity tokens.</p> : (
+        <TableScroll label="Live Activity tokens">
+          <table data-testid="live-activity-tokens">
+            <thead>
+              <tr>
+                <th scope="col">Kind</th>
+                <th scope="col">Activity or attributes type</th>
+                <th scope="col">Token</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.data.map((token) => (
+                <tr key={token.id}>
+                  <td>{token.kind === 'push_to_start' ? 'Push to start' : 'Update'}</td>
+                  <td class="mono">{token.kind === 'update' ? token.activity_id : token.attributes_type}</td>
+                  <td class="mono clip">{token.token}</td>
+                  <td>{formatTime(token.updated_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </>
   );
 }
 
@@ -83,7 +119,7 @@ export function DevicePage() {
           <Errors errors={deleteErrors} />
           <dl class="facts">
             <dt>Platform</dt>
-            <dd>{data.platform === 'ios' ? 'iOS (APNs)' : 'Android (FCM)'}</dd>
+            <dd>{platformLabel(data.platform, true)}</dd>
             <dt>Status</dt>
             <dd>
               {data.status}
@@ -119,6 +155,7 @@ export function DevicePage() {
           <Pairs label="Metadata" values={data.metadata} />
           <h2>Identifiers</h2>
           <Pairs label="Identifiers" values={data.identifiers} />
+          {data.platform === 'ios' ? <LiveActivityTokens id={id} /> : null}
         </>
       )}
       <h2>Timeline</h2>
