@@ -14,11 +14,13 @@ const NO_COLLECTION = {
 const NO_KAFKAJS = { name: 'kafkajs', message: 'Use @herald/kafka (kafkajs stays inside libs/kafka).' };
 const NO_DRIVER_TYPES = {
   name: '@herald/mongo',
-  importNames: ['Collection', 'Filter', 'Document', 'FindCursor', 'AnyBulkWriteOperation', 'ObjectId', 'Long'],
+  importNames: ['Db', 'MongoClient', 'Collection', 'Filter', 'Document', 'FindCursor', 'AnyBulkWriteOperation', 'ObjectId', 'Long'],
   message: "The driver's collections and filters stay inside libs/mongo: ask a query class (queries/<model>.ts) instead.",
 };
 const NO_DRIVER = { name: 'mongodb', message: 'Ask the store through @herald/mongo (queries/<model>.ts): the driver stays inside libs/mongo (tests may use it to look at what was stored).' };
 const NO_DRIVER_PATHS = { group: ['mongodb/*'], message: NO_DRIVER.message };
+// A Store is opaque (libs/mongo store-handle.ts): only tests (and libs/testing, their harness) reach the driver's database behind it.
+const NO_STORE_DRIVER = { name: '@herald/mongo/testing', message: 'Hold a Store and ask its queries (libs/mongo queries/<model>.ts): the driver database behind it is for tests only.' };
 
 export default tseslint.config(
   { ignores: ['node_modules/', '.herald/', 'docs/', 'infra/', 'eslint.config.js', 'services/console/dist/', 'libs/client/src/schema.d.ts'] },
@@ -47,7 +49,12 @@ export default tseslint.config(
     // kafkajs is an implementation detail of libs/kafka, the MongoDB driver one of libs/mongo: one place knows each one's types.
     files: ['**/*.ts', '**/*.tsx'],
     ignores: ['libs/kafka/**', 'libs/mongo/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [NO_KAFKAJS, NO_DRIVER], patterns: [NO_DRIVER_PATHS] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_KAFKAJS, NO_DRIVER, NO_DRIVER_TYPES, NO_STORE_DRIVER], patterns: [NO_DRIVER_PATHS] }] },
+  },
+  {
+    // The tests' harness hands them the driver database behind the test store (TestEnv.driverDb).
+    files: ['libs/testing/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_KAFKAJS, NO_DRIVER, NO_DRIVER_TYPES], patterns: [NO_DRIVER_PATHS] }] },
   },
   {
     files: ['libs/kafka/**/*.ts'],
@@ -61,7 +68,7 @@ export default tseslint.config(
     // Services ask questions of the store (libs/mongo queries/<model>.ts), never of the driver, by its name or through @herald/mongo.
     files: ['services/**/*.ts', 'services/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [NO_KAFKAJS, NO_DRIVER, NO_DRIVER_TYPES], patterns: [NO_DRIVER_PATHS] }],
+      'no-restricted-imports': ['error', { paths: [NO_KAFKAJS, NO_DRIVER, NO_DRIVER_TYPES, NO_STORE_DRIVER], patterns: [NO_DRIVER_PATHS] }],
     },
   },
   {

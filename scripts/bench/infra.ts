@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { freePort, kafkaPortsFree, startLocalInfra, type LocalInfra, type LocalInfraSettings } from '@herald/local-infra';
 import { localInfraControl, type InfraControl } from './infra-control.ts';
 import { createKafka, ensureTopics, EventProducer, withLogAdmin, type HeraldKafka } from '@herald/kafka';
-import { connectMongo, type MongoHandle } from '@herald/mongo';
+import { connectMongo, dropDatabase, type MongoHandle } from '@herald/mongo';
 import { createLogger } from '@herald/log';
 
 /** Kafka + MongoDB for one run, under a namespace (topic prefix, database) of its own. */
@@ -100,7 +100,7 @@ export async function setUpInfra(options: { partitions: number; brokers?: number
     close: async (keep) => {
       await producer.disconnect().catch(() => undefined);
       // Shared servers: remove what this run created there (a local server goes away with its data dir).
-      if (!keep && !localMongo) await handle.db.dropDatabase().catch(() => undefined);
+      if (!keep && !localMongo) await dropDatabase(handle.db).catch(() => undefined);
       if (!keep && !localKafka) {
         await withLogAdmin(kafka, async (admin) => {
           await admin.deleteTopics((await admin.topics()).filter((topic) => topic.startsWith(prefix)));

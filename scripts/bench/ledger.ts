@@ -1,4 +1,4 @@
-import { LedgerQueries, ReadModelRegistry, type Db } from '@herald/mongo';
+import { LedgerQueries, ReadModelRegistry, type Store } from '@herald/mongo';
 import { type DeliveryLedgerDocument, ledgerCounts } from '@herald/read-models';
 
 /**
@@ -6,7 +6,7 @@ import { type DeliveryLedgerDocument, ledgerCounts } from '@herald/read-models';
  * (its devices and their outcomes), added up with the same `ledgerCounts`
  * the per-device receipts are served from.
  */
-export async function readLedgerCounts(db: Db, notificationId: string): Promise<Record<string, number>> {
+export async function readLedgerCounts(db: Store, notificationId: string): Promise<Record<string, number>> {
   const ledger = new LedgerQueries(new ReadModelRegistry(db, { cacheMs: 0 }));
   const { sent: _sent, opened: _opened, ...byOutcome } = ledgerCounts(await ledger.notificationBatches(notificationId));
   return byOutcome;
@@ -18,7 +18,7 @@ export async function readLedgerCounts(db: Db, notificationId: string): Promise<
  * `find` by notification id is its own round trip). Notifications of
  * `ids` without a ledger document get no entry.
  */
-export async function readLedgerCountsOf(db: Db, ids: ReadonlySet<string>): Promise<Map<string, Record<string, number>>> {
+export async function readLedgerCountsOf(db: Store, ids: ReadonlySet<string>): Promise<Map<string, Record<string, number>>> {
   const ledger = new LedgerQueries(new ReadModelRegistry(db, { cacheMs: 0 }));
   const byNotification = new Map<string, DeliveryLedgerDocument[]>();
   for await (const doc of ledger.everyBatch()) {

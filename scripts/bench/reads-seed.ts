@@ -1,7 +1,7 @@
 import { AdminStore } from '@herald/admin';
 import { createEvent, deviceIdFor, newId, topicIdFor, TOPICS, type HeraldEvent } from '@herald/events';
 import type { EventProducer } from '@herald/kafka';
-import { readModelVersion, type Db, type ReadModelName } from '@herald/mongo';
+import { readModelVersion, type Store, type ReadModelName } from '@herald/mongo';
 import type { Deadline } from './deadline.ts';
 import type { PositionReader } from './offsets.ts';
 import { projectSizes } from './reads-args.ts';
@@ -48,7 +48,7 @@ export function deviceEvent(projectId: string, project: number, device: number):
   return createEvent('DeviceRegistered', { device_id: deviceIdFor(projectId, token), token, platform: benchPlatform(device), topic_ids: [benchTopicId(projectId, device % TOPICS_PER_PROJECT)] }, { project_id: projectId });
 }
 
-export async function createProjects(db: Db, count: number, devices: number, notifications: number): Promise<SeededProject[]> {
+export async function createProjects(db: Store, count: number, devices: number, notifications: number): Promise<SeededProject[]> {
   const admin = new AdminStore(db);
   const deviceSizes = projectSizes(devices, count);
   const notificationSizes = projectSizes(notifications, count);

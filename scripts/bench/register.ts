@@ -1,7 +1,7 @@
 import cliProgress from 'cli-progress';
 import { createEvent, deviceIdFor, topicIdFor, TOPICS, type HeraldEvent } from '@herald/events';
 import type { EventProducer } from '@herald/kafka';
-import { DeviceQueries, ReadModelRegistry, type Db } from '@herald/mongo';
+import { DeviceQueries, ReadModelRegistry, type Store } from '@herald/mongo';
 import type { Deadline } from './deadline.ts';
 import type { PositionReader } from './offsets.ts';
 
@@ -120,7 +120,7 @@ export async function publishDevices(
  * it shows every device).
  */
 export async function waitForProjection(
-  db: Db,
+  db: Store,
   positions: PositionReader,
   options: { devices: number; deadline: Deadline; progress: (text: string) => void },
 ): Promise<{ seconds: number; caughtUpS: number; countS: number }> {

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CredentialStore, currentPublicKey, parseSecretKey, summarizeWebPush, WebPushKeyStore } from '@herald/admin';
-import type { Db } from '@herald/mongo';
+import type { Store } from '@herald/mongo';
 import {
   acceptIdentity,
   createFakeTls,
@@ -25,7 +25,7 @@ export interface LocalProviders {
    * Gives a project the credentials these fakes accept, and Web Push keys when it has none;
    * answers a browser subscription of the fake push service made with the project's current key (for the quick start).
    */
-  configure(db: Db, secretKey: string, projectId: string): Promise<{ webSubscription: FakeBrowserSubscription }>;
+  configure(db: Store, secretKey: string, projectId: string): Promise<{ webSubscription: FakeBrowserSubscription }>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ProjectQueries, type Db } from '@herald/mongo';
+import { ProjectQueries, type Store } from '@herald/mongo';
 import { newId } from '@herald/events';
 import { NotFoundError } from '@herald/errors';
 import { apiKeyMatches, generateApiKey, parseApiKey } from './api-key.ts';
@@ -67,7 +67,7 @@ export class AdminStore {
   /** The project getters return neither secret. */
   readonly #store: ProjectQueries<ProjectRecord, ApiKeyRecord>;
 
-  constructor(db: Db) {
+  constructor(db: Store) {
     this.#store = new ProjectQueries<ProjectRecord, ApiKeyRecord>(db, ['device_auth', 'stream_key']);
   }
 

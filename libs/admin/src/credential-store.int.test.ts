@@ -26,7 +26,7 @@ const apnsCredential = (sandbox = false): ApnsCredential => {
   const key = createTestApnsKey();
   return { keyPem: key.keyPem, keyId: key.keyId, teamId: key.teamId, bundleId: 'com.example.app', sandbox };
 };
-const raw = (projectId: string) => env.mongo.db.collection<ProviderCredentialsRecord>(ADMIN_COLLECTIONS.providerCredentials).findOne({ _id: projectId });
+const raw = (projectId: string) => env.driverDb.collection<ProviderCredentialsRecord>(ADMIN_COLLECTIONS.providerCredentials).findOne({ _id: projectId });
 
 describe('CredentialStore', () => {
   it('decrypts back exactly what was set, for both providers', async () => {
@@ -99,7 +99,7 @@ describe('CredentialStore', () => {
 
     // A sealed record copied to another project does not open there (aad binds project and provider).
     const victim = await newProject('copy-target');
-    const collection = env.mongo.db.collection<ProviderCredentialsRecord>(ADMIN_COLLECTIONS.providerCredentials);
+    const collection = env.driverDb.collection<ProviderCredentialsRecord>(ADMIN_COLLECTIONS.providerCredentials);
     const record = (await raw(projectId))!;
     await collection.insertOne({ ...record, _id: victim });
     await expect(store.get(victim)).rejects.toMatchObject({ code: 'INVALID_CONFIG' });

@@ -1,4 +1,4 @@
-import { ProviderCredentialQueries, type Db } from '@herald/mongo';
+import { ProviderCredentialQueries, type Store } from '@herald/mongo';
 import { AppError, ConfigError, isAppError, NotFoundError } from '@herald/errors';
 import { AdminStore } from './admin-store.ts';
 import { open, seal, type SealedBox } from './secret-box.ts';
@@ -57,7 +57,7 @@ export class CredentialStore {
   readonly #key: Buffer;
 
   /** `secretKey`: `parseSecretKey(HERALD_SECRET_KEY)`. */
-  constructor(db: Db, secretKey: Buffer) {
+  constructor(db: Store, secretKey: Buffer) {
     if (secretKey.length !== 32) throw new ConfigError(['CredentialStore needs the 32-byte key parseSecretKey(HERALD_SECRET_KEY) returns']);
     this.#credentials = new ProviderCredentialQueries<ProviderCredentialsRecord>(db);
     this.#projects = new AdminStore(db);

@@ -22,12 +22,12 @@ const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
 describe('IdempotencyStore', () => {
   it('keeps a TTL index on expires_at where the store has TTL indexes, and stamps every expiring key', async () => {
     await store.claim('ttl', 'h', DAY, at(0));
-    const indexes = await env.mongo.db.collection(ADMIN_COLLECTIONS.idempotencyKeys).indexes();
+    const indexes = await env.driverDb.collection(ADMIN_COLLECTIONS.idempotencyKeys).indexes();
     const ttl = indexes.find((index) => index.name === 'expire_keys');
     if (expiry === 'ttl-index') expect(ttl).toMatchObject({ key: { expires_at: 1 }, expireAfterSeconds: 0 });
     else expect(ttl).toBeUndefined();
     expect(await store.ensureIndexes()).toBe(expiry);
-    const record = await env.mongo.db.collection(ADMIN_COLLECTIONS.idempotencyKeys).findOne({ _id: 'ttl' as never });
+    const record = await env.driverDb.collection(ADMIN_COLLECTIONS.idempotencyKeys).findOne({ _id: 'ttl' as never });
     expect(record?.expires_at).toEqual(at(DAY));
   });
 
@@ -56,7 +56,7 @@ describe('IdempotencyStore', () => {
 
   it('keeps claims that never expire (opens) without an expiry date', async () => {
     await store.claim('forever', 'open', Number.POSITIVE_INFINITY, at(0));
-    const record = await env.mongo.db.collection(ADMIN_COLLECTIONS.idempotencyKeys).findOne({ _id: 'forever' as never });
+    const record = await env.driverDb.collection(ADMIN_COLLECTIONS.idempotencyKeys).findOne({ _id: 'forever' as never });
     expect(record).not.toHaveProperty('expires_at');
     await store.complete('forever', null);
     expect((await store.claim('forever', 'open', Number.POSITIVE_INFINITY, at(DAY * 365))).kind).toBe('done');

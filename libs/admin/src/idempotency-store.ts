@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { IdempotencyKeys, type Db } from '@herald/mongo';
+import { IdempotencyKeys, type Store } from '@herald/mongo';
 import { AppError } from '@herald/errors';
 
 interface IdempotencyRecord {
@@ -47,7 +47,7 @@ export class IdempotencyStore {
   readonly #keys: IdempotencyKeys<IdempotencyRecord>;
   readonly #leaseMs: number;
 
-  constructor(db: Db, options: { leaseMs?: number } = {}) {
+  constructor(db: Store, options: { leaseMs?: number } = {}) {
     this.#keys = new IdempotencyKeys<IdempotencyRecord>(db);
     this.#leaseMs = options.leaseMs ?? PENDING_LEASE_MS;
   }

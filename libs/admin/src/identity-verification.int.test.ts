@@ -56,7 +56,7 @@ describe('AdminStore identity verification', () => {
   it('never hands the secret out with a project', async () => {
     const projectId = await newProject('quiet');
     await admin.enableIdentityVerification(projectId);
-    const stored = await env.mongo.db.collection(ADMIN_COLLECTIONS.projects).findOne({ _id: projectId as never });
+    const stored = await env.driverDb.collection(ADMIN_COLLECTIONS.projects).findOne({ _id: projectId as never });
     expect(stored).toHaveProperty('device_auth.secret');
     expect(await admin.findProject(projectId)).not.toHaveProperty('device_auth');
     for (const project of await admin.listProjects()) expect(project).not.toHaveProperty('device_auth');

@@ -32,7 +32,7 @@ describe('WebPushKeyStore', () => {
 
     const credential = await store.get(projectId);
     expect(credential?.keys.map((key) => key.public_key)).toEqual(second.keys.map((key) => key.public_key));
-    const stored = await env.mongo.db.collection<WebPushRecord>(ADMIN_COLLECTIONS.providerCredentials).findOne({ _id: projectId });
+    const stored = await env.driverDb.collection<WebPushRecord>(ADMIN_COLLECTIONS.providerCredentials).findOne({ _id: projectId });
     for (const key of credential!.keys) expect(JSON.stringify(stored)).not.toContain(key.private_key);
   });
 

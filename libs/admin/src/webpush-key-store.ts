@@ -1,5 +1,5 @@
 import { ConfigError, AppError, isAppError, NotFoundError } from '@herald/errors';
-import { ProviderCredentialQueries, type Db } from '@herald/mongo';
+import { ProviderCredentialQueries, type Store } from '@herald/mongo';
 import { AdminStore } from './admin-store.ts';
 import { open, seal, type SealedBox } from './secret-box.ts';
 import { generateVapidKey, summarizeWebPush, withNewVapidKey, type WebPushCredential, type WebPushSummary } from './webpush-keys.ts';
@@ -26,7 +26,7 @@ function webPushAad(projectId: string): string {
 export class WebPushKeyDirectory {
   readonly #credentials: ProviderCredentialQueries<WebPushRecord>;
 
-  constructor(db: Db) {
+  constructor(db: Store) {
     this.#credentials = new ProviderCredentialQueries<WebPushRecord>(db);
   }
 
@@ -45,7 +45,7 @@ export class WebPushKeyStore {
   readonly #projects: AdminStore;
   readonly #key: Buffer;
 
-  constructor(db: Db, secretKey: Buffer) {
+  constructor(db: Store, secretKey: Buffer) {
     if (secretKey.length !== 32) throw new ConfigError(['WebPushKeyStore needs the 32-byte key parseSecretKey(HERALD_SECRET_KEY) returns']);
     this.#credentials = new ProviderCredentialQueries<WebPushRecord>(db);
     this.#projects = new AdminStore(db);

@@ -1,7 +1,8 @@
-import { MongoNetworkError, type Db } from 'mongodb';
+import { MongoNetworkError } from 'mongodb';
 import type { IndexDefinition } from '@herald/read-models';
 import { retry } from '@herald/retry';
 import { logicalCollection, storeAdapter } from './store/store-adapter.ts';
+import { driverDb, type Store } from './store-handle.ts';
 
 /** Collections the API and CLI write directly (admin data, not projections). */
 export const ADMIN_COLLECTIONS = {
@@ -86,7 +87,8 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDefinition[]>> = {
  * the projector) so two processes rarely race; if they do, the dropped
  * connection is retried.
  */
-export async function ensureIndexes(db: Db, collectionName: string, indexes: readonly IndexDefinition[]): Promise<void> {
+export async function ensureIndexes(store: Store, collectionName: string, indexes: readonly IndexDefinition[]): Promise<void> {
+  const db = driverDb(store);
   const wanted = (await storeAdapter(db)).indexesFor(logicalCollection(collectionName), indexes);
   if (wanted.length === 0) return;
   const collection = db.collection(collectionName);
@@ -102,8 +104,8 @@ export async function ensureIndexes(db: Db, collectionName: string, indexes: rea
 }
 
 /** The indexes of the admin collections (projects, API keys, idempotency keys). */
-export async function ensureAdminIndexes(db: Db): Promise<void> {
-  for (const name of Object.values(ADMIN_COLLECTIONS)) await ensureIndexes(db, name, ADMIN_INDEXES[name] ?? []);
+export async function ensureAdminIndexes(store: Store): Promise<void> {
+  for (const name of Object.values(ADMIN_COLLECTIONS)) await ensureIndexes(store, name, ADMIN_INDEXES[name] ?? []);
 }
 
 /** Index declarations that repeat a name or a key pattern (each would fail or waste a write path): for tests of every declaration. */

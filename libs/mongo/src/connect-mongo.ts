@@ -1,15 +1,11 @@
-import { MongoClient, MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError, MongoOperationTimeoutError, MongoServerClosedError, MongoWriteConcernError, type Db } from 'mongodb';
+import { MongoClient, MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError, MongoOperationTimeoutError, MongoServerClosedError, MongoWriteConcernError } from 'mongodb';
 import { InfrastructureError } from '@herald/errors';
-import { storeAdapter, type StoreAdapter } from './store/store-adapter.ts';
-
-// The connection handle is the one driver type outside libs/mongo: composition roots hold it and hand it to the query classes.
-export type { Db } from 'mongodb';
+import { storeAdapter } from './store/store-adapter.ts';
+import { driverDb, storeOver, type Store } from './store-handle.ts';
 
 export interface MongoHandle {
-  client: MongoClient;
-  db: Db;
-  /** What this store supports and needs (MongoDB or the local FerretDB), chosen once at connection. */
-  store: StoreAdapter;
+  /** Herald's opaque handle on the store (store-handle.ts): hand it to the query classes. */
+  db: Store;
   close(): Promise<void>;
 }
 
@@ -23,8 +19,9 @@ export async function connectMongo(url: string, appName: string): Promise<MongoH
     await client.connect();
     const db = client.db(databaseName(url));
     await db.command({ ping: 1 });
-    const store = await storeAdapter(db);
-    return { client, db, store, close: () => client.close() };
+    // What this store supports and needs (MongoDB or the local FerretDB) is chosen once, here, and kept with the database.
+    await storeAdapter(db);
+    return { db: storeOver(db), close: () => client.close() };
   } catch (cause) {
     await client.close().catch(() => undefined);
     throw new InfrastructureError('MONGO_UNAVAILABLE', 'MongoDB is not reachable at MONGO_URL', { cause });
@@ -88,6 +85,16 @@ export function wrapMongoError(error: unknown): unknown {
 }
 
 /** Which server answers on the MongoDB wire (its store adapter's flavour, store/store-adapter.ts). */
-export async function storeFlavour(db: Db): Promise<'mongodb' | 'ferretdb'> {
-  return (await storeAdapter(db)).flavour;
+export async function storeFlavour(store: Store): Promise<'mongodb' | 'ferretdb'> {
+  return (await storeAdapter(driverDb(store))).flavour;
+}
+
+/** Whether the store answers now (readiness): rejects when it does not. */
+export async function pingStore(store: Store): Promise<void> {
+  await driverDb(store).command({ ping: 1 });
+}
+
+/** Drops the whole database behind the handle: for throwaway databases (a bench run's, a test file's), never Herald's own. */
+export async function dropDatabase(store: Store): Promise<void> {
+  await driverDb(store).dropDatabase();
 }

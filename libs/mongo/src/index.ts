@@ -1,9 +1,10 @@
 export * from './connect-mongo.ts';
+export { Store, unreachableStore } from './store-handle.ts';
 export * from './store-filter.ts';
 export * from './collections.ts';
 export * from './read-models.ts';
 export * from './find-by-ids.ts';
-export * from './store/store-adapter.ts';
+export { logicalCollection, type StoreAdapter } from './store/store-adapter.ts';
 export { FERRETDB_INDEXES } from './store/ferretdb-store.ts';
 export * from './queries/counters.ts';
 export * from './queries/devices.ts';

@@ -2,6 +2,7 @@ import type { Collection, Db, Document } from 'mongodb';
 import type { ReadModelName } from '@herald/read-models';
 import { ADMIN_COLLECTIONS } from './collections.ts';
 import { storeAdapter, type StoreAdapter } from './store/store-adapter.ts';
+import { driverDb, type Store } from './store-handle.ts';
 
 /** One build of a read model: its collection and the consumer group that fills it. */
 export interface ReadModelVersion {
@@ -43,7 +44,8 @@ export class ReadModelRegistry {
   readonly #cache = new Map<ReadModelName, { at: number; version: ReadModelVersion }>();
 
   /** `cacheMs`: how stale a reader's view of the pointer may be (the API re-reads at most this often). */
-  constructor(db: Db, options: { cacheMs?: number } = {}) {
+  constructor(store: Store, options: { cacheMs?: number } = {}) {
+    const db = driverDb(store);
     this.#db = db;
     this.#cacheMs = options.cacheMs ?? 1000;
   }

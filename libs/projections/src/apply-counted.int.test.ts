@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, deviceIdFor, TOPICS, type HeraldEvent } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import { readCounts, ModelDocuments, storeAdapter, type StoreAdapter } from '@herald/mongo';
+import { readCounts, ModelDocuments, type StoreAdapter } from '@herald/mongo';
+import { storeAdapter } from '@herald/mongo/testing';
 import type { Collection } from 'mongodb';
 import { createTestEnv, type TestEnv } from '@herald/testing';
 import { applyCounted, applyCounts, foldWithCounts } from './apply-counted.ts';
@@ -58,9 +59,9 @@ async function counted() {
 
 beforeAll(async () => {
   env = await createTestEnv('apply-counted');
-  store = await storeAdapter(env.mongo.db);
-  devices = env.mongo.db.collection<DeviceDocument>('devices_v1');
-  counters = env.mongo.db.collection<CounterDocument>('devices_v1_counts');
+  store = await storeAdapter(env.driverDb);
+  devices = env.driverDb.collection<DeviceDocument>('devices_v1');
+  counters = env.driverDb.collection<CounterDocument>('devices_v1_counts');
 });
 afterAll(async () => {
   await env?.close();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, newId, TOPICS, type HeraldEvent } from '@herald/events';
 import { ensureTopics, withLogAdmin, type ConsumedEvent } from '@herald/kafka';
-import { readModelVersion, readCounts, ModelDocuments, storeAdapter, type StoreAdapter } from '@herald/mongo';
+import { readModelVersion, readCounts, ModelDocuments, type StoreAdapter } from '@herald/mongo';
+import { storeAdapter } from '@herald/mongo/testing';
 import type { Collection } from 'mongodb';
 import { createTestEnv, waitFor, waitForGroupCaughtUp, type TestEnv } from '@herald/testing';
 import { applyCounted } from './apply-counted.ts';
@@ -55,9 +56,9 @@ async function storedStatuses() {
 
 beforeAll(async () => {
   env = await createTestEnv('held-documents');
-  store = await storeAdapter(env.mongo.db);
-  notifications = env.mongo.db.collection<NotificationDocument>('notifications_held');
-  counters = env.mongo.db.collection<CounterDocument>('notifications_held_counts');
+  store = await storeAdapter(env.driverDb);
+  notifications = env.driverDb.collection<NotificationDocument>('notifications_held');
+  counters = env.driverDb.collection<CounterDocument>('notifications_held_counts');
 });
 afterAll(async () => {
   await env?.close();
@@ -112,7 +113,7 @@ describe('held notifications on the log', () => {
   it('commits no position past a held request until it is written, then moves on', async () => {
     await ensureTopics(env.kafka, { partitions: 1 });
     const version = { ...readModelVersion('notifications', 1), collection: 'notifications_held_log', group: 'herald.projector.notifications.held-check' };
-    const collection = env.mongo.db.collection<NotificationDocument>(version.collection);
+    const collection = env.driverDb.collection<NotificationDocument>(version.collection);
     const topic = env.kafka.topic(TOPICS.notificationEvents);
     const applied: number[] = [];
     const consumer = await runProjection({ ...env, db: env.mongo.db }, notificationsProjection, version, { holdMs: 3_000, onChunkDone: ({ lastOffset }) => applied.push(lastOffset) });

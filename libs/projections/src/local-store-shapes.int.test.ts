@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_INDEXES, ensureIndexes, storeAdapter } from '@herald/mongo';
+import { ADMIN_INDEXES, ensureIndexes } from '@herald/mongo';
+import { storeAdapter } from '@herald/mongo/testing';
 import { countBothWays, explainHerald, findBothWays, type FindShape } from '@herald/mongo/differential';
 import type { Collection, Document } from 'mongodb';
 import { createTestEnv, type TestEnv } from '@herald/testing';
@@ -107,14 +108,14 @@ beforeAll(async () => {
   for (const [name, { docs, indexes }] of Object.entries(collections)) {
     // Indexes first, as the projector makes them: the local store indexes rows as they come.
     await ensureIndexes(env.mongo.db, name, indexes);
-    await env.mongo.db.collection(name).insertMany(docs());
+    await env.driverDb.collection(name).insertMany(docs());
   }
 });
 afterAll(async () => {
   await env?.close();
 });
 
-const coll = (name: string): Collection<Document> => env.mongo.db.collection(name);
+const coll = (name: string): Collection<Document> => env.driverDb.collection(name);
 const pages = (filter: Document, sort: Record<string, 1 | -1>): FindShape[] => [0, 20, 240, 400].map((skip) => ({ filter, sort, skip, limit: 20 }));
 const OLDEST = { created_at: 1, _id: 1 } as const;
 const NEWEST = { created_at: -1, _id: -1 } as const;
@@ -178,8 +179,8 @@ describe('the query shapes Herald issues', () => {
   });
 
   it('run in SQL through an index on the local store, and as upstream with the switch off', async () => {
-    if ((await storeAdapter(env.mongo.db)).flavour !== 'ferretdb') return;
-    const explain = (name: string, shape: FindShape & { count?: boolean }, off = false) => explainHerald(env.mongo.db, name, shape, off);
+    if ((await storeAdapter(env.driverDb)).flavour !== 'ferretdb') return;
+    const explain = (name: string, shape: FindShape & { count?: boolean }, off = false) => explainHerald(env.driverDb, name, shape, off);
     // An index search, and no scan of a FerretDB table (named `<collection>_<8 hex>`).
     const indexed = (plan: string[] | undefined) => (plan ?? []).some((line) => /USING (COVERING )?INDEX/.test(line)) && !(plan ?? []).some((line) => /^SCAN \w+_[0-9a-f]{8}\b/.test(line));
 

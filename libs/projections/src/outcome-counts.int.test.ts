@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, TOPICS } from '@herald/events';
 import type { ConsumedEvent } from '@herald/kafka';
-import { readCounts, ModelDocuments, storeAdapter, type StoreAdapter } from '@herald/mongo';
+import { readCounts, ModelDocuments, type StoreAdapter } from '@herald/mongo';
+import { storeAdapter } from '@herald/mongo/testing';
 import type { Collection } from 'mongodb';
 import { createTestEnv, type TestEnv } from '@herald/testing';
 import { applyCounted } from './apply-counted.ts';
@@ -40,9 +41,9 @@ async function counted() {
 
 beforeAll(async () => {
   env = await createTestEnv('outcome-counts');
-  store = await storeAdapter(env.mongo.db);
-  reports = env.mongo.db.collection<NotificationReportDocument>('notification_reports_outcomes');
-  counters = env.mongo.db.collection<CounterDocument>('notification_reports_outcomes_counts');
+  store = await storeAdapter(env.driverDb);
+  reports = env.driverDb.collection<NotificationReportDocument>('notification_reports_outcomes');
+  counters = env.driverDb.collection<CounterDocument>('notification_reports_outcomes_counts');
 });
 afterAll(async () => {
   await env?.close();

@@ -1,4 +1,4 @@
-import { countsCollectionName, ensureIndexes, ModelDocuments, type Db, type ReadModelVersion } from '@herald/mongo';
+import { countsCollectionName, ensureIndexes, ModelDocuments, type Store, type ReadModelVersion } from '@herald/mongo';
 import { runConsumer, type ConsumerSpec, type EventProducer, type HeraldKafka, type RunningConsumer } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import { applyProjection } from './apply-projection.ts';
@@ -11,7 +11,7 @@ import { anyDue, firstHeld } from './held-documents.ts';
 export interface ProjectionDeps {
   kafka: HeraldKafka;
   producer: EventProducer;
-  db: Db;
+  db: Store;
   logger: Logger;
 }
 

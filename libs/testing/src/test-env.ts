@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { createKafka, EventProducer, type HeraldKafka } from '@herald/kafka';
-import { connectMongo, type MongoHandle } from '@herald/mongo';
+import { connectMongo, dropDatabase, type MongoHandle } from '@herald/mongo';
+import { driverDb, type Db } from '@herald/mongo/testing';
 import { createLogger, type Logger } from '@herald/log';
 
 export interface TestEnv {
@@ -12,6 +13,8 @@ export interface TestEnv {
   kafka: HeraldKafka;
   producer: EventProducer;
   mongo: MongoHandle;
+  /** The driver's database behind `mongo.db`: for tests that look at what was stored (or store what no query writes). */
+  driverDb: Db;
   logger: Logger;
   close(): Promise<void>;
 }
@@ -35,10 +38,11 @@ export async function createTestEnv(name: string, infra?: { kafkaBrokers: string
     kafka,
     producer,
     mongo,
+    driverDb: driverDb(mongo.db),
     logger,
     close: async () => {
       await producer.disconnect();
-      await mongo.db.dropDatabase().catch(() => undefined);
+      await dropDatabase(mongo.db).catch(() => undefined);
       await mongo.close();
     },
   };

@@ -5,7 +5,7 @@ import type { LiveActivityTokenService } from './services/live-activity-token-se
 import type { AdminStore } from '@herald/admin';
 import type { Clock } from '@herald/runtime';
 import type { EventProducer, HeraldKafka } from '@herald/kafka';
-import type { Db, ReadModelRegistry } from '@herald/mongo';
+import type { Store, ReadModelRegistry } from '@herald/mongo';
 import type { Metrics } from '@herald/metrics';
 import type { DeviceService } from './services/device-service.ts';
 import type { NotificationService } from './services/notification-service.ts';
@@ -24,7 +24,7 @@ import type { TemplateService } from './services/template-service.ts';
 /** Everything the HTTP app needs, created by its owner (server.ts or a test) and passed in. */
 export interface AppDeps {
   producer: EventProducer;
-  db: Db;
+  db: Store;
   admin: AdminStore;
   readModels: ReadModelRegistry;
   metrics: Metrics;

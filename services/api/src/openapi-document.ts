@@ -3,14 +3,14 @@ import { AdminStore } from '@herald/admin';
 import type { EventProducer } from '@herald/kafka';
 import { createLogger } from '@herald/log';
 import { createMetrics } from '@herald/metrics';
-import { ReadModelRegistry, type Db } from '@herald/mongo';
+import { ReadModelRegistry, unreachableStore } from '@herald/mongo';
 import { buildApp } from './build-app.ts';
 
 /** Stands in for Kafka and the store while the document is generated: nothing may use them. */
 const unavailable = (what: string): never => {
   throw new Error(`${what} is not available while the OpenAPI document is generated`);
 };
-const noStore = { collection: () => new Proxy({}, { get: () => unavailable('the store') }) } as unknown as Db;
+const noStore = unreachableStore('the store is not available while the OpenAPI document is generated');
 const noProducer = new Proxy({}, { get: () => unavailable('Kafka') }) as unknown as EventProducer;
 
 /**

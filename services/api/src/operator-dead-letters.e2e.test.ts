@@ -31,7 +31,7 @@ afterAll(async () => {
 interface Count { topic: string; group: string; kind: string; error: string; count: number }
 interface Redrive { dry_run: boolean; redriven: Array<{ ref: string; source: string; group: string; kind: string; error: string; redrives: number }>; already_redriven: Array<{ ref: string; to: string }> }
 const operator = (method: string, path: string, body?: unknown) => harness.request(method, path, { key: TOKEN, ...(body === undefined ? {} : { body }) });
-const devices = () => harness.env.mongo.db.collection<{ _id: string; token?: string }>('devices_v1');
+const devices = () => harness.env.driverDb.collection<{ _id: string; token?: string }>('devices_v1');
 
 describe('the operator API', () => {
   it('refuses anything but the admin token: none, a project key, a near miss', async () => {

@@ -1,8 +1,8 @@
 import { withLogAdmin, type HeraldKafka } from '@herald/kafka';
-import type { Db } from '@herald/mongo';
+import { pingStore, type Store } from '@herald/mongo';
 
 /** Asks Kafka and MongoDB whether they answer; returns what does not. */
-export function readinessCheck(kafka: HeraldKafka, db: Db): () => Promise<string[]> {
+export function readinessCheck(kafka: HeraldKafka, db: Store): () => Promise<string[]> {
   return async () => {
     const problems: string[] = [];
     try {
@@ -11,7 +11,7 @@ export function readinessCheck(kafka: HeraldKafka, db: Db): () => Promise<string
       problems.push('Kafka is not reachable');
     }
     try {
-      await db.command({ ping: 1 });
+      await pingStore(db);
     } catch {
       problems.push('MongoDB is not reachable');
     }

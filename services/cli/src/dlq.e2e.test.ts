@@ -17,7 +17,7 @@ afterAll(async () => {
 const DLQ = 'herald.device-events.dlq.herald.projector.devices.v1';
 interface Row { ref: string; source: string; kind: string; redrives: number; error: string }
 const records = async () => JSON.parse(await harness.herald('dlq', 'list', '--records', '--json', '--topic', DLQ)) as Row[];
-const devices = () => harness.env.mongo.db.collection<{ _id: string; token?: string; position?: { partition: number; offset: number } }>('devices_v1');
+const devices = () => harness.env.driverDb.collection<{ _id: string; token?: string; position?: { partition: number; offset: number } }>('devices_v1');
 
 describe('herald dlq', () => {
   it('lists, shows and redrives dead letters once, even when redriven twice at once', async () => {

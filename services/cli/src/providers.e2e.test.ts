@@ -48,7 +48,7 @@ async function file(name: string, contents: string): Promise<string> {
   return path;
 }
 
-const stored = (projectId: string) => env.mongo.db.collection(ADMIN_COLLECTIONS.providerCredentials).findOne({ _id: projectId as never });
+const stored = (projectId: string) => env.driverDb.collection(ADMIN_COLLECTIONS.providerCredentials).findOne({ _id: projectId as never });
 
 /** Lines of base64 inside a PEM: the key material itself. */
 const keyBody = (pem: string) => pem.split('\n').filter((line) => line !== '' && !line.startsWith('-----'));

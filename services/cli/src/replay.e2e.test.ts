@@ -50,7 +50,7 @@ describe('herald replay', () => {
 
     // The projector follows the switch; every device, before and during, is in the new version.
     await waitFor(`${registered} devices in the rebuilt read model`, async () => (await count()) === registered, 30_000);
-    const versions = await harness.env.mongo.db.collection('read_model_versions').findOne({ _id: 'devices' as never });
+    const versions = await harness.env.driverDb.collection('read_model_versions').findOne({ _id: 'devices' as never });
     expect(versions).toMatchObject({ active: { version: 2, collection: 'devices_v2' }, retired: [{ version: 1 }] });
     // New registrations after the switch land in the new version too.
     expect((await register('after-switch')).status).toBe(201);
@@ -60,7 +60,7 @@ describe('herald replay', () => {
   it('--dry-run changes nothing; --drop-old removes the versions readers left', async () => {
     const dry = await harness.herald('replay', 'devices', '--dry-run');
     expect(dry).toContain('would rebuild devices: v2 (devices_v2) → v3 (devices_v3)');
-    const collections = async () => (await harness.env.mongo.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((name) => /^devices_v\d+$/.test(name)).sort();
+    const collections = async () => (await harness.env.driverDb.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((name) => /^devices_v\d+$/.test(name)).sort();
     expect(await collections()).toEqual(['devices_v1', 'devices_v2']);
 
     const output = await harness.herald('replay', 'devices', '--drop-old');

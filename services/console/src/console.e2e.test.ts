@@ -278,7 +278,7 @@ describe('the console in a browser', { timeout: 120_000 }, () => {
 
   it("lets the operator sign in with the admin token (not a project key) and redrive a dead letter after a dry run", async () => {
     // A registration the devices projector fails for good: a hand-edited document without a position (see dlq.e2e.test.ts).
-    const devices = harness.env.mongo.db.collection<{ _id: string; token?: string }>('devices_v1');
+    const devices = harness.env.driverDb.collection<{ _id: string; token?: string }>('devices_v1');
     const deviceId = deviceIdFor(project.id, 'operator-poison');
     await devices.insertOne({ _id: deviceId, token: 'edited by hand' });
     await harness.env.producer.publish([createEvent('DeviceRegistered', { device_id: deviceId, token: 'operator-poison', platform: 'android' }, { project_id: project.id })]);

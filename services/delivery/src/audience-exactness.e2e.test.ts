@@ -110,7 +110,7 @@ describe('audiences from the index', () => {
     expect(perNotification.size).toBe(COUNT);
     expect([...perNotification.values()].every((count) => count === 1)).toBe(true);
 
-    const db = harness.env.mongo.db;
+    const db = harness.env.driverDb;
     const done = await waitFor('every notification sent and its batch in the ledger', async () => {
       const notifications = await db.collection<NotificationDocument>('notifications_v1').find({ _id: { $in: ids } }).toArray();
       const ledger = await db.collection<DeliveryLedgerDocument>('delivery_ledger_v1').find({ notification_id: { $in: ids } }).toArray();

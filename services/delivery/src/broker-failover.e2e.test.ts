@@ -147,7 +147,7 @@ describe('a partition leader killed mid-campaign on a three-broker cluster', () 
     const distinct = new Set(tokens);
     // The ledger is its own projection: it may still be catching up with the counts when the status reads `sent`.
     const ledgerLines = async () => {
-      const ledger = await harness.env.mongo.db.collection<DeliveryLedgerDocument>('delivery_ledger_v1').find({ notification_id: id }).toArray();
+      const ledger = await harness.env.driverDb.collection<DeliveryLedgerDocument>('delivery_ledger_v1').find({ notification_id: id }).toArray();
       const lines = ledger.flatMap((batch) => batch.devices);
       return { delivered: lines.filter((line) => line.outcome === 'delivered').length, other: lines.filter((line) => line.outcome !== 'delivered').length };
     };

@@ -1,5 +1,5 @@
 import type { EventProducer, HeraldKafka } from '@herald/kafka';
-import type { Db } from '@herald/mongo';
+import type { Store } from '@herald/mongo';
 import type { Logger } from '@herald/log';
 import type { Clock } from '@herald/runtime';
 import type { Static } from 'typebox';
@@ -18,7 +18,7 @@ export type DeliverySettings = Readonly<Static<typeof DeliveryConfig>>;
 export interface DeliveryPorts {
   kafka: HeraldKafka;
   producer: EventProducer;
-  db: Db;
+  db: Store;
   logger: Logger;
   credentials: CredentialSource;
   /** Schedule decisions; tests move it (HERALD_CLOCK_FILE). */

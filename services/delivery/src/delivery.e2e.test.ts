@@ -67,7 +67,7 @@ function tokensReached(id: string): string[] {
 
 /** Every device line of this notification's delivery ledger (one document per batch). */
 async function ledgerLines(id: string): Promise<LedgerDevice[]> {
-  const batches = await harness.env.mongo.db.collection<DeliveryLedgerDocument>('delivery_ledger_v1').find({ notification_id: id }).toArray();
+  const batches = await harness.env.driverDb.collection<DeliveryLedgerDocument>('delivery_ledger_v1').find({ notification_id: id }).toArray();
   return batches.flatMap((batch) => batch.devices);
 }
 

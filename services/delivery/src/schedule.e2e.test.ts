@@ -25,7 +25,7 @@ const send = async (notification: Record<string, unknown>) => {
   return response.body!.data as { id: string; status: string };
 };
 const status = async (id: string) => ((await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body?.data as { status: string } | undefined)?.status;
-const schedules = () => harness.env.mongo.db.collection<{ _id: string; notification_id: string; state: string; due_at: Date }>(ADMIN_COLLECTIONS.deliverySchedules);
+const schedules = () => harness.env.driverDb.collection<{ _id: string; notification_id: string; state: string; due_at: Date }>(ADMIN_COLLECTIONS.deliverySchedules);
 const arrivals = (id: string) => harness.fakes!.apns.deliveries.filter((delivery) => (delivery.payload as { notification_id: string }).notification_id === id);
 
 beforeAll(async () => {

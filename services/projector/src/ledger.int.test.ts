@@ -58,8 +58,8 @@ describe('delivery ledger over Kafka and the store', () => {
     const deliveredLine = first.data.results.find((result) => result.outcome === 'delivered')!;
     await env.producer.publish([again, createEvent('NotificationOpened', { notification_id: id, device_id: deliveredLine.device_id, batch_id: first.data.batch_id }, context)]);
 
-    const notifications = env.mongo.db.collection<NotificationDocument>(readModelVersion('notifications', 1).collection);
-    const ledger = env.mongo.db.collection<DeliveryLedgerDocument>(readModelVersion('delivery_ledger', 1).collection);
+    const notifications = env.driverDb.collection<NotificationDocument>(readModelVersion('notifications', 1).collection);
+    const ledger = env.driverDb.collection<DeliveryLedgerDocument>(readModelVersion('delivery_ledger', 1).collection);
     const notification = await waitFor('the notification completed with its open counted', async () => {
       const doc = await notifications.findOne({ _id: id });
       return doc?.status === 'sent' && doc.counts.opened === 1 ? doc : undefined;

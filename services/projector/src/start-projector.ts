@@ -1,4 +1,4 @@
-import { ReadModelRegistry, type Db, type ReadModelName, type ReadModelVersion } from '@herald/mongo';
+import { ReadModelRegistry, type Store, type ReadModelName, type ReadModelVersion } from '@herald/mongo';
 import type { EventProducer, HeraldKafka, RunningConsumer } from '@herald/kafka';
 import type { Logger } from '@herald/log';
 import { PROJECTIONS, runProjection } from '@herald/projections';
@@ -6,7 +6,7 @@ import { PROJECTIONS, runProjection } from '@herald/projections';
 export interface ProjectorDeps {
   kafka: HeraldKafka;
   producer: EventProducer;
-  db: Db;
+  db: Store;
   logger: Logger;
   models?: readonly ReadModelName[];
   /** How often to look for a switched read-model version (after `herald replay`). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openLogAdmin, type HeraldKafka, type LogAdmin, type LogPosition } from '@herald/kafka';
 import { positionOf, storedOffsets, WebhookStore, type WebhookDocument } from '@herald/admin';
-import type { Db } from '@herald/mongo';
+import type { Store } from '@herald/mongo';
 import type { Logger } from '@herald/log';
 import type { Metrics } from '@herald/metrics';
 import { systemClock } from '@herald/runtime';
@@ -13,7 +13,7 @@ import { WEBHOOK_TOPICS } from './select-events.ts';
 
 export interface WebhooksDeps {
   kafka: HeraldKafka;
-  db: Db;
+  db: Store;
   logger: Logger;
   metrics: Pick<Metrics, 'webhookLag' | 'webhookEvents' | 'webhookFailures' | 'webhookDeadLetters' | 'webhookLastFailure'>;
   policy: RetryPolicy;

@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
 import { storeAdapter } from '../store/store-adapter.ts';
 import type { PageWindow } from './devices.ts';
+import { driverDb, type Store } from '../store-handle.ts';
 
 /**
  * A composer's draft: admin data of its project, like templates and
@@ -28,7 +29,8 @@ export class DraftQueries {
   readonly #db: Db;
   readonly #drafts: Collection<DraftDocument>;
 
-  constructor(db: Db) {
+  constructor(store: Store) {
+    const db = driverDb(store);
     this.#db = db;
     this.#drafts = db.collection<DraftDocument>(ADMIN_COLLECTIONS.drafts);
   }

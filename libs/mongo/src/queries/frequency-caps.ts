@@ -1,7 +1,8 @@
-import type { Collection, Db } from 'mongodb';
+import type { Collection } from 'mongodb';
 import { retry } from '@herald/retry';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
 import { wrapMongoError } from '../connect-mongo.ts';
+import { driverDb, type Store } from '../store-handle.ts';
 
 /** One device's or user's cap state in one project: `_id` = `<project>|d:<device id>` or `<project>|u:<external_id>`. */
 export interface CapDocument<Entry> {
@@ -21,7 +22,8 @@ export interface CapDocument<Entry> {
 export class FrequencyCaps<Entry> {
   readonly #caps: Collection<CapDocument<Entry>>;
 
-  constructor(db: Db) {
+  constructor(store: Store) {
+    const db = driverDb(store);
     this.#caps = db.collection<CapDocument<Entry>>(ADMIN_COLLECTIONS.frequencyCaps);
   }
 

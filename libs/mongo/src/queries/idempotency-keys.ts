@@ -1,5 +1,6 @@
-import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
+import type { Collection, Filter, UpdateFilter } from 'mongodb';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
+import { driverDb, type Store } from '../store-handle.ts';
 
 /** What every idempotency record has; libs/admin idempotency-store.ts decides the rest. */
 export interface IdempotencyRecordBase {
@@ -17,7 +18,8 @@ export interface IdempotencyRecordBase {
 export class IdempotencyKeys<Record extends IdempotencyRecordBase> {
   readonly #keys: Collection<Record>;
 
-  constructor(db: Db) {
+  constructor(store: Store) {
+    const db = driverDb(store);
     this.#keys = db.collection<Record>(ADMIN_COLLECTIONS.idempotencyKeys);
   }
 

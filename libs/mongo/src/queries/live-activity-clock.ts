@@ -1,5 +1,6 @@
-import type { Collection, Db } from 'mongodb';
+import type { Collection } from 'mongodb';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
+import { driverDb, type Store } from '../store-handle.ts';
 
 /** The last `aps.timestamp` Herald gave one activity of a project. */
 export interface LiveActivityClockDocument {
@@ -29,7 +30,8 @@ function isDuplicateKey(error: unknown): boolean {
 export class LiveActivityClock {
   readonly #clocks: Collection<LiveActivityClockDocument>;
 
-  constructor(db: Db) {
+  constructor(store: Store) {
+    const db = driverDb(store);
     this.#clocks = db.collection<LiveActivityClockDocument>(ADMIN_COLLECTIONS.liveActivityClocks);
   }
 

@@ -1,5 +1,6 @@
-import type { Collection, Db } from 'mongodb';
+import type { Collection } from 'mongodb';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
+import { driverDb, type Store } from '../store-handle.ts';
 
 export interface LiveActivityTokenOutcome {
   device_id: string;
@@ -32,7 +33,8 @@ export interface LiveActivitySendDocument {
 export class LiveActivitySendQueries {
   readonly #sends: Collection<LiveActivitySendDocument>;
 
-  constructor(db: Db) {
+  constructor(store: Store) {
+    const db = driverDb(store);
     this.#sends = db.collection<LiveActivitySendDocument>(ADMIN_COLLECTIONS.liveActivitySends);
   }
 

@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
 import { storeAdapter } from '../store/store-adapter.ts';
+import { driverDb, type Store } from '../store-handle.ts';
 
 /**
  * A Live Activity token, a child of an iOS device: its app's push-to-start
@@ -27,7 +28,8 @@ export class LiveActivityTokenQueries {
   readonly #db: Db;
   readonly #tokens: Collection<LiveActivityTokenDocument>;
 
-  constructor(db: Db) {
+  constructor(store: Store) {
+    const db = driverDb(store);
     this.#db = db;
     this.#tokens = db.collection<LiveActivityTokenDocument>(ADMIN_COLLECTIONS.liveActivityTokens);
   }

@@ -1,5 +1,6 @@
-import type { Collection, Db } from 'mongodb';
+import type { Collection } from 'mongodb';
 import { storeAdapter, type StoreAdapter } from '../store/store-adapter.ts';
+import { driverDb, type Store } from '../store-handle.ts';
 
 /**
  * One read-model version's collection as its projection writes it
@@ -18,8 +19,9 @@ export class ModelDocuments<Doc extends { _id: string }> {
     this.#store = store;
   }
 
-  /** The collection `name` of the store behind `db` (its adapter detected once per connection). */
-  static async of<Doc extends { _id: string }>(db: Db, name: string): Promise<ModelDocuments<Doc>> {
+  /** The collection `name` of the store (its adapter detected once per connection). */
+  static async of<Doc extends { _id: string }>(store: Store, name: string): Promise<ModelDocuments<Doc>> {
+    const db = driverDb(store);
     return new ModelDocuments(db.collection<Doc>(name), await storeAdapter(db));
   }
 

@@ -1,5 +1,6 @@
-import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
+import type { Collection, Filter, UpdateFilter } from 'mongodb';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
+import { driverDb, type Store } from '../store-handle.ts';
 
 /** What every stored project has; the rest of its fields are libs/admin's (admin-store.ts). */
 export interface ProjectRecordBase {
@@ -26,7 +27,8 @@ export class ProjectQueries<Project extends ProjectRecordBase, Key extends ApiKe
   readonly #keys: Collection<Key>;
   readonly #hidden: Record<string, 0>;
 
-  constructor(db: Db, hidden: ReadonlyArray<keyof Project & string> = []) {
+  constructor(store: Store, hidden: ReadonlyArray<keyof Project & string> = []) {
+    const db = driverDb(store);
     this.#projects = db.collection<Project>(ADMIN_COLLECTIONS.projects);
     this.#keys = db.collection<Key>(ADMIN_COLLECTIONS.apiKeys);
     this.#hidden = Object.fromEntries(hidden.map((field) => [field, 0 as const]));

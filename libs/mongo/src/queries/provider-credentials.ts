@@ -1,5 +1,6 @@
-import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
+import type { Collection, Filter, UpdateFilter } from 'mongodb';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
+import { driverDb, type Store } from '../store-handle.ts';
 
 /**
  * `provider_credentials`: one document per project (`_id` = the project id),
@@ -9,7 +10,8 @@ import { ADMIN_COLLECTIONS } from '../collections.ts';
 export class ProviderCredentialQueries<Record extends { _id: string }> {
   readonly #credentials: Collection<Record>;
 
-  constructor(db: Db) {
+  constructor(store: Store) {
+    const db = driverDb(store);
     this.#credentials = db.collection<Record>(ADMIN_COLLECTIONS.providerCredentials);
   }
 

@@ -3,6 +3,7 @@ import type { Collection, Db } from 'mongodb';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
 import { wrapMongoError } from '../connect-mongo.ts';
 import { storeAdapter } from '../store/store-adapter.ts';
+import { driverDb, type Store } from '../store-handle.ts';
 
 /** A send waiting for its time: the whole notification (send_at), or one slot of a local-time send. Small: the request is kept once, apart. */
 export interface Schedule {
@@ -54,7 +55,8 @@ export class ScheduleStore {
   readonly #held = new Set<(firstDue: Date) => void>();
   readonly #db: Db;
 
-  constructor(db: Db) {
+  constructor(store: Store) {
+    const db = driverDb(store);
     this.#db = db;
     this.#schedules = db.collection<Schedule>(ADMIN_COLLECTIONS.deliverySchedules);
     this.#requests = db.collection<HeldRequest>(ADMIN_COLLECTIONS.deliveryRequests);

@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
 import { storeAdapter } from '../store/store-adapter.ts';
 import type { PageWindow } from './devices.ts';
+import { driverDb, type Store } from '../store-handle.ts';
 
 /**
  * A saved segment of a project: its name and how many versions it has had.
@@ -46,7 +47,8 @@ export class SegmentQueries {
   readonly #heads: Collection<SegmentHead>;
   readonly #versions: Collection<SegmentVersion>;
 
-  constructor(db: Db) {
+  constructor(store: Store) {
+    const db = driverDb(store);
     this.#db = db;
     this.#heads = db.collection<SegmentHead>(ADMIN_COLLECTIONS.segments);
     this.#versions = db.collection<SegmentVersion>(ADMIN_COLLECTIONS.segmentVersions);

@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
 import { storeAdapter } from '../store/store-adapter.ts';
 import type { PageWindow } from './devices.ts';
+import { driverDb, type Store } from '../store-handle.ts';
 
 /**
  * A template of a project: its name and how many versions it has had. The
@@ -45,7 +46,8 @@ export class TemplateQueries {
   readonly #heads: Collection<TemplateHead>;
   readonly #versions: Collection<TemplateVersion>;
 
-  constructor(db: Db) {
+  constructor(store: Store) {
+    const db = driverDb(store);
     this.#db = db;
     this.#heads = db.collection<TemplateHead>(ADMIN_COLLECTIONS.templates);
     this.#versions = db.collection<TemplateVersion>(ADMIN_COLLECTIONS.templateVersions);

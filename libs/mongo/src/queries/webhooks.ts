@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { ADMIN_COLLECTIONS } from '../collections.ts';
 import { storeAdapter } from '../store/store-adapter.ts';
+import { driverDb, type Store } from '../store-handle.ts';
 
 // The webhooks' documents and their store; what a webhook means (secrets, positions) is libs/admin webhook-store.ts.
 
@@ -80,7 +81,8 @@ export class WebhookStore {
   readonly #deadLetters: Collection<WebhookDeadLetter>;
   readonly #db: Db;
 
-  constructor(db: Db) {
+  constructor(store: Store) {
+    const db = driverDb(store);
     this.#db = db;
     this.#webhooks = db.collection<WebhookDocument>(ADMIN_COLLECTIONS.webhooks);
     this.#deadLetters = db.collection<WebhookDeadLetter>(ADMIN_COLLECTIONS.webhookDeadLetters);

@@ -31,7 +31,7 @@ const all: Batch[] = Array.from({ length: 40 }, (_, n) => ({
 
 beforeAll(async () => {
   env = await createTestEnv('element-page');
-  batches = env.mongo.db.collection<Batch>('element_page_batches');
+  batches = env.driverDb.collection<Batch>('element_page_batches');
   await batches.insertMany(all);
 });
 afterAll(async () => {
@@ -53,7 +53,7 @@ describe('StoreAdapter.pageWithElement', () => {
     ['failed', 10, 3],
     ['opened', 0, 5],
   ])('%s, skip %i, limit %i: the lines of that device only, newest first, counted', async (outcome, skip, limit) => {
-    const store = await storeAdapter(env.mongo.db);
+    const store = await storeAdapter(env.driverDb);
     const page = await store.pageWithElement(batches, {
       filter: { project_id: 'mine', 'devices.device_id': 'dev' },
       field: 'devices',

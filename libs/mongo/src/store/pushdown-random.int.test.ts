@@ -70,7 +70,7 @@ describe.each(SEEDS)('pushdown on and off agree (seed %i)', (seed) => {
 
   beforeAll(async () => {
     env = await createTestEnv(`pushdown-${seed}`);
-    items = env.mongo.db.collection('items');
+    items = env.driverDb.collection('items');
     hexes = hexPool(random);
     written = [...randomDocuments(random, DOCUMENTS, hexes), ...cleanDocuments(random, 300)];
     ids = written.map((doc): unknown => doc._id);
@@ -82,7 +82,7 @@ describe.each(SEEDS)('pushdown on and off agree (seed %i)', (seed) => {
   });
 
   const record = async (shape: FindShape & { count?: boolean }) => {
-    const herald = await explainHerald(env.mongo.db, 'items', shape);
+    const herald = await explainHerald(env.driverDb, 'items', shape);
     if (herald === undefined) return;
     tally.filtered += 1;
     if (herald.paged) tally.paged += 1;
@@ -144,7 +144,7 @@ describe.each(SEEDS)('pushdown on and off agree (seed %i)', (seed) => {
   });
 
   it('exercised pages, counts and fallbacks on FerretDB (not a test of nothing)', async () => {
-    if ((await storeAdapter(env.mongo.db)).flavour !== 'ferretdb') return;
+    if ((await storeAdapter(env.driverDb)).flavour !== 'ferretdb') return;
     // Printed so that a run shows how much each path was exercised.
     process.stdout.write(`pushdown seed ${seed}: ${JSON.stringify(tally)} (fields ${FIELDS.join(', ')})\n`);
     expect(tally.paged).toBeGreaterThan(10);

@@ -13,7 +13,7 @@ let docs: Collection<{ _id: string; n: number }>;
 
 beforeAll(async () => {
   env = await createTestEnv('replace-all');
-  docs = env.mongo.db.collection('replace_all_docs');
+  docs = env.driverDb.collection('replace_all_docs');
   await docs.insertMany(Array.from({ length: 150 }, (_, n) => ({ _id: `doc-${n}`, n })));
 });
 afterAll(async () => {
@@ -22,14 +22,14 @@ afterAll(async () => {
 
 describe('StoreAdapter.replaceAll', () => {
   it('replaces 150 existing documents and inserts 10 new ones', async () => {
-    const store = await storeAdapter(env.mongo.db);
+    const store = await storeAdapter(env.driverDb);
     await store.replaceAll(docs, Array.from({ length: 160 }, (_, n) => ({ _id: `doc-${n}`, n: n * 10 })));
     const stored = await docs.find({}).sort({ n: 1 }).toArray();
     expect(stored.map((doc) => doc.n)).toEqual(Array.from({ length: 160 }, (_, n) => n * 10));
   });
 
   it('does nothing with no documents', async () => {
-    const store = await storeAdapter(env.mongo.db);
+    const store = await storeAdapter(env.driverDb);
     await expect(store.replaceAll(docs, [])).resolves.toBeUndefined();
   });
 });

@@ -67,8 +67,8 @@ describe.each(SEEDS)('replacements together and one by one agree (seed %i)', (se
 
   beforeAll(async () => {
     env = await createTestEnv(`replace-together-${seed}`);
-    upstream = env.mongo.db.collection('upstream_items');
-    together = env.mongo.db.collection('together_items');
+    upstream = env.driverDb.collection('upstream_items');
+    together = env.driverDb.collection('together_items');
     hexes = hexPool(random);
     const written = randomDocuments(random, DOCUMENTS, hexes);
     ids = written.map((doc): unknown => doc._id);

@@ -10,7 +10,7 @@ let items: Collection<{ _id: string; project_id: string; status: string }>;
 
 beforeAll(async () => {
   env = await createTestEnv('store-count');
-  items = env.mongo.db.collection('count_items');
+  items = env.driverDb.collection('count_items');
   await items.insertMany(
     Array.from({ length: 1_500 }, (_, n) => ({ _id: `item-${n}`, project_id: n < 1_200 ? 'mine' : 'theirs', status: n % 3 === 0 ? 'inactive' : 'active' })),
   );

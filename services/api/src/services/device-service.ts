@@ -1,5 +1,5 @@
 import { canonicalLocale } from '@herald/audience';
-import { DeviceQueries, LiveActivityTokenQueries, TopicQueries, type Db, type ReadModelRegistry } from '@herald/mongo';
+import { DeviceQueries, LiveActivityTokenQueries, TopicQueries, type Store, type ReadModelRegistry } from '@herald/mongo';
 import { type DeviceCounts, type DeviceDocument, previewDevice } from '@herald/read-models';
 import { purgeDeletedDevices } from '@herald/projections';
 import type { EventProducer } from '@herald/kafka';
@@ -48,7 +48,7 @@ export class DeviceService {
    */
   readonly webPushKeys: WebPushKeyService;
 
-  constructor(deps: { producer: EventProducer; admin: AdminStore; readModels: ReadModelRegistry; devicePolicy?: DevicePolicy | undefined; db?: Db | undefined }) {
+  constructor(deps: { producer: EventProducer; admin: AdminStore; readModels: ReadModelRegistry; devicePolicy?: DevicePolicy | undefined; db?: Store | undefined }) {
     this.#producer = deps.producer;
     this.#admin = deps.admin;
     this.#policy = deps.devicePolicy ?? DEFAULT_DEVICE_POLICY;

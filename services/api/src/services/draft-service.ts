@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
-import { DraftQueries, NotificationQueries, type Db, type DraftDocument, type ReadModelRegistry } from '@herald/mongo';
+import { DraftQueries, NotificationQueries, type Store, type DraftDocument, type ReadModelRegistry } from '@herald/mongo';
 import { NotFoundError, UnprocessableError } from '@herald/errors';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import type { AcceptedHere } from '../domain/just-sent.ts';
@@ -34,7 +34,7 @@ export class DraftService {
   readonly #notifications: NotificationQueries;
   readonly #accepted: AcceptedHere | undefined;
 
-  constructor(deps: { db: Db; readModels: ReadModelRegistry; accepted?: AcceptedHere }) {
+  constructor(deps: { db: Store; readModels: ReadModelRegistry; accepted?: AcceptedHere }) {
     this.#drafts = new DraftQueries(deps.db);
     this.#notifications = new NotificationQueries(deps.readModels);
     this.#accepted = deps.accepted;

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { createEvent, newId } from '@herald/events';
 import type { EventProducer } from '@herald/kafka';
-import { LiveActivityClock, LiveActivitySendQueries, type Db, type LiveActivitySendDocument } from '@herald/mongo';
+import { LiveActivityClock, LiveActivitySendQueries, type Store, type LiveActivitySendDocument } from '@herald/mongo';
 import { nextLiveActivityTimestamp } from '@herald/push-payloads';
 import { NotFoundError, UnprocessableError } from '@herald/errors';
 import { liveActivityProblems } from '../domain/live-activity-send.ts';
@@ -34,7 +34,7 @@ export class LiveActivityService {
   readonly #clock: LiveActivityClock;
   readonly #sends: LiveActivitySendQueries;
 
-  constructor(deps: { producer: EventProducer; db: Db }) {
+  constructor(deps: { producer: EventProducer; db: Store }) {
     this.#producer = deps.producer;
     this.#clock = new LiveActivityClock(deps.db);
     this.#sends = new LiveActivitySendQueries(deps.db);

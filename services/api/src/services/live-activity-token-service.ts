@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { DeviceQueries, LiveActivityTokenQueries, type Db, type LiveActivityTokenDocument, type ReadModelRegistry } from '@herald/mongo';
+import { DeviceQueries, LiveActivityTokenQueries, type Store, type LiveActivityTokenDocument, type ReadModelRegistry } from '@herald/mongo';
 import { ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '@herald/errors';
 import {
   attachInputProblem,
@@ -34,7 +34,7 @@ export class LiveActivityTokenService {
   readonly #tokens: LiveActivityTokenQueries;
   readonly #devices: DeviceQueries;
 
-  constructor(deps: { db: Db; readModels: ReadModelRegistry }) {
+  constructor(deps: { db: Store; readModels: ReadModelRegistry }) {
     this.#tokens = new LiveActivityTokenQueries(deps.db);
     this.#devices = new DeviceQueries(deps.readModels);
   }

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { expressionProblems, MAX_SEGMENT_NESTING, segmentLookupOf, segmentReferences } from '@herald/audience';
 import { segmentIdFor, type PinnedSegment, type TargetExpression } from '@herald/events';
-import { SegmentQueries, type Db, type ReadModelRegistry, type SegmentHead, type SegmentVersion } from '@herald/mongo';
+import { SegmentQueries, type Store, type ReadModelRegistry, type SegmentHead, type SegmentVersion } from '@herald/mongo';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
 import { pageRequest, pagination, type Pagination } from '../domain/paging.ts';
 import type { SegmentSummary, SegmentVersionView } from '../schemas/segments.ts';
@@ -30,7 +30,7 @@ export class SegmentService {
   readonly #segments: SegmentQueries;
   readonly #readModels: ReadModelRegistry;
 
-  constructor(deps: { db: Db; readModels: ReadModelRegistry }) {
+  constructor(deps: { db: Store; readModels: ReadModelRegistry }) {
     this.#segments = new SegmentQueries(deps.db);
     this.#readModels = deps.readModels;
   }

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { TemplateQueries, type Db, type TemplateHead, type TemplateVersion } from '@herald/mongo';
+import { TemplateQueries, type Store, type TemplateHead, type TemplateVersion } from '@herald/mongo';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
 import { checkTemplate, checkVariables, describeProblem, parseTemplateReference, templateIdFor, type TemplateContent, type TemplateSamples } from '@herald/templates';
 import type { PinnedTemplate } from '@herald/events';
@@ -25,7 +25,7 @@ const summaryView = (head: TemplateHead): SummaryView => ({ id: head._id, name: 
 export class TemplateService {
   readonly #templates: TemplateQueries;
 
-  constructor(deps: { db: Db }) {
+  constructor(deps: { db: Store }) {
     this.#templates = new TemplateQueries(deps.db);
   }
 

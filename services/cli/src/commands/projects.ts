@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { NotFoundError, ValidationError } from '@herald/errors';
 import { capRule, CredentialStore, parseFrequencyCap, parseQuietHours, parseSecretKey, WebPushKeyStore, type FrequencyCap, type QuietHoursSetting } from '@herald/admin';
 import { LOCAL_PROVIDER_IDENTITY_FILE, localProviderIdentity, storeIdentity } from '@herald/fake-providers';
-import type { Db } from '@herald/mongo';
+import type { Store } from '@herald/mongo';
 import type { Runner } from '../context.ts';
 import type { LocalMode } from '../local-mode.ts';
 import { identityVerificationCommand } from './identity-verification.ts';
@@ -23,7 +23,7 @@ const LOCAL_VAPID_SUBJECT = 'mailto:push@herald.localhost';
  * Local mode: the new project gets the credentials `npm start`'s fake APNs and FCM accept (kept in the state dir)
  * and a Web Push key pair of its own (any push service, the local fake included, accepts a project's VAPID key).
  */
-async function giveLocalFakeProviders(db: Db, settings: ProjectSettings, projectId: string): Promise<boolean> {
+async function giveLocalFakeProviders(db: Store, settings: ProjectSettings, projectId: string): Promise<boolean> {
   if (settings.local === undefined || settings.env.HERALD_SECRET_KEY === undefined) return false;
   const identity = await localProviderIdentity(join(settings.local.stateDir, LOCAL_PROVIDER_IDENTITY_FILE), { create: true });
   const secretKey = parseSecretKey(settings.env.HERALD_SECRET_KEY);

@@ -125,7 +125,7 @@ beforeAll(async () => {
   const ends = await withLogAdmin(env.kafka, (admin) => admin.ends(env.kafka.topic(TOPICS.deviceEvents)));
   await waitFor('the index applied every device event', () => ends.every((end) => index.next(end.partition) >= end.high), 60_000);
   await waitForGroupCaughtUp(env.kafka, version.group, TOPICS.deviceEvents, 60_000);
-  for (const doc of await env.mongo.db.collection<DeviceDocument>(version.collection).find({}).toArray()) projected.set(doc._id, doc);
+  for (const doc of await env.driverDb.collection<DeviceDocument>(version.collection).find({}).toArray()) projected.set(doc._id, doc);
   process.stdout.write(`audience index property test: seed ${seed}, ${events.length} events, ${projected.size} devices\n`);
 }, 180_000);
 
@@ -165,7 +165,7 @@ describe('the audience index', () => {
   });
 
   it('selects the same devices as the read model for random audiences, page by page (seed in the output)', async () => {
-    const devices = env.mongo.db.collection<DeviceDocument>((await new ReadModelRegistry(env.mongo.db).active('devices')).collection);
+    const devices = env.driverDb.collection<DeviceDocument>((await new ReadModelRegistry(env.mongo.db).active('devices')).collection);
     const docs = [...projected.values()];
     for (let round = 0; round < 60; round += 1) {
       const project = random.pick(PROJECTS);
@@ -197,7 +197,7 @@ describe('the audience index', () => {
   });
 
   it('selects the same devices through the index, the store and the pure predicate for random expressions (seed in the output; shrunk on failure)', async () => {
-    const devices = env.mongo.db.collection<DeviceDocument>((await new ReadModelRegistry(env.mongo.db).active('devices')).collection);
+    const devices = env.driverDb.collection<DeviceDocument>((await new ReadModelRegistry(env.mongo.db).active('devices')).collection);
     const docs = [...projected.values()];
     const none: Audience = { topic_ids: [], device_ids: [], tokens: [], external_ids: [], metadata: [] };
     for (let round = 0; round < 500; round += 1) {

@@ -1,0 +1,6 @@
+// Tests may look at what was stored (or store what no query writes) with the driver itself:
+// this entry point (`@herald/mongo/testing`) reaches the database behind a Store. Code
+// outside tests asks through the queries (the lint rule keeps this import in tests and libs/testing).
+export type { Db } from 'mongodb';
+export { driverDb, storeOver } from './store-handle.ts';
+export { storeAdapter, detectStore } from './store/store-adapter.ts';
