@@ -14,3 +14,4 @@ export * from './delivery-ledger.ts';
 export * from './ledger-rows.ts';
 export * from './notification-reports.ts';
 export * from './locale-counts.ts';
+export * from './variant-counts.ts';

@@ -58,6 +58,8 @@ export interface NotificationDocument extends ProjectedDocument {
   by_variant?: Record<string, DeliveryCounts>;
   /** An A/B send with a test share, once decided: its VariantDecided. */
   decision?: VariantDecidedV1['data'];
+  /** When the decision was made (its event's time; absent on documents projected before the field). */
+  decided_at?: string;
   /** Dispatches seen (`<slot>/<partition>`; slot '' for a send with one slot, no partition for a dispatch of the whole audience) and how many slots and partition dispatches per slot there are. */
   dispatched_slots?: string[];
   slots?: number;
@@ -81,6 +83,8 @@ export interface NotificationDocument extends ProjectedDocument {
 export const NOTIFICATION_INDEXES: readonly IndexDefinition[] = [
     { key: { project_id: 1, created_at: -1, _id: -1 }, name: 'by_project_newest' },
     { key: { project_id: 1, status: 1, created_at: -1, _id: -1 }, name: 'by_project_status_newest' },
+    // A replaced send's `replaced_by` (read for cancelled notifications only): few documents have `replaces`.
+    { key: { project_id: 1, replaces: 1 }, name: 'by_project_replaces', partialFilterExpression: { replaces: { $exists: true } } },
 ];
 
 

@@ -203,7 +203,7 @@ export function evolveNotification(state: NotificationDocument | undefined, reco
       return { ...steerNotification(state, event.data, at), position };
     }
     case 'VariantDecided':
-      return state === undefined ? state : { ...state, decision: event.data, updated_at: at, position };
+      return state === undefined ? state : { ...state, decision: event.data, decided_at: at, updated_at: at, position };
     case 'AudienceEstimated': {
       if (state === undefined) return state;
       return { ...state, audience_estimates: { ...state.audience_estimates, [String(event.data.partition)]: event.data.devices }, position };

@@ -78,10 +78,10 @@ export function outcomesOver(
     const item = { hour, ...ZERO_OUTCOMES };
     for (const key of outcomeKeysOf(hour, includeTests)) {
       const counts = sums.get(key);
-      if (counts !== undefined) for (const field of OUTCOME_FIELDS) item[field] += counts[field] ?? 0;
+      if (counts !== undefined) for (const field of OUTCOME_FIELDS) item[field] = (item[field] ?? 0) + (counts[field] ?? 0);
     }
-    if (OUTCOME_FIELDS.every((field) => item[field] === 0)) continue;
-    for (const field of OUTCOME_FIELDS) totals[field] += item[field];
+    if (OUTCOME_FIELDS.every((field) => (item[field] ?? 0) === 0)) continue;
+    for (const field of OUTCOME_FIELDS) totals[field] = (totals[field] ?? 0) + (item[field] ?? 0);
     series.push(item);
   }
   return { totals, hours: series };

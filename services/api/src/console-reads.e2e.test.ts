@@ -11,6 +11,8 @@ import { createTopics, startApiHarness, waitFor, waitForProjectionCaughtUp, wait
  * outcomes of the last 24 h, a notification's report, its receipts as CSV,
  * devices by user, and the security headers.
  */
+type Outcomes = Record<'delivered' | 'failed' | 'invalid' | 'cancelled' | 'opened', number>;
+type Overview = { window_hours: number; outcomes: Outcomes; outcomes_24h: Outcomes; since: string; hours: unknown[]; devices: unknown };
 type Counts = Record<'targeted' | 'sent' | 'delivered' | 'failed' | 'invalid' | 'cancelled' | 'opened', number>;
 interface Receipt {
   device_id: string;
@@ -146,12 +148,31 @@ describe('a notification report, its CSV and the overview', () => {
       waitForProjectionCaughtUp(harness.env.kafka, 'notification_reports', TOPICS.notificationEvents),
       waitForProjectionCaughtUp(harness.env.kafka, 'devices', TOPICS.deviceEvents),
     ]);
-    const overview = (await call<{ data: { outcomes_24h: Record<string, number>; hours: unknown[]; devices: unknown } }>('GET', '/api/v1/overview')).body.data;
+    const overview = (await call<{ data: Overview }>('GET', '/api/v1/overview')).body.data;
     expect(overview.outcomes_24h).toEqual({ delivered: 7, failed: 0, invalid: 2, cancelled: 0, opened: 1 });
+    expect(overview.outcomes).toEqual(overview.outcomes_24h);
+    expect(overview.window_hours).toBe(24);
     expect(overview.hours.length).toBeGreaterThan(0);
     // gone-1 and gone-2 were deactivated by their sends (Unregistered), android-off unregistered.
     expect(overview.devices).toEqual({ ios: { active: 2, inactive: 2 }, android: { active: 3, inactive: 1 }, web: { active: 0, inactive: 0 }, huawei: { active: 0, inactive: 0 } });
     expect((await call<{ data: { outcomes_24h: Record<string, number> } }>('GET', '/api/v1/overview', undefined, other.api_key)).body.data.outcomes_24h.delivered).toBe(0);
+
+    // A test send is left out, as the list leaves it out, unless asked for; a longer window counts the same hours here.
+    const test = await call<{ data: { id: string } }>('POST', '/api/v1/notifications', { notification: { title: 'Draft', body: 'B', targets: [{ token: apnsToken('ios-1') }], test_send: true } });
+    expect(test.status).toBe(201);
+    expect((await sent(test.body.data.id)).counts.delivered).toBe(1);
+    await waitForProjectionCaughtUp(harness.env.kafka, 'notification_reports', TOPICS.notificationEvents);
+    expect((await call<{ data: Overview }>('GET', '/api/v1/overview')).body.data.outcomes.delivered).toBe(7);
+    const withTests = (await call<{ data: Overview }>('GET', '/api/v1/overview?include_tests=true')).body.data;
+    expect([withTests.outcomes.delivered, withTests.outcomes_24h.delivered]).toEqual([8, 8]);
+    const week = (await call<{ data: Overview }>('GET', '/api/v1/overview?hours=168')).body.data;
+    expect(week).toMatchObject({ window_hours: 168, outcomes: overview.outcomes, outcomes_24h: overview.outcomes_24h });
+    // 167 hours before the current one, the day's 23 before it: 144 hours apart (one more if an hour began between the two reads).
+    expect(Date.parse(overview.since) - Date.parse(week.since)).toBeGreaterThanOrEqual(144 * 3_600_000);
+    expect(Date.parse(overview.since) - Date.parse(week.since)).toBeLessThanOrEqual(145 * 3_600_000);
+    for (const hours of ['0', '721', 'ten', '1.5']) {
+      expect(await call('GET', `/api/v1/overview?hours=${hours}`), hours).toMatchObject({ status: 400, body: { errors: [expect.stringContaining('hours')] } });
+    }
   });
 });
 

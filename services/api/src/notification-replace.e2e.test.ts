@@ -11,7 +11,7 @@ let harness: ApiHarness;
 let project: { id: string; api_key: string };
 let other: { id: string; api_key: string };
 
-type View = { id: string; status: string; title: string; replaces?: string; request: { send_at?: string } };
+type View = { id: string; status: string; title: string; replaces?: string; replaced_by?: string; request: { send_at?: string } };
 const request = (method: 'GET' | 'POST', path: string, body?: unknown, key = project.api_key) => harness.request(method, path, { key, ...(body === undefined ? {} : { body }) });
 const read = async (id: string) => (await request('GET', `/api/v1/notifications/${id}`)).body!.data as View;
 const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -47,6 +47,9 @@ describe('editing a scheduled send', () => {
     await waitFor('the old send cancelled in the read model', async () => (await read(old)).status === 'cancelled', 60_000);
     await waitFor('the replacement projected with what it replaces', async () => (await read(replacement.id)).replaces === old, 60_000);
     expect((await read(replacement.id)).request.send_at).toBe(later);
+    // The reverse link: the replaced send names its replacement (read from the replacement's `replaces`).
+    expect((await read(old)).replaced_by).toBe(replacement.id);
+    expect((await read(replacement.id)).replaced_by).toBeUndefined();
 
     const again = await request('POST', `/api/v1/notifications/${old}/replace`, { notification: { title: 'Again', body: 'b', targets: ['news'], send_at: inHours(3) } });
     expect(again.status).toBe(409);

@@ -49,6 +49,8 @@ afterAll(async () => {
 
 const pushesOf = (id: string) => harness.fakes!.fcm.deliveries.filter((delivery) => (delivery.message.data as { notification_id?: string } | undefined)?.notification_id === id);
 type View = { status: string; counts_by_variant?: Record<string, { targeted: number; delivered: number; opened: number; held_out?: number }>; decision?: Record<string, unknown> };
+type Report = { variants?: Array<{ variant: string; delivered: number }>; decision?: { decided_at: string | null } | null };
+const report = async (id: string) => (await harness.request('GET', `/api/v1/notifications/${id}/report`, { key: project.api_key })).body?.data as Report | undefined;
 const view = async (id: string) => (await harness.request('GET', `/api/v1/notifications/${id}`, { key: project.api_key })).body?.data as View | undefined;
 
 describe('A/B sends', () => {
@@ -121,6 +123,7 @@ describe('A/B sends', () => {
     }, 60_000);
     expect(counted.status).toBe('sending');
     expect(counted.decision).toBeUndefined();
+    expect((await report(id))?.decision).toBeNull();
 
     // B's devices open it, A's do not: B wins.
     for (const token of inVariant(1)) expect((await harness.request('PUT', `/api/v1/notifications/${id}/open`, { body: { project_id: project.id, token } })).status).toBe(204);
@@ -141,6 +144,21 @@ describe('A/B sends', () => {
     for (const token of holdout) expect(perToken.has(token)).toBe(false);
     expect(final.counts_by_variant?.remainder?.delivered).toBe(remainder.length);
     expect(final.counts_by_variant?.holdout?.held_out).toBe(holdout.length);
+
+    // The report's funnel per variant: B's opens, the remainder sent B, the holdout recorded and sent nothing (its opens are not Herald's to know).
+    const funnels = await waitFor('the report by variant', async () => {
+      const data = await report(id);
+      return data?.variants?.find((row) => row.variant === 'remainder')?.delivered === remainder.length ? data : undefined;
+    });
+    const variant = (name: string, kind: string, devices: number, opened: number) => ({ variant: name, kind, targeted: devices, delivered: devices, failed: 0, opened, open_rate: opened / devices, held_out: 0 });
+    expect(funnels.variants).toEqual([
+      variant('A', 'variant', inVariant(0).length, 0),
+      variant('B', 'variant', inVariant(1).length, inVariant(1).length),
+      variant('remainder', 'remainder', remainder.length, 0),
+      { variant: 'holdout', kind: 'holdout', targeted: holdout.length, delivered: 0, failed: 0, opened: 0, open_rate: null, held_out: holdout.length },
+    ]);
+    expect(funnels.decision).toMatchObject({ winner: 'B', best: 'B', significant: true, reason: 'significant' });
+    expect(Date.parse(funnels.decision!.decided_at!)).toBeGreaterThan(0);
 
     // The holdout is exportable: each of its devices has a held_out receipt; a variant's receipt names its variant.
     const heldReceipts = await waitFor('the holdout receipts', async () => {

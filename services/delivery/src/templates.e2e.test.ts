@@ -98,6 +98,18 @@ describe('template sends', () => {
       return rows !== undefined && rows.length > 0 ? rows : undefined;
     });
     expect(failed).toMatchObject([{ outcome: 'failed', reason: 'TemplateError' }]);
+
+    // The report's funnel per content locale: what each language reached, and its opens (one French device opens it).
+    expect((await harness.request('PUT', `/api/v1/notifications/${id}/open`, { body: { project_id: project.id, token: 'tpl-fr-ca' } })).status).toBe(204);
+    const locales = await waitFor('the funnel by locale', async () => {
+      const report = (await harness.request('GET', `/api/v1/notifications/${id}/report`, { key: project.api_key })).body?.data as { locales?: Array<{ locale: string; opened: number }> } | undefined;
+      return report?.locales?.find((row) => row.locale === 'fr')?.opened === 1 ? report.locales : undefined;
+    });
+    expect(locales).toEqual([
+      { locale: 'default', targeted: 2, delivered: 2, failed: 0, opened: 0, open_rate: 0 },
+      { locale: 'fr', targeted: 2, delivered: 2, failed: 0, opened: 1, open_rate: 0.5 },
+      { locale: 'es', targeted: 1, delivered: 0, failed: 1, opened: 0, open_rate: null },
+    ]);
   });
 
   it("lays a literal send's localisations over its content for devices of that language", async () => {

@@ -57,6 +57,11 @@ export class NotificationQueries {
     return (await this.#notifications()).findOne({ _id: id, project_id: projectId });
   }
 
+  /** The id of the project's notification that replaced this one (an edit of a scheduled send: its `replaces`), or null. */
+  async replacementOf(projectId: string, id: string): Promise<string | null> {
+    return (await (await this.#notifications()).findOne({ project_id: projectId, replaces: id }, { projection: { _id: 1 } }))?._id ?? null;
+  }
+
   /** True when the project's read model (any project's: `undefined`) holds this notification. */
   async notificationExists(projectId: string | undefined, id: string): Promise<boolean> {
     return (await (await this.#notifications()).findOne({ _id: id, ...scope(projectId) }, { projection: { _id: 1 } })) !== null;

@@ -96,6 +96,12 @@ export class AcceptedHere {
     return doc?.project_id === projectId ? doc : undefined;
   }
 
+  /** The notification remembered here that replaced this one (an edit accepted a moment ago), if any. */
+  replacementOf(projectId: string, id: string): string | undefined {
+    for (const [, doc] of this.#docs.entries()) if (doc.project_id === projectId && doc.replaces === id) return doc._id;
+    return undefined;
+  }
+
   /** What this instance remembers of a project (optionally in one status), newest first, as a listing sorts. */
   list(projectId: string, status?: NotificationDocument['status']): NotificationDocument[] {
     const docs: NotificationDocument[] = [];

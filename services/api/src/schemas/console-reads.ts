@@ -30,34 +30,82 @@ const OutcomeCounts = {
 };
 const StatusCounts = Type.Object({ active: Type.Integer(), inactive: Type.Integer() });
 
+/** The Overview's window: the last day by default, up to 30 days (the console offers 24 hours, 7 and 30 days). */
+export const OVERVIEW_DEFAULT_HOURS = 24;
+export const OVERVIEW_MAX_HOURS = 720;
+
 export const overviewSchema = {
-  summary: "The project at a glance: devices by platform and status, delivery outcomes and opens of the last 24 hours",
+  summary: 'The project at a glance: devices by platform and status, delivery outcomes and opens of the last 24 hours (or of a longer window)',
   description:
-    'Outcomes are counted per UTC hour by the projector (counters of the read model `notification_reports`, each batch once): `outcomes_24h` adds up the current hour and the 23 before it; ' +
-    '`hours` lists those hours that have any.',
+    'Outcomes are counted per UTC hour by the projector (counters of the read model `notification_reports`, each batch once): `outcomes` adds up the current hour and the ' +
+    '`window_hours - 1` before it, `outcomes_24h` the current hour and the 23 before it; `hours` lists the window\'s hours that have any. ' +
+    'Test sends (`test_send`) are left out unless `include_tests=true`, as in the notification list.',
   tags: ['overview'],
   security: BEARER,
+  querystring: Type.Object(
+    {
+      hours: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: OVERVIEW_MAX_HOURS, default: OVERVIEW_DEFAULT_HOURS, description: `The window in hours, up to ${OVERVIEW_MAX_HOURS} (30 days): 24 (default), 168 (7 days), 720 (30 days) or any between` }),
+      ),
+      include_tests: Type.Optional(Type.Boolean({ description: "Count test sends' outcomes too; default false" })),
+    },
+    { additionalProperties: false },
+  ),
   response: {
     200: Type.Object({
       data: Type.Object({
         devices: Type.Object({ ios: StatusCounts, android: StatusCounts, web: StatusCounts, huawei: StatusCounts }),
-        outcomes_24h: Type.Object(OutcomeCounts),
-        since: Type.String({ format: 'date-time', description: 'Start of the oldest hour counted' }),
+        window_hours: Type.Integer({ description: 'The window counted (the `hours` asked for)' }),
+        outcomes: Type.Object(OutcomeCounts, { description: 'Outcomes and opens over the window' }),
+        outcomes_24h: Type.Object(OutcomeCounts, { description: 'Outcomes and opens over the last 24 hours, whatever the window' }),
+        since: Type.String({ format: 'date-time', description: 'Start of the oldest hour of the window' }),
         hours: Type.Array(Type.Object({ hour: Type.String({ format: 'date-time' }), ...OutcomeCounts })),
       }),
     }),
-    ...errorResponses(401),
+    ...errorResponses(400, 401),
   },
 } as const;
 
 const NotificationId = Type.Object({ id: Type.String({ format: 'uuid', description: 'The notification id' }) });
+
+const OpenRate = Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'opened / delivered; null when nothing was delivered' });
+const Funnel = {
+  targeted: Type.Integer({ description: 'Devices counted here: each reported device once' }),
+  delivered: Type.Integer(),
+  failed: Type.Integer({ description: 'Not delivered: failed or invalid' }),
+  opened: Type.Integer({ description: 'Opens recorded (NotificationOpened)' }),
+  open_rate: OpenRate,
+};
+
+export const ReportVariant = Type.Object({
+  variant: Type.String({ description: 'A variant\'s name, `remainder` (the chosen variant, sent after the decision) or `holdout`' }),
+  kind: Type.Enum(['variant', 'remainder', 'holdout']),
+  ...Funnel,
+  held_out: Type.Integer({ description: 'The holdout: devices recorded `held_out` (sent nothing; their opens of the app are not known to Herald)' }),
+});
+
+export const ReportDecision = Type.Object(
+  {
+    winner: Type.String({ description: 'The variant chosen for the remainder: the best when `significant`, else the send\'s fallback' }),
+    best: Type.String({ description: 'The variant with the best open rate at the decision' }),
+    significant: Type.Boolean({ description: 'p < 0.05 (two-proportion z-test of the best against the runner-up)' }),
+    reason: Type.Enum(['significant', 'not_significant', 'no_data']),
+    p_value: Type.Union([Type.Number(), Type.Null()]),
+    decided_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'The VariantDecided event\'s time (null on a report projected before it was kept)' }),
+  },
+  { description: 'An A/B send with a test share, once decided (VariantDecided)' },
+);
+
+export const ReportLocale = Type.Object({ locale: Type.String({ description: 'The content locale devices got (`default`: none of their own matched)' }), ...Funnel });
 
 export const notificationReportSchema = {
   summary: "A notification's failures by reason and its outcomes and opens over time",
   description:
     'Read model `notification_reports`, folded from the same events as the counts. `failures`: devices not delivered, grouped by provider, outcome ' +
     "and the provider's reason (or Herald's), most frequent first. `timeline`: outcomes reported and opens recorded per bucket, oldest first; " +
-    'buckets are minutes for two hours after the first outcome, hours for a week, then days.',
+    'buckets are minutes for two hours after the first outcome, hours for a week, then days. ' +
+    'An A/B send adds `variants` (each variant\'s funnel, the remainder\'s and the holdout\'s, from the notification\'s counts by variant) and `decision`; ' +
+    'a template or localised send adds `locales` (the funnel per content locale).',
   tags: ['notifications'],
   security: BEARER,
   params: NotificationId,
@@ -68,6 +116,9 @@ export const notificationReportSchema = {
           Type.Object({ provider: Type.Enum(['apns', 'fcm', 'webpush', 'hms']), outcome: Type.Enum(['failed', 'invalid']), reason: Type.String({ description: "'' when none was given" }), count: Type.Integer() }),
         ),
         timeline: Type.Array(Type.Object({ at: Type.String({ format: 'date-time' }), span: Type.Enum(['minute', 'hour', 'day']), ...OutcomeCounts })),
+        variants: Type.Optional(Type.Array(ReportVariant, { description: 'An A/B send: each variant (by name), then the remainder and the holdout' })),
+        decision: Type.Optional(Type.Union([ReportDecision, Type.Null()], { description: 'An A/B send with a test share: null until decided' })),
+        locales: Type.Optional(Type.Array(ReportLocale, { description: 'A template or localised send: each content locale, most targeted first' })),
       }),
     }),
     ...errorResponses(400, 401, 404),

@@ -122,6 +122,7 @@ export const Notification = Type.Object(
     decision: Type.Optional(DecisionView),
     test_send: Type.Optional(Type.Boolean({ description: 'Present (true) on a test send' })),
     replaces: Type.Optional(Type.String({ format: 'uuid', description: 'An edit of a scheduled send: the notification this one replaced (cancelled)' })),
+    replaced_by: Type.Optional(Type.String({ format: 'uuid', description: 'A scheduled send that was edited (POST …/replace): the notification that replaced it (this one is cancelled)' })),
     dispatched_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When the audience was first resolved and queued' })),
     finished_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'When it became sent, cancelled or expired' })),
     priority_lane: Type.Optional(

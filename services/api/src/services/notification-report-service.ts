@@ -3,6 +3,7 @@ import { NotFoundError } from '@herald/errors';
 import { LedgerQueries, NotificationQueries, ReportQueries, type ReadModelRegistry } from '@herald/mongo';
 import { csvLine } from '../domain/csv.ts';
 import { receiptView } from '../domain/receipts.ts';
+import { decisionRow, localeRows, variantRows } from '../domain/report-breakdowns.ts';
 import { RECEIPT_CSV_COLUMNS, type notificationReportSchema } from '../schemas/console-reads.ts';
 import type { AcceptedHere } from '../domain/just-sent.ts';
 
@@ -32,14 +33,34 @@ export class NotificationReportService {
     }
   }
 
-  /** Empty lists until the first outcome is projected. */
+  /**
+   * Empty lists until the first outcome is projected. An A/B send's funnels
+   * by variant and its decision are the notification's own counts (one place
+   * for them); the locales' are the report's.
+   */
   async report(projectId: string, id: string): Promise<ReportView> {
-    await this.#requireNotification(projectId, id);
-    const doc = await this.#reports.report(projectId, id);
+    const [notification, doc] = await Promise.all([this.#notifications.notification(projectId, id), this.#reports.report(projectId, id)]);
+    if (notification === null) await this.#requireNotification(projectId, id);
+    const variants = notification === null ? undefined : variantRows(notification);
+    const decision = notification === null ? undefined : decisionRow(notification);
+    const locales = localeRows(doc?.by_locale);
     return {
       failures: (doc?.failures ?? []).map(({ provider, outcome, reason, count }) => ({ provider, outcome, reason, count })),
       timeline: (doc?.timeline ?? []).map(({ at, span, delivered, failed, invalid, cancelled, opened }) => ({ at, span, delivered, failed, invalid, cancelled, opened })),
+      ...(variants === undefined ? {} : { variants }),
+      ...(decision === undefined ? {} : { decision }),
+      ...(locales === undefined ? {} : { locales }),
     };
+  }
+
+  /**
+   * The notification that replaced this one (an edit of a scheduled send),
+   * read from the replacement's `replaces`: the read model, else this
+   * instance's sends of a moment ago. Asked for cancelled ones only (an
+   * edit cancels what it replaces).
+   */
+  async replacedBy(projectId: string, id: string): Promise<string | undefined> {
+    return (await this.#notifications.replacementOf(projectId, id)) ?? this.#accepted?.replacementOf(projectId, id);
   }
 
   /**

@@ -88,6 +88,9 @@ export function formatTime(iso: string | null | undefined): string {
   return Number.isNaN(at.getTime()) ? iso : dateTime.format(at);
 }
 
+/** A UTC day (the Overview's day bars are UTC days, as its hourly counters are UTC hours): "May 1". */
+const utcDay = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+export const formatUtcDay = (ms: number): string => `${utcDay.format(new Date(ms))} (UTC)`;
 export const formatClock = (ms: number): string => time.format(new Date(ms));
 export const formatClockSeconds = (ms: number): string => timeSeconds.format(new Date(ms));
 export const formatDateTime = (ms: number): string => dateTime.format(new Date(ms));

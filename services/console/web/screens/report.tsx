@@ -96,6 +96,18 @@ export function Report() {
       <dl class="facts">
         <dt>Id</dt>
         <dd class="mono">{data.id}</dd>
+        {data.replaces === undefined ? null : (
+          <>
+            <dt>Replaces</dt>
+            <dd class="mono"><a href={`/console/notifications/${data.replaces}`}>{data.replaces}</a></dd>
+          </>
+        )}
+        {data.replaced_by === undefined ? null : (
+          <>
+            <dt>Replaced by</dt>
+            <dd class="mono"><a href={`/console/notifications/${data.replaced_by}`} data-testid="replaced-by">{data.replaced_by}</a></dd>
+          </>
+        )}
         <dt>Created</dt>
         <dd>{formatTime(data.created_at)}</dd>
         {typeof request?.send_at === 'string' ? (

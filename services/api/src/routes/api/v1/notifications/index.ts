@@ -35,9 +35,12 @@ export default async function notifications(app: FastifyInstance): Promise<void>
 
   fastify.get('', { schema: listNotificationsSchema }, async (request) => fastify.services.notifications.list(request.projectId, request.query));
 
-  fastify.get('/:id', { schema: getNotificationSchema }, async (request) => ({
-    data: await fastify.services.notifications.get(request.projectId, request.params.id),
-  }));
+  fastify.get('/:id', { schema: getNotificationSchema }, async (request) => {
+    const notification = await fastify.services.notifications.get(request.projectId, request.params.id);
+    // Only a cancelled send can have been replaced: the others cost no second read.
+    const replacedBy = notification.status === 'cancelled' ? await fastify.services.reports.replacedBy(request.projectId, request.params.id) : undefined;
+    return { data: replacedBy === undefined ? notification : { ...notification, replaced_by: replacedBy } };
+  });
 
   fastify.post('/:id/cancel', { schema: cancelNotificationSchema }, async (request, reply) => {
     const notification = await fastify.services.notifications.cancel(request.projectId, request.params.id, request.id);
