@@ -1,34 +1,29 @@
 import { createEvent, newId } from '@herald/events';
 import { segmentLookupOf, targetProblems } from '@herald/audience';
 import type { SegmentService } from './segment-service.ts';
-import { DeviceQueries, isTransientMongoError, LedgerQueries, NotificationQueries, type NotificationSearch, type ReadModelRegistry } from '@herald/mongo';
-import { audienceEstimateOf, type DeliveryLedgerDocument, type LedgerDevice, type DeviceDocument, FINISHED_STATUSES, ledgerDevice, notificationCountOf, type NotificationDocument, type NotificationStatus, type Outcome, planReceiptPage, steerNotification, type Tally, tallyOf } from '@herald/read-models';
+import { DeviceQueries, isTransientMongoError, NotificationQueries, type NotificationSearch, type ReadModelRegistry } from '@herald/mongo';
+import { audienceEstimateOf, FINISHED_STATUSES, notificationCountOf, type NotificationDocument, type NotificationStatus, steerNotification } from '@herald/read-models';
 import type { EventProducer } from '@herald/kafka';
 import { requestHash, type IdempotencyStore } from '@herald/admin';
 import { AppError, NotFoundError, UnprocessableError } from '@herald/errors';
 import type { Logger } from '@herald/log';
 import { pageRequest, pagination, type PageRequest, type Pagination } from '../domain/paging.ts';
 import { checkedRange, SEARCH_COUNT_LIMIT } from '../domain/notification-search.ts';
-import { receiptView, type ReceiptView } from '../domain/receipts.ts';
+import type { ReceiptView } from '../domain/receipts.ts';
 import { laneProblems, pushOptionProblems, scheduleProblems } from '../schemas/push-options.ts';
 import { systemClock, type Clock } from '@herald/runtime';
 import { audienceSize, audienceTotal, type AudienceSize } from './audience-size.ts';
 import { AcceptedHere, findJustSent, mergeUnprojected } from '../domain/just-sent.ts';
-import { contentProblems, pinnedSizeProblems, variableProblems } from '../domain/template-send.ts';
+import { contentProblems, pinnedSizeProblems } from '../domain/template-send.ts';
 import type { TemplateService } from './template-service.ts';
 import type { PinnedSegment, PinnedTemplate, SplitVariant } from '@herald/events';
 import { splitProblems } from '../domain/split-send.ts';
 import { acceptedView, checkedTargets, isPaced, notificationView, paceView, requestedEvent, sizeProblems, testSendProblems, variantSizeProblems, type NotificationInput, type NotificationView } from '../domain/notification-request.ts';
-
-export interface ReceiptQuery {
-  outcome?: Outcome | undefined;
-  page?: number | undefined;
-  limit?: number | undefined;
-}
+import { SendPinning } from './send-pinning.ts';
+import { NotificationReceipts, type ReceiptQuery } from './notification-receipts.ts';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const FOREVER = Number.POSITIVE_INFINITY;
-
 
 export class NotificationService {
   readonly #producer: EventProducer;
@@ -38,75 +33,28 @@ export class NotificationService {
   readonly #clock: Clock;
   readonly #accepted: AcceptedHere;
   readonly #notifications: NotificationQueries;
-  readonly #ledger: LedgerQueries;
   readonly #devices: DeviceQueries;
-  readonly #templates: Pick<TemplateService, 'pin'> | undefined;
-  readonly #segments: Pick<SegmentService, 'pin'> | undefined;
+  readonly #pinning: SendPinning;
+  readonly #receipts: NotificationReceipts;
 
   constructor(deps: { producer: EventProducer; readModels: ReadModelRegistry; idempotency: IdempotencyStore; logger: Logger; clock: Clock; accepted?: AcceptedHere; templates?: Pick<TemplateService, 'pin'>; segments?: Pick<SegmentService, 'pin'> }) {
-    this.#templates = deps.templates;
-    this.#segments = deps.segments;
+    this.#pinning = new SendPinning(deps);
+    this.#receipts = new NotificationReceipts(deps.readModels);
     this.#accepted = deps.accepted ?? new AcceptedHere();
     this.#clock = deps.clock;
     this.#producer = deps.producer;
     this.#readModels = deps.readModels;
     this.#notifications = new NotificationQueries(deps.readModels);
-    this.#ledger = new LedgerQueries(deps.readModels);
     this.#devices = new DeviceQueries(deps.readModels);
     this.#idempotency = deps.idempotency;
     this.#logger = deps.logger;
   }
 
-  /** Resolves a template send's template (none for a literal send): the version to pin, or its problems. */
-  async #pin(projectId: string, input: NotificationInput): Promise<{ template?: PinnedTemplate; variants?: SplitVariant[]; problems: string[] }> {
-    if (Array.isArray(input?.variants)) return this.#pinVariants(projectId, input.variants);
-    // A malformed template or variables field is the schema's to report (its problems are listed with these).
-    if (typeof input?.template !== 'string') return { problems: [] };
-    if (input.variables !== undefined && (typeof input.variables !== 'object' || input.variables === null || Array.isArray(input.variables))) return { problems: [] };
-    const malformed = variableProblems(input.variables);
-    if (malformed.length > 0) return { problems: malformed };
-    if (this.#templates === undefined) return { problems: ['notification.template: templates are not available on this API'] };
-    const pinned = await this.#templates.pin(projectId, input.template, input.variables ?? {});
-    return 'template' in pinned ? { template: pinned.template, problems: [] } : { problems: pinned.problems };
-  }
-
-  /** An A/B send's variants as its event carries them: each template variant's version pinned (its problems named under its index). */
-  async #pinVariants(projectId: string, variants: NonNullable<NotificationInput['variants']>): Promise<{ variants?: SplitVariant[]; problems: string[] }> {
-    const pinned: SplitVariant[] = [];
-    const problems: string[] = [];
-    for (const [index, variant] of variants.entries()) {
-      // A variant that is no object is named by the schema's problems; there is nothing here to pin.
-      if (typeof variant !== 'object' || variant === null) continue;
-      const { template, variables, ...literal } = variant;
-      if (typeof template !== 'string') {
-        pinned.push(literal);
-        continue;
-      }
-      const one = await this.#pin(projectId, { template, ...(variables === undefined ? {} : { variables }) } as NotificationInput);
-      problems.push(...one.problems.map((problem) => problem.replace(/^notification\./, `notification.variants[${index}].`)));
-      if (one.template !== undefined) pinned.push({ name: variant.name, template: one.template });
-    }
-    return problems.length > 0 ? { problems } : { variants: pinned, problems };
-  }
-
-  /**
-   * The saved segments the targets name, each at its newest version (and
-   * the segments those name), to pin in the send; or their problems (422,
-   * naming the path). No store read for targets that name no segment.
-   */
-  async #pinSegments(projectId: string, input: NotificationInput): Promise<{ segments: PinnedSegment[]; problems: string[] }> {
-    if (!Array.isArray(input?.targets) || this.#segments === undefined) return { segments: [], problems: [] };
-    // A malformed target is targetProblems' to report; its segments are not looked up.
-    if (targetProblems(input.targets).length > 0) return { segments: [], problems: [] };
-    const pinned = await this.#segments.pin(projectId, input.targets, 'notification.targets');
-    return 'problems' in pinned ? { segments: [], problems: pinned.problems } : { segments: pinned.segments, problems: [] };
-  }
-
   /** Validates what the schema cannot, then emits NotificationRequested; with a key, at most once per 24 h. */
   async send(projectId: string, input: NotificationInput, schemaProblems: readonly string[], idempotencyKey: string | undefined, correlationId?: string, replaces?: string): Promise<NotificationView> {
     const notificationId = newId();
-    const pinned = await this.#pin(projectId, input);
-    const segments = await this.#pinSegments(projectId, input);
+    const pinned = await this.#pinning.content(projectId, input);
+    const segments = await this.#pinning.segments(projectId, input);
     this.#check(projectId, input, [...schemaProblems, ...pinned.problems, ...segments.problems], notificationId);
     // An edit is checked whole before the send it replaces is touched: a refused edit leaves it scheduled.
     const replaced = replaces === undefined ? undefined : await this.#scheduled(projectId, replaces);
@@ -153,8 +101,8 @@ export class NotificationService {
 
   /** Checks a send request as `send` does, then counts the devices it would reach now; publishes nothing. */
   async dryRun(projectId: string, input: NotificationInput, schemaProblems: readonly string[]): Promise<{ total: number; by_platform: AudienceSize }> {
-    const segments = await this.#pinSegments(projectId, input);
-    this.#check(projectId, input, [...schemaProblems, ...(await this.#pin(projectId, input)).problems, ...segments.problems], newId());
+    const segments = await this.#pinning.segments(projectId, input);
+    this.#check(projectId, input, [...schemaProblems, ...(await this.#pinning.content(projectId, input)).problems, ...segments.problems], newId());
     const byPlatform = await audienceSize(this.#readModels, projectId, checkedTargets(input), segmentLookupOf(segments.segments)).catch((error: unknown) => {
       // A filter the store refuses (e.g. a metadata key it cannot use as a path) is the request's problem, not a 500.
       if (error instanceof Error && error.name === 'MongoServerError' && !isTransientMongoError(error)) {
@@ -292,44 +240,15 @@ export class NotificationService {
     return remembered.filter((doc) => !inStore.has(doc._id));
   }
 
-  /**
-   * A notification's receipts, batch by batch (APNs then FCM, in sequence):
-   * each batch's tally says how many of its rows match, so only the batches
-   * the page covers are read in full.
-   */
+  /** A notification's receipts, page by page (notification-receipts.ts). */
   async receipts(projectId: string, id: string, query: ReceiptQuery): Promise<{ data: ReceiptView[]; pagination: Pagination }> {
     await this.#find(projectId, id);
-    const batches = await this.#ledger.batchTallies(projectId, id);
-    const untallied = batches.filter((batch) => batch.tally === undefined).map((batch) => batch._id);
-    // Ledger documents written before tallies existed: count their devices once (a replay adds the tallies).
-    const legacy = untallied.length === 0 ? new Map<string, Tally>() : new Map((await this.#ledger.batches(untallied)).map((doc) => [doc._id, tallyOf(doc.devices)]));
-    const request = pageRequest(query);
-    const plan = planReceiptPage(batches.map((batch) => ({ _id: batch._id, tally: batch.tally ?? legacy.get(batch._id) ?? {} })), query.outcome, request.skip, request.limit);
-    const docs = await this.#ledger.batches(plan.slices.map((slice) => slice.batch_id));
-    const byId = new Map(docs.map((doc) => [doc._id, doc]));
-    const data = plan.slices.flatMap((slice) => {
-      const doc = byId.get(slice.batch_id);
-      if (doc === undefined) return [];
-      const rows = doc.devices.filter((device) => query.outcome === undefined || device.outcome === query.outcome);
-      return rows.slice(slice.skip, slice.skip + slice.take).map((device) => receiptView(doc, device));
-    });
-    return { data, pagination: pagination(request, plan.count, data.length) };
+    return this.#receipts.ofNotification(projectId, id, query);
   }
 
   /** A device's receipts, newest first: one per batch (so per notification) that holds it. */
   async deviceReceipts(projectId: string, deviceId: string, query: ReceiptQuery): Promise<{ data: ReceiptView[]; pagination: Pagination }> {
-    if (!(await this.#devices.deviceExists(projectId, deviceId))) {
-      throw new NotFoundError(`device ${deviceId} does not exist in project ${projectId}`);
-    }
-    const request = pageRequest(query);
-    const receipts = (docs: DeliveryLedgerDocument[]) =>
-      docs.flatMap((doc) => {
-        const device = ledgerDevice(doc, deviceId);
-        return device === undefined || (query.outcome !== undefined && device.outcome !== query.outcome) ? [] : [receiptView(doc, device)];
-      });
-    const { count, docs } = await this.#ledger.deviceReceiptPage(projectId, deviceId, query.outcome, request);
-    const data = receipts(docs);
-    return { data, pagination: pagination(request, count, data.length) };
+    return this.#receipts.ofDevice(projectId, deviceId, query);
   }
 
   /**
@@ -348,7 +267,7 @@ export class NotificationService {
   async open(id: string, body: { project_id: string; token: string }, correlationId?: string): Promise<void> {
     const notification = await this.#find(body.project_id, id);
     const device = await this.#devices.deviceByToken(body.project_id, body.token);
-    const delivery = device === null ? undefined : await this.#deliveredIn(notification, device);
+    const delivery = device === null ? undefined : await this.#receipts.deliveredLine(notification._id, device._id);
     if (device === null || delivery === undefined) throw new NotFoundError(`token is not a recipient of notification ${id}`);
     const claim = await this.#idempotency.claim(`open:${id}:${device._id}`, 'open', FOREVER);
     if (claim.kind !== 'claimed') return;
@@ -360,20 +279,5 @@ export class NotificationService {
       await this.#producer.publish([opened]);
       return null;
     });
-  }
-
-  /**
-   * A recipient is a device the notification was delivered to: the delivery
-   * ledger (one document per batch) has a delivered line for it. Returns that
-   * batch's id, which the open event carries so the ledger marks the open by
-   * `_id`, and the line. Indexed by {notification_id, devices.device_id} (multikey).
-   */
-  async #deliveredIn(notification: NotificationDocument, device: DeviceDocument): Promise<{ batch_id: string; line: LedgerDevice } | undefined> {
-    const batches = await this.#ledger.deviceBatches(notification._id, device._id);
-    for (const batch of batches) {
-      const line = batch.devices.find((candidate) => candidate.device_id === device._id && candidate.outcome === 'delivered');
-      if (line !== undefined) return { batch_id: batch._id, line };
-    }
-    return undefined;
   }
 }
