@@ -121,6 +121,25 @@ describe('a scheduled send', { timeout: 120_000 }, () => {
     expect(shown.body.data).toMatchObject({ title: 'Flash sale, one hour later', status: 'scheduled', replaces: old });
     expect(Date.parse(shown.body.data.request.send_at!)).toBe(Date.parse(sendAt));
     await waitFor('the old send cancelled', async () => (await stack.api<{ data: { status: string } }>('GET', `/api/v1/notifications/${old}`)).body.data.status === 'cancelled', 30_000);
+    // The old one's report links to what replaced it (read again until the read model shows it).
+    await waitFor('the old report names its replacement', async () => {
+      await page.goto(stack.url(`/console/notifications/${old}`));
+      return (await page.getByTestId('replaced-by').getAttribute('href', { timeout: 3_000 }).catch(() => null)) === `/console/notifications/${replacement}`;
+    }, 30_000);
+  });
+});
+
+describe('the overview', { timeout: 120_000 }, () => {
+  it('counts the last 24 hours, or the last 7 or 30 days when chosen (kept in the address)', async () => {
+    await page.goto(stack.url('/console/'));
+    await page.getByRole('heading', { name: 'Last 24 hours' }).waitFor();
+    await page.getByTestId('overview-window').selectOption('168');
+    await page.waitForURL(/\?hours=168$/);
+    await page.getByRole('heading', { name: 'Last 7 days' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Last 7 days' }).waitFor();
+    await page.getByText('Test sends are not counted.').waitFor();
+    await expectAccessible(page, 'overview, 7 days');
   });
 });
 
