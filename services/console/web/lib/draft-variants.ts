@@ -142,7 +142,7 @@ function variantsOf(form: ContentForm, problems: FieldProblems): NonNullable<Con
       const variables = jsonObject(variant.variables, 'variants', problems, `${label}: variables`);
       return { name, ...(template === undefined ? {} : { template }), ...(variables === undefined ? {} : { variables }) };
     }
-    if (variant.title.trim() === '' || variant.body.trim() === '') add(problems, 'variants', `${label}: a title and a body`);
+    // An empty title or body is the API's to name (notification.variants[n]…): a fresh form is not in error before anything is typed.
     return { name, title: variant.title, body: variant.body };
   });
 }

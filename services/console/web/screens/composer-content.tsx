@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, dataOf } from '../api/client.ts';
 import { Errors } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
-import type { Draft, FieldProblems } from '../lib/draft.ts';
+import type { Draft, FieldProblems, NotificationRequest } from '../lib/draft.ts';
 import type { ContentMode, LocaleText } from '../lib/draft-variants.ts';
 import { type bind, Field } from './composer-fields.tsx';
 import { SplitTestFields } from './composer-variants.tsx';
@@ -152,5 +152,25 @@ function LiteralFields({ draft, set, problems, b }: { draft: Draft; set: Set; pr
       </div>
       <Errors errors={problems.localizations} />
     </>
+  );
+}
+
+/** The request the preview renders: an A/B send's first variant's text (each variant is previewed the same way in the review). */
+export function previewRequestOf(request: NotificationRequest): NotificationRequest {
+  const first = request.variants?.[0];
+  return first === undefined || first.template !== undefined ? request : { ...request, title: first.title ?? '', body: first.body ?? '' };
+}
+
+/** Instead of the preview for a template send: its content is rendered per device, and previewed in the template's editor. */
+export function TemplateSendNote({ shown }: { shown: boolean }) {
+  if (!shown) return null;
+  return (
+    <aside class="preview" aria-label="Preview">
+      <h2>Preview</h2>
+      <p>
+        Each device gets the template's content in its language, rendered with the variables and its own values.{' '}
+        The template's editor previews it per locale and platform with sample values: open it from the <a href="/console/templates">template library</a>.
+      </p>
+    </aside>
   );
 }

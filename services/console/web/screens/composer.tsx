@@ -17,7 +17,7 @@ import { getDraft } from '../api/drafts.ts';
 import { formOfContent, replacesOf } from '../lib/draft-content.ts';
 import { replaceNotification } from '../api/drafts.ts';
 import { ComposerAudience } from './composer-audience.tsx';
-import { ContentFields } from './composer-content.tsx';
+import { ContentFields, previewRequestOf, TemplateSendNote } from './composer-content.tsx';
 
 interface AudienceCount {
   total: number;
@@ -230,7 +230,8 @@ export function Composer() {
             </div>
           )}
         </div>
-        <PayloadPreview request={request} platforms={(audience?.by_platform as Record<string, number> | undefined)?.web ? ['ios', 'android', 'web'] : ['ios', 'android']} />
+        <TemplateSendNote shown={draft.contentMode === 'template'} />
+        {draft.contentMode === 'template' ? null : <PayloadPreview request={previewRequestOf(request)} platforms={(audience?.by_platform as Record<string, number> | undefined)?.web ? ['ios', 'android', 'web'] : ['ios', 'android']} />}
       </form>
     </section>
   );
