@@ -2,13 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { ConsumedEvent } from '@herald/kafka';
-import { evolveTopic, type TopicDocument } from '@herald/read-models';
 import { decodeRow, encodeRow, idKey } from './row-codec.ts';
 import { evolveIndexed, keyChanges, keyPart, memberKeys, type IndexedDevice, type Key } from './index-rows.ts';
 import { memberKey, ORDINALS_PER_QUERY, prepareIndex, prepareRows, type IndexStatements, type RowStatements } from './index-tables.ts';
+import { IndexCheckpoints } from './index-checkpoints.ts';
+import { applyTopicEvents, liveTopicId, type KeyValues } from './index-topics.ts';
 
-/** A topic as the index keeps it: the topics read model's document, evolved by its own `evolveTopic`. */
-export type IndexedTopic = TopicDocument;
+export type { IndexedTopic } from './index-topics.ts';
 
 /**
  * The index's layout, kept in its meta: its owner rebuilds an index in another
@@ -52,12 +52,23 @@ export class AudienceIndex {
    * it once).
    */
   readonly #nextOrdinal = new Map<number, number>();
-  /** Checkpoints read or committed, by kind and partition (`#checkpoint`). */
-  readonly #applied = new Map<string, number>();
+  readonly #checkpoints: IndexCheckpoints;
+  /** The key-value table (`kv`): token aliases, topics, meta values. */
+  readonly #kv: KeyValues;
 
   private constructor(db: DatabaseSync) {
     this.#db = db;
     this.#statements = prepareIndex(db);
+    this.#checkpoints = new IndexCheckpoints(this.#statements);
+    this.#kv = {
+      get: (key): unknown => {
+        const found = this.#statements.kvGet.get(JSON.stringify(key)) as { value: string } | undefined;
+        return found === undefined ? undefined : JSON.parse(found.value);
+      },
+      put: (key, value) => {
+        this.#statements.kvPut.run(JSON.stringify(key), JSON.stringify(value));
+      },
+    };
   }
 
   /** Opens (creating it if needed) the index kept in `dir`. */
@@ -80,30 +91,9 @@ export class AudienceIndex {
     if (this.#db.isOpen) this.#db.close();
   }
 
-  #get(key: Key): unknown {
-    const found = this.#statements.kvGet.get(JSON.stringify(key)) as { value: string } | undefined;
-    return found === undefined ? undefined : JSON.parse(found.value);
-  }
-
-  #put(key: Key, value: unknown): void {
-    this.#statements.kvPut.run(JSON.stringify(key), JSON.stringify(value));
-  }
-
-  /** Runs `work` in one transaction: all of it or, if it throws, none. */
-  #transaction(work: () => void): void {
-    this.#statements.begin.run();
-    try {
-      work();
-      this.#statements.commit.run();
-    } catch (error) {
-      this.#statements.rollback.run();
-      throw error;
-    }
-  }
-
   /** A value kept beside the index, if set. */
   storedMeta(name: string): string | undefined {
-    const found = this.#get(['meta', name]);
+    const found = this.#kv.get(['meta', name]);
     return typeof found === 'string' ? found : undefined;
   }
 
@@ -112,49 +102,24 @@ export class AudienceIndex {
     const found = this.storedMeta(name);
     if (found !== undefined) return found;
     const value = make();
-    this.#put(['meta', name], value);
+    this.#kv.put(['meta', name], value);
     return value;
   }
 
   /** The next device-events offset to apply on `partition` (0: nothing applied). */
   next(partition: number): number {
-    return this.#checkpoint('d', partition);
-  }
-
-  /**
-   * A checkpoint, kept in memory once read: every fan-out task asks for its
-   * partition's (`waitFor`), and only the transactions below move it.
-   */
-  #checkpoint(kind: 'd' | 't', partition: number): number {
-    const key = `${kind}${partition}`;
-    let next = this.#applied.get(key);
-    if (next === undefined) {
-      next = (this.#statements.checkpointGet.get(kind, partition) as { next: number } | undefined)?.next ?? 0;
-      this.#applied.set(key, next);
-    }
-    return next;
-  }
-
-  /** Runs `work` and moves a checkpoint in one transaction; memory follows once it committed (a rollback leaves both as they were). */
-  #moveCheckpoint(kind: 'd' | 't', partition: number, next: number, work: () => void): void {
-    this.#transaction(() => {
-      work();
-      this.#statements.checkpointPut.run(kind, partition, next);
-    });
-    this.#applied.set(`${kind}${partition}`, next);
+    return this.#checkpoints.next('d', partition);
   }
 
   /** Every device-events checkpoint, by partition (for the group's assignment). */
   checkpoints(): Record<string, number> {
-    const found: Record<string, number> = {};
-    for (const row of this.#statements.checkpointsOf.all('d') as Array<{ partition: number; next: number }>) found[String(row.partition)] = row.next;
-    return found;
+    return this.#checkpoints.all('d');
   }
 
   /** Applies device events of one partition, in log order, and moves its checkpoint to `next`, in one transaction. */
   applyDevices(partition: number, records: readonly ConsumedEvent[], next: number): void {
     try {
-      this.#moveCheckpoint('d', partition, next, () => {
+      this.#checkpoints.move('d', partition, next, () => {
         for (const record of records) this.#applyDevice(partition, record);
       });
     } catch (error) {
@@ -173,7 +138,7 @@ export class AudienceIndex {
   #applyDevice(partition: number, record: ConsumedEvent): void {
     const { event } = record;
     if (event.type === 'TokenAssigned') {
-      this.#put([partition, 'a', event.project_id, keyPart(event.data.token)], { token: event.data.token, device_id: event.data.device_id });
+      this.#kv.put([partition, 'a', event.project_id, keyPart(event.data.token)], { token: event.data.token, device_id: event.data.device_id });
       return;
     }
     const deviceId = (event.data as { device_id?: unknown }).device_id;
@@ -284,38 +249,22 @@ export class AudienceIndex {
 
   /** The device holding `token` when its id was not derived from it (a refresh): recorded by TokenAssigned on this partition. */
   alias(partition: number, projectId: string, token: string): string | undefined {
-    const found = this.#get([partition, 'a', projectId, keyPart(token)]) as { token: string; device_id: string } | undefined;
+    const found = this.#kv.get([partition, 'a', projectId, keyPart(token)]) as { token: string; device_id: string } | undefined;
     return found !== undefined && found.token === token ? found.device_id : undefined;
   }
 
   /** The next topic-events offset to apply on `partition`. */
   topicNext(partition: number): number {
-    return this.#checkpoint('t', partition);
+    return this.#checkpoints.next('t', partition);
   }
 
   /** Applies topic events of one topic-events partition and moves its checkpoint, in one transaction. */
   applyTopics(partition: number, records: readonly ConsumedEvent[], next: number): void {
-    this.#moveCheckpoint('t', partition, next, () => {
-      for (const record of records) {
-        const { event } = record;
-        if (event.type !== 'TopicCreated' && event.type !== 'TopicDeleted') continue;
-        const key = ['T', 'i', event.project_id, event.data.topic_id];
-        const before = this.#get(key) as IndexedTopic | undefined;
-        const after = evolveTopic(before, record);
-        if (after === undefined || after === before) continue;
-        this.#put(key, after);
-        this.#put(['T', 'n', event.project_id, keyPart(after.name)], after._id);
-      }
-    });
+    this.#checkpoints.move('t', partition, next, () => applyTopicEvents(this.#kv, records));
   }
 
   /** The project's live topic with this id or name. */
   topicOf(projectId: string, idOrName: string): string | undefined {
-    const byId = this.#get(['T', 'i', projectId, idOrName]) as IndexedTopic | undefined;
-    if (byId !== undefined && byId.deleted_at === undefined) return idOrName;
-    const id = this.#get(['T', 'n', projectId, keyPart(idOrName)]) as string | undefined;
-    if (id === undefined) return undefined;
-    const topic = this.#get(['T', 'i', projectId, id]) as IndexedTopic | undefined;
-    return topic !== undefined && topic.deleted_at === undefined && topic.name === idOrName ? id : undefined;
+    return liveTopicId(this.#kv, projectId, idOrName);
   }
 }
