@@ -978,6 +978,8 @@ export interface paths {
                     token?: string;
                     /** @description Only the devices of this user (the project's external id) */
                     external_id?: string;
+                    /** @description Only the devices of this platform */
+                    platform?: "ios" | "android" | "web" | "huawei";
                     /** @description With metadata_value: only the devices whose metadata has this key with that value */
                     metadata_key?: string;
                     /** @description The value metadata_key must have (exactly, as stored) */
@@ -2469,12 +2471,12 @@ export interface paths {
         };
         /**
          * The project's events as they happen (Server-Sent Events)
-         * @description Delivery outcomes, opens, deactivations and notification status changes (DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired, NotificationSteered, AudienceEstimated, VariantDecided), read from the Kafka log. Each message has an `id`; reconnect with `Last-Event-ID: <id>` to resume exactly after it (nothing missed, nothing twice). Without it the stream starts at the end of the log (now). `event:` is the event type; `data:` the event (id, type, version, occurred_at, project_id, data). A comment line every 15 s keeps proxies from closing it; the server ends a stream after EVENT_STREAM_MAX_MS (reconnect with the last id). 429 beyond the open-stream limits. See docs/event-stream.md for what one stream costs.
+         * @description Delivery outcomes, opens, deactivations and notification status changes (DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired, NotificationSteered, AudienceEstimated, VariantDecided, LiveActivityRequested, LiveActivityReported), read from the Kafka log. Each message has an `id`; reconnect with `Last-Event-ID: <id>` to resume exactly after it (nothing missed, nothing twice). Without it the stream starts at the end of the log (now). `event:` is the event type; `data:` the event (id, type, version, occurred_at, project_id, data). A comment line every 15 s keeps proxies from closing it; the server ends a stream after EVENT_STREAM_MAX_MS (reconnect with the last id). 429 beyond the open-stream limits. See docs/event-stream.md for what one stream costs.
          */
         get: {
             parameters: {
                 query?: {
-                    /** @description Comma-separated event types to keep (default all): DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired, NotificationSteered, AudienceEstimated, VariantDecided */
+                    /** @description Comma-separated event types to keep (default all): DeliveryReported, NotificationOpened, DeviceDeactivated, DeviceUnregistered, NotificationRequested, NotificationDispatched, NotificationCancelled, NotificationExpired, NotificationSteered, AudienceEstimated, VariantDecided, LiveActivityRequested, LiveActivityReported */
                     types?: string;
                 };
                 header?: {
@@ -2603,12 +2605,34 @@ export interface paths {
                         event: "start" | "update" | "end";
                         /** @description update and end: the activity (`Activity.id`) whose update tokens receive the push */
                         activity_id?: string;
-                        /** @description start only: devices (`{"device_id"}`) or a user's devices (`{"external_id"}`); their push-to-start token for `attributes_type` receives the push. Topics, metadata and expressions are not supported for Live Activities yet */
-                        targets?: ({
-                            /** Format: uuid */
-                            device_id: string;
-                        } | {
-                            external_id: string;
+                        /** @description start only: OR'd targets as for notifications (docs/guides/targets.md): devices, users (`{"external_id"}`), topics, metadata and expressions; saved segments are refused. The push-to-start tokens for `attributes_type` of the active iOS devices they name receive the push (at most 2,000 tokens) */
+                        targets?: (string | {
+                            /** @description The subscribers of the topic with this name or id */
+                            topic?: string;
+                            /** @description Exactly the device with this id */
+                            device_id?: string;
+                            /** @description Exactly the device holding this push token */
+                            token?: string;
+                            /** @description A user's devices */
+                            external_id?: string;
+                            /** @description Devices whose metadata passes every key test: a string (equality), {"in": [...]}, {"exists": true|false} or {"ne": "..."} (an unset key is not equal) */
+                            metadata?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Devices of this platform (ios, android, web, huawei) */
+                            platform?: string;
+                            /** @description Devices whose BCP 47 locale is this one or starts with its subtags ("fr" matches fr, fr-CA) */
+                            locale?: string;
+                            /** @description Devices in this IANA time zone */
+                            timezone?: string;
+                            /** @description The saved segment with this id or name (POST /api/v1/segments): its latest version when the send is accepted, pinned in the notification */
+                            segment?: string;
+                            /** @description Targets every one of which names the device */
+                            and?: unknown[];
+                            /** @description Targets any one of which names the device */
+                            or?: unknown[];
+                            /** @description A target that must not name the device */
+                            not?: unknown;
                         })[];
                         /** @description The Swift type name of the `ActivityAttributes` */
                         attributes_type?: string;
@@ -2653,14 +2677,24 @@ export interface paths {
                                 attributes_type: string | null;
                                 /** @description The `aps.timestamp` every attempt of this push carries */
                                 timestamp: number;
-                                /** @description `accepted`: not yet sent; `sent`: `outcomes` holds one entry per token (none when no token matched) */
-                                status: "accepted" | "sent";
+                                /** @description `accepted`: not yet sent; `sent`: `outcomes` holds one entry per token (none when no token matched); `coalesced`: an update superseded within the per-activity rate by `coalesced_into`, never sent */
+                                status: "accepted" | "sent" | "coalesced";
                                 outcomes: {
                                     device_id: string;
                                     token_id: string;
                                     outcome: "delivered" | "invalid" | "failed";
                                     reason?: string;
                                 }[];
+                                /** @description Tokens by outcome */
+                                counts: {
+                                    delivered: number;
+                                    invalid: number;
+                                    failed: number;
+                                    /** @description Tokens a coalesced update would have reached */
+                                    coalesced: number;
+                                };
+                                /** @description coalesced: the newer update (its id) that carried the later content_state */
+                                coalesced_into: string | null;
                                 /** Format: date-time */
                                 created_at: string;
                                 reported_at: string | null;
@@ -2822,14 +2856,24 @@ export interface paths {
                                 attributes_type: string | null;
                                 /** @description The `aps.timestamp` every attempt of this push carries */
                                 timestamp: number;
-                                /** @description `accepted`: not yet sent; `sent`: `outcomes` holds one entry per token (none when no token matched) */
-                                status: "accepted" | "sent";
+                                /** @description `accepted`: not yet sent; `sent`: `outcomes` holds one entry per token (none when no token matched); `coalesced`: an update superseded within the per-activity rate by `coalesced_into`, never sent */
+                                status: "accepted" | "sent" | "coalesced";
                                 outcomes: {
                                     device_id: string;
                                     token_id: string;
                                     outcome: "delivered" | "invalid" | "failed";
                                     reason?: string;
                                 }[];
+                                /** @description Tokens by outcome */
+                                counts: {
+                                    delivered: number;
+                                    invalid: number;
+                                    failed: number;
+                                    /** @description Tokens a coalesced update would have reached */
+                                    coalesced: number;
+                                };
+                                /** @description coalesced: the newer update (its id) that carried the later content_state */
+                                coalesced_into: string | null;
                                 /** Format: date-time */
                                 created_at: string;
                                 reported_at: string | null;
@@ -3256,7 +3300,7 @@ export interface paths {
         };
         /**
          * A notification's failures by reason and its outcomes and opens over time
-         * @description Read model `notification_reports`, folded from the same events as the counts. `failures`: devices not delivered, grouped by provider, outcome and the provider's reason (or Herald's), most frequent first. `timeline`: outcomes reported and opens recorded per bucket, oldest first; buckets are minutes for two hours after the first outcome, hours for a week, then days.
+         * @description Read model `notification_reports`, folded from the same events as the counts. `failures`: devices not delivered, grouped by provider, outcome and the provider's reason (or Herald's), most frequent first. `timeline`: outcomes reported and opens recorded per bucket, oldest first; buckets are minutes for two hours after the first outcome, hours for a week, then days. An A/B send adds `variants` (each variant's funnel, the remainder's and the holdout's, from the notification's counts by variant) and `decision`; a template or localised send adds `locales` (the funnel per content locale).
          */
         get: {
             parameters: {
@@ -3298,6 +3342,52 @@ export interface paths {
                                     cancelled: number;
                                     /** @description Opens recorded in the period */
                                     opened: number;
+                                }[];
+                                /** @description An A/B send: each variant (by name), then the remainder and the holdout */
+                                variants?: {
+                                    /** @description A variant's name, `remainder` (the chosen variant, sent after the decision) or `holdout` */
+                                    variant: string;
+                                    /** @enum {unknown} */
+                                    kind: "variant" | "remainder" | "holdout";
+                                    /** @description Devices counted here: each reported device once */
+                                    targeted: number;
+                                    delivered: number;
+                                    /** @description Not delivered: failed or invalid */
+                                    failed: number;
+                                    /** @description Opens recorded (NotificationOpened) */
+                                    opened: number;
+                                    /** @description opened / delivered; null when nothing was delivered */
+                                    open_rate: number | null;
+                                    /** @description The holdout: devices recorded `held_out` (sent nothing; their opens of the app are not known to Herald) */
+                                    held_out: number;
+                                }[];
+                                /** @description An A/B send with a test share: null until decided */
+                                decision?: {
+                                    /** @description The variant chosen for the remainder: the best when `significant`, else the send's fallback */
+                                    winner: string;
+                                    /** @description The variant with the best open rate at the decision */
+                                    best: string;
+                                    /** @description p < 0.05 (two-proportion z-test of the best against the runner-up) */
+                                    significant: boolean;
+                                    /** @enum {unknown} */
+                                    reason: "significant" | "not_significant" | "no_data";
+                                    p_value: number | null;
+                                    /** @description The VariantDecided event's time (null on a report projected before it was kept) */
+                                    decided_at: string | null;
+                                } | null;
+                                /** @description A template or localised send: each content locale, most targeted first */
+                                locales?: {
+                                    /** @description The content locale devices got (`default`: none of their own matched) */
+                                    locale: string;
+                                    /** @description Devices counted here: each reported device once */
+                                    targeted: number;
+                                    delivered: number;
+                                    /** @description Not delivered: failed or invalid */
+                                    failed: number;
+                                    /** @description Opens recorded (NotificationOpened) */
+                                    opened: number;
+                                    /** @description opened / delivered; null when nothing was delivered */
+                                    open_rate: number | null;
                                 }[];
                             };
                         };
@@ -5393,12 +5483,17 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The project at a glance: devices by platform and status, delivery outcomes and opens of the last 24 hours
-         * @description Outcomes are counted per UTC hour by the projector (counters of the read model `notification_reports`, each batch once): `outcomes_24h` adds up the current hour and the 23 before it; `hours` lists those hours that have any.
+         * The project at a glance: devices by platform and status, delivery outcomes and opens of the last 24 hours (or of a longer window)
+         * @description Outcomes are counted per UTC hour by the projector (counters of the read model `notification_reports`, each batch once): `outcomes` adds up the current hour and the `window_hours - 1` before it, `outcomes_24h` the current hour and the 23 before it; `hours` lists the window's hours that have any. Test sends (`test_send`) are left out unless `include_tests=true`, as in the notification list.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The window in hours, up to 720 (30 days): 24 (default), 168 (7 days), 720 (30 days) or any between */
+                    hours?: number;
+                    /** @description Count test sends' outcomes too; default false */
+                    include_tests?: boolean;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -5431,6 +5526,18 @@ export interface paths {
                                         inactive: number;
                                     };
                                 };
+                                /** @description The window counted (the `hours` asked for) */
+                                window_hours: number;
+                                /** @description Outcomes and opens over the window */
+                                outcomes: {
+                                    delivered: number;
+                                    failed: number;
+                                    invalid: number;
+                                    cancelled: number;
+                                    /** @description Opens recorded in the period */
+                                    opened: number;
+                                };
+                                /** @description Outcomes and opens over the last 24 hours, whatever the window */
                                 outcomes_24h: {
                                     delivered: number;
                                     failed: number;
@@ -5441,7 +5548,7 @@ export interface paths {
                                 };
                                 /**
                                  * Format: date-time
-                                 * @description Start of the oldest hour counted
+                                 * @description Start of the oldest hour of the window
                                  */
                                 since: string;
                                 hours: {
@@ -5455,6 +5562,18 @@ export interface paths {
                                     opened: number;
                                 }[];
                             };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Messages naming the field and the rule */
+                            errors: string[];
                         };
                     };
                 };
@@ -8504,7 +8623,7 @@ export interface paths {
                     "application/json": {
                         /** @description https URL naming its host (no IP address; http and a loopback address only in local mode), at most 2048 characters */
                         url: string;
-                        event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated" | "VariantDecided")[];
+                        event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated" | "VariantDecided" | "LiveActivityRequested" | "LiveActivityReported")[];
                         /** @description Only this notification's events (device events are not a notification's: they are left out) */
                         notification_id?: string | null;
                         /** @description Optional batching: a request once max_events are waiting or the oldest has waited max_wait_ms */
@@ -8899,7 +9018,7 @@ export interface paths {
                     "application/json": {
                         /** @description https URL naming its host (no IP address; http and a loopback address only in local mode), at most 2048 characters */
                         url?: string;
-                        event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated" | "VariantDecided")[];
+                        event_types?: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated" | "VariantDecided" | "LiveActivityRequested" | "LiveActivityReported")[];
                         /** @description Only this notification's events (device events are not a notification's: they are left out) */
                         notification_id?: string | null;
                         /** @description Optional batching: a request once max_events are waiting or the oldest has waited max_wait_ms */
@@ -9678,6 +9797,11 @@ export interface components {
              * @description An edit of a scheduled send: the notification this one replaced (cancelled)
              */
             replaces?: string;
+            /**
+             * Format: uuid
+             * @description A scheduled send that was edited (POST …/replace): the notification that replaced it (this one is cancelled)
+             */
+            replaced_by?: string;
             /** @description When the audience was first resolved and queued */
             dispatched_at?: string | null;
             /** @description When it became sent, cancelled or expired */
@@ -9831,7 +9955,7 @@ export interface components {
         "def-12": {
             id: string;
             url: string;
-            event_types: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated" | "VariantDecided")[];
+            event_types: ("DeliveryReported" | "NotificationOpened" | "DeviceDeactivated" | "DeviceUnregistered" | "NotificationRequested" | "NotificationDispatched" | "NotificationCancelled" | "NotificationExpired" | "NotificationSteered" | "AudienceEstimated" | "VariantDecided" | "LiveActivityRequested" | "LiveActivityReported")[];
             notification_id: string | null;
             batch: {
                 max_events: number;

@@ -34,6 +34,8 @@ import { AudienceEstimatedV1 } from './schemas/audience-estimated.v1.ts';
 import { ProjectThrottledV1 } from './schemas/project-throttled.v1.ts';
 import { LiveActivityRequestedV1 } from './schemas/live-activity-requested.v1.ts';
 import { LiveActivityReportedV1 } from './schemas/live-activity-reported.v1.ts';
+import { LiveActivityRequestedV2 } from './schemas/live-activity-requested.v2.ts';
+import { LiveActivityReportedV2 } from './schemas/live-activity-reported.v2.ts';
 
 /** The latest version of every event; consumers only ever see these (older versions are upcast). */
 export type HeraldEvent =
@@ -60,8 +62,8 @@ export type HeraldEvent =
   | NotificationSteeredV1
   | AudienceEstimatedV1
   | ProjectThrottledV1
-  | LiveActivityRequestedV1
-  | LiveActivityReportedV1;
+  | LiveActivityRequestedV2
+  | LiveActivityReportedV2;
 
 export type EventType = HeraldEvent['type'];
 export type EventOf<T extends EventType> = Extract<HeraldEvent, { type: T }>;
@@ -117,6 +119,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   // Keyed by the Live Activity request's own id (docs/guides/live-activities.md); consumers of notifications pass them over by type.
   entry(LiveActivityRequestedV1, TOPICS.notificationEvents, 'request_id'),
   entry(LiveActivityReportedV1, TOPICS.notificationEvents, 'request_id'),
+  entry(LiveActivityRequestedV2, TOPICS.notificationEvents, 'request_id'),
+  entry(LiveActivityReportedV2, TOPICS.notificationEvents, 'request_id'),
   // Keyed by batch, not notification: one campaign's batches spread over every partition and sender.
   entry(DeliveryBatchV1, TOPICS.deliveriesApns, 'batch_id'),
   entry(DeliveryBatchV2, TOPICS.deliveriesApns, 'batch_id'),

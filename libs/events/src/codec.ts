@@ -90,6 +90,8 @@ const ADDITIVE_SUCCESSORS: ReadonlySet<string> = new Set([
   'DeliveryBatch.v1',
   'DeviceDeactivated.v1',
   'NotificationDispatched.v1',
+  'LiveActivityRequested.v1',
+  'LiveActivityReported.v1',
 ]);
 
 /** The latest version of a decoded event (consumers only ever see those). */

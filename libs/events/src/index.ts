@@ -44,3 +44,5 @@ export * from './schemas/audience-estimated.v1.ts';
 export * from './schemas/project-throttled.v1.ts';
 export * from './schemas/live-activity-requested.v1.ts';
 export * from './schemas/live-activity-reported.v1.ts';
+export * from './schemas/live-activity-requested.v2.ts';
+export * from './schemas/live-activity-reported.v2.ts';

@@ -26,3 +26,4 @@ export * from './queries/drafts.ts';
 export * from './queries/live-activity-tokens.ts';
 export * from './queries/live-activity-clock.ts';
 export * from './queries/live-activity-sends.ts';
+export * from './queries/live-activity-pacing.ts';

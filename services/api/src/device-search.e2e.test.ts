@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { apnsToken, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
- * Finding devices by a metadata pair (issue 49, item 5) on the devices
- * listing, with its other filters; kept to the project; bad input named.
+ * Finding devices by a metadata pair (issue 49, item 5) or a platform (issue
+ * 46) on the devices listing, with its other filters; kept to the project;
+ * bad input named.
  */
 let harness: ApiHarness;
 let project: { id: string; api_key: string };
@@ -51,5 +52,24 @@ describe('device search by metadata', () => {
     const alone = await list('metadata_key=country');
     expect(alone.status).toBe(400);
     expect(JSON.stringify(alone.body)).toContain('metadata_value');
+  });
+
+  it('lists the devices of one platform, counted from the counters, with the other filters', async () => {
+    const ios = apnsToken('search-ios');
+    expect((await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, platform: 'ios', token: ios, metadata: { country: 'FR' } } })).status).toBe(201);
+    await waitFor('the iOS device projected', async () => ((await list('limit=1')).body?.pagination as { count: number }).count === 4 || undefined);
+    const onlyIos = await list('platform=ios');
+    expect(onlyIos.status, JSON.stringify(onlyIos.body)).toBe(200);
+    expect(tokens(onlyIos.body)).toEqual([ios]);
+    expect((onlyIos.body as { pagination: { count: number } }).pagination.count).toBe(1);
+    const android = await list('platform=android');
+    expect(tokens(android.body)).toHaveLength(3);
+    expect((android.body as { pagination: { count: number } }).pagination.count).toBe(3);
+    expect(tokens((await list('platform=android&metadata_key=country&metadata_value=FR')).body)).toEqual(['search-android-fr', 'search-android-fr-2']);
+    expect(await list('platform=web')).toMatchObject({ status: 200, body: { data: [], pagination: { count: 0 } } });
+    expect(tokens((await list('platform=ios', other.api_key)).body)).toEqual([]);
+    const bad = await list('platform=windows');
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('platform');
   });
 });

@@ -6,6 +6,8 @@ import { apnsToken, apnsTokenPrefix, startApiHarness, waitFor, type ApiHarness }
  * device with a push-to-start and an update token, POST /api/v1/live-activities
  * over the real Kafka and store, the delivery apns role sending to the fake
  * APNs (which checks them as a device would), GET answering the outcomes.
+ * The per-activity rate is 4 s here, so quick updates are coalesced whatever
+ * the machine's load; ended activities are swept every half second.
  */
 let harness: ApiHarness;
 let project: { id: string; api_key: string };
@@ -17,11 +19,14 @@ interface Sent {
   status: string;
   timestamp: number;
   outcomes: Array<{ device_id: string; token_id: string; outcome: string; reason?: string }>;
+  counts: { delivered: number; invalid: number; failed: number; coalesced: number };
+  coalesced_into: string | null;
 }
 
 beforeAll(async () => {
   harness = await startApiHarness('live-activities', {
     delivery: true,
+    deliveryEnv: { LIVE_ACTIVITY_UPDATE_INTERVAL_MS: '4000', LIVE_ACTIVITY_SWEEP_MS: '500' },
     apnsRules: [
       { prefix: apnsTokenPrefix('la-dead'), status: 410, reason: 'Unregistered', timestamp: Date.now() + 60_000 },
       { prefix: apnsTokenPrefix('la-busy'), status: 429, reason: 'TooManyRequests', times: 2 },
@@ -35,9 +40,9 @@ afterAll(async () => {
   await harness?.stop();
 });
 
-async function iosDevice(label: string, externalId?: string): Promise<{ id: string; token: string }> {
-  const body = { project_id: project.id, token: apnsToken(label), platform: 'ios', ...(externalId === undefined ? {} : { external_id: externalId }) };
-  const response = await harness.request('POST', '/api/v1/devices', { body, key: externalId === undefined ? undefined : project.api_key });
+async function iosDevice(label: string, externalId?: string, more: Record<string, unknown> = {}): Promise<{ id: string; token: string }> {
+  const body = { project_id: project.id, token: apnsToken(label), platform: 'ios', ...(externalId === undefined ? {} : { external_id: externalId }), ...more };
+  const response = await harness.request('POST', '/api/v1/devices', { body, key: externalId === undefined && Object.keys(more).length === 0 ? undefined : project.api_key });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   const device = response.body!.data as { id: string; token: string };
   await waitFor(`device ${label} projected`, async () => ((await harness.request('GET', `/api/v1/devices/${device.id}`, { key: project.api_key })).status === 200 ? true : undefined));
@@ -53,13 +58,23 @@ async function accepted(body: Record<string, unknown>): Promise<Sent> {
   return response.body!.data as Sent;
 }
 
-function reported(id: string): Promise<Sent> {
+/** The push once the sender is done with it: sent, or coalesced. */
+function settled(id: string): Promise<Sent> {
   return waitFor(`live activity push ${id} reported`, async () => {
     const response = await harness.request('GET', `/api/v1/live-activities/${id}`, { key: project.api_key });
     const sent = response.body?.data as Sent | undefined;
-    return sent?.status === 'sent' ? sent : undefined;
+    return sent !== undefined && sent.status !== 'accepted' ? sent : undefined;
   }, 90_000);
 }
+
+async function reported(id: string): Promise<Sent> {
+  const sent = await settled(id);
+  expect(sent.status).toBe('sent');
+  return sent;
+}
+
+const tokenKinds = async (deviceId: string) =>
+  ((await harness.request('GET', `/api/v1/devices/${deviceId}/live-activity-tokens`, { key: project.api_key })).body!.data as Array<{ kind: string }>).map((token) => token.kind);
 
 const pushesTo = (token: string) => apns().deliveries.filter((delivery) => delivery.token === token);
 
@@ -88,10 +103,12 @@ describe('Live Activity pushes', () => {
 
     // The app reports the started activity's update token.
     expect(await attach(device.id, { kind: 'update', token: updateToken, activity_id: 'la-act-1', device_token: device.token })).toMatchObject({ status: 201 });
+    // Each update once the one before was sent: the second waits out the rate, then goes (none coalesced).
     const first = await accepted({ event: 'update', activity_id: 'la-act-1', content_state: { eta: 5 }, priority: 5 });
+    expect((await reported(first.id)).outcomes).toMatchObject([{ device_id: device.id, outcome: 'delivered' }]);
     const second = await accepted({ event: 'update', activity_id: 'la-act-1', content_state: { eta: 2 }, stale_date: 2_000_000_000 });
     expect(second.timestamp).toBeGreaterThan(first.timestamp);
-    for (const id of [first.id, second.id]) expect((await reported(id)).outcomes).toMatchObject([{ device_id: device.id, outcome: 'delivered' }]);
+    expect(await reported(second.id)).toMatchObject({ outcomes: [{ device_id: device.id, outcome: 'delivered' }], counts: { delivered: 1, invalid: 0, failed: 0, coalesced: 0 }, coalesced_into: null });
     const updates = pushesTo(updateToken);
     expect(updates.map((push) => (push.payload as { aps: { timestamp: number; 'content-state': unknown } }).aps)).toEqual([
       { timestamp: first.timestamp, event: 'update', 'content-state': { eta: 5 } },
@@ -103,8 +120,54 @@ describe('Live Activity pushes', () => {
     const end = await accepted({ event: 'end', activity_id: 'la-act-1', content_state: { eta: 0 } });
     expect((await reported(end.id)).outcomes).toMatchObject([{ outcome: 'delivered' }]);
     expect((pushesTo(updateToken).at(-1)?.payload as { aps: { event: string } }).aps.event).toBe('end');
-    const tokens = (await harness.request('GET', `/api/v1/devices/${device.id}/live-activity-tokens`, { key: project.api_key })).body!.data as Array<{ kind: string }>;
-    expect(tokens.map((token) => token.kind)).toEqual(['push_to_start']);
+    expect(await tokenKinds(device.id)).toEqual(['push_to_start']);
+  });
+
+  it('starts on the devices a topic and a metadata expression name, and no other', async () => {
+    expect(await harness.request('POST', '/api/v1/topics', { key: project.api_key, body: { name: 'la-fans' } })).toMatchObject({ status: 201 });
+    await waitFor('topic la-fans listed', async () => ((await harness.request('GET', '/api/v1/topics', { key: project.api_key })).body?.data as Array<{ name: string }> | undefined)?.some((topic) => topic.name === 'la-fans') || undefined);
+    const fan = await iosDevice('la-fan', undefined, { topics: ['la-fans'] });
+    const blue = await iosDevice('la-blue', undefined, { metadata: { team: 'blue' } });
+    const red = await iosDevice('la-red', undefined, { metadata: { team: 'red' } });
+    for (const [device, label] of [[fan, 'la-fan-pts'], [blue, 'la-blue-pts'], [red, 'la-red-pts']] as const) {
+      expect(await attach(device.id, { kind: 'push_to_start', token: apnsToken(label), attributes_type: 'MatchAttributes' }, project.api_key)).toMatchObject({ status: 201 });
+    }
+    const start = await accepted({
+      event: 'start',
+      targets: [{ topic: 'la-fans' }, { and: [{ platform: 'ios' }, { metadata: { team: 'blue' } }] }],
+      attributes_type: 'MatchAttributes',
+      attributes: {},
+      content_state: { score: '0-0' },
+      alert: { title: 'Kick-off', body: '0 - 0' },
+    });
+    const outcomes = (await reported(start.id)).outcomes;
+    expect(outcomes.map((row) => row.device_id).sort()).toEqual([fan.id, blue.id].sort());
+    expect(outcomes.every((row) => row.outcome === 'delivered')).toBe(true);
+  });
+
+  it('coalesces an update followed within the rate by a newer one: only the newer content state is sent', async () => {
+    const device = await iosDevice('la-burst-phone');
+    const token = apnsToken('la-burst-upd');
+    await attach(device.id, { kind: 'update', token, activity_id: 'la-burst' }, project.api_key);
+    const first = await accepted({ event: 'update', activity_id: 'la-burst', content_state: { n: 1 } });
+    expect((await reported(first.id)).counts).toEqual({ delivered: 1, invalid: 0, failed: 0, coalesced: 0 });
+    // Two more within the 4 s interval: the middle one never reaches the device.
+    const middle = await accepted({ event: 'update', activity_id: 'la-burst', content_state: { n: 2 } });
+    const last = await accepted({ event: 'update', activity_id: 'la-burst', content_state: { n: 3 } });
+    expect(await settled(middle.id)).toMatchObject({ status: 'coalesced', coalesced_into: last.id, outcomes: [], counts: { delivered: 0, invalid: 0, failed: 0, coalesced: 1 } });
+    expect((await reported(last.id)).counts).toEqual({ delivered: 1, invalid: 0, failed: 0, coalesced: 0 });
+    expect(pushesTo(token).map((push) => (push.payload as { aps: { 'content-state': unknown } }).aps['content-state'])).toEqual([{ n: 1 }, { n: 3 }]);
+  });
+
+  it('keeps an ended activity\'s update tokens until its future dismissal date, then removes them', async () => {
+    const device = await iosDevice('la-dismiss-phone');
+    await attach(device.id, { kind: 'update', token: apnsToken('la-dismiss-upd'), activity_id: 'la-dismiss' }, project.api_key);
+    const dismissal = Math.ceil(Date.now() / 1000) + 20;
+    const end = await accepted({ event: 'end', activity_id: 'la-dismiss', content_state: { eta: 0 }, dismissal_date: dismissal });
+    expect((await reported(end.id)).outcomes).toMatchObject([{ outcome: 'delivered' }]);
+    expect(await tokenKinds(device.id)).toEqual(['update']);
+    await waitFor('the update token removed after the dismissal date', async () => ((await tokenKinds(device.id)).length === 0 ? true : undefined), 90_000);
+    expect(Date.now()).toBeGreaterThanOrEqual(dismissal * 1000);
   });
 
   it("reaches a user's devices by external id, reports a dead token invalid and removes it", async () => {
@@ -146,6 +209,13 @@ describe('Live Activity pushes', () => {
     const startWithout = await send({ event: 'start', attributes_type: 'DeliveryAttributes', attributes: {}, content_state: {}, alert: { title: 't', body: 'b' } });
     expect(startWithout.status).toBe(422);
     expect(JSON.stringify(startWithout.body)).toContain('targets');
+    const startBody = { event: 'start', attributes_type: 'DeliveryAttributes', attributes: {}, content_state: {}, alert: { title: 't', body: 'b' } };
+    const emptyAnd = await send({ ...startBody, targets: [{ and: [] }] });
+    expect(emptyAnd.status).toBe(422);
+    expect(JSON.stringify(emptyAnd.body)).toContain('targets[0].and');
+    const segment = await send({ ...startBody, targets: ['fans', { or: [{ segment: 'vip' }] }] });
+    expect(segment.status).toBe(422);
+    expect(JSON.stringify(segment.body)).toContain('targets[1].or[0].segment');
     const tooBig = await send({ event: 'update', activity_id: 'la-act-1', content_state: { blob: 'x'.repeat(5000) } });
     expect(tooBig.status).toBe(422);
     expect(JSON.stringify(tooBig.body)).toContain('content_state');

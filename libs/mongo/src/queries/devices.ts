@@ -9,6 +9,7 @@ export interface DeviceListFilter {
   status?: 'active' | 'inactive' | undefined;
   token?: string | undefined;
   external_id?: string | undefined;
+  platform?: DeviceDocument['platform'] | undefined;
   /** One metadata pair the device must have (its key checked by the route: no '.', no leading '$'). */
   metadata?: { key: string; value: string } | undefined;
 }
@@ -41,6 +42,7 @@ function listFilter(projectId: string, filter: DeviceListFilter): Filter<DeviceD
   if (filter.status !== undefined) out.status = filter.status;
   if (filter.token !== undefined) out.token = filter.token;
   if (filter.external_id !== undefined) out.external_id = filter.external_id;
+  if (filter.platform !== undefined) out.platform = filter.platform;
   if (filter.metadata !== undefined) (out as Record<string, unknown>)[`metadata.${filter.metadata.key}`] = filter.metadata.value;
   return out;
 }
@@ -117,6 +119,19 @@ export class DeviceQueries {
   /** The project's devices an identifier write reaches (identifierMatches), at most `limit`. */
   async devicesByIdentifier(projectId: string, identifier: string, caller: IdentifierCaller, limit: number): Promise<DeviceDocument[]> {
     return (await this.#devices()).find({ project_id: projectId, $or: identifierMatches(identifier, caller) }).limit(limit).toArray();
+  }
+
+  /**
+   * Ids of the devices of `platform` an audience filter (libs/audience
+   * `audienceFilter`, already scoped to its project) matches, among `among`
+   * when given, at most `limit` in id order (a Live Activity start resolving
+   * its targets).
+   */
+  async audienceIds(audience: StoreFilter<DeviceDocument>, platform: DeviceDocument['platform'], limit: number, among?: readonly string[]): Promise<string[]> {
+    const clauses: Array<Filter<DeviceDocument>> = [audience, { platform }];
+    if (among !== undefined) clauses.push({ _id: { $in: [...among] } });
+    const rows = await (await this.#devices()).find({ $and: clauses }).sort({ _id: 1 }).project<Pick<DeviceDocument, '_id'>>({ _id: 1 }).limit(limit).toArray();
+    return rows.map((row) => row._id);
   }
 
   /**

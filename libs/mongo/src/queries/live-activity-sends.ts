@@ -24,8 +24,13 @@ export interface LiveActivitySendDocument {
   activity_id: string | null;
   attributes_type: string | null;
   timestamp: number;
-  status: 'accepted' | 'sent';
+  /** `coalesced`: an update superseded within the per-activity rate, never sent (LiveActivityPacingQueries). */
+  status: 'accepted' | 'sent' | 'coalesced';
   outcomes: LiveActivityTokenOutcome[];
+  /** coalesced: the newer update request that carried the later content_state. */
+  coalesced_into?: string;
+  /** coalesced: the update tokens it would have reached. */
+  coalesced_tokens?: number;
   created_at: Date;
   reported_at: Date | null;
 }

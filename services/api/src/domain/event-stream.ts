@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { HeraldEvent } from '@herald/events';
 import type { LogPosition } from '@herald/kafka';
 
-/** What an analytics stream carries: outcomes, opens, deactivations and status changes. */
+/** What an analytics stream carries: outcomes, opens, deactivations and status changes, and Live Activity pushes with their outcomes. */
 export const STREAM_EVENT_TYPES = [
   'DeliveryReported',
   'NotificationOpened',
@@ -15,6 +15,8 @@ export const STREAM_EVENT_TYPES = [
   'NotificationSteered',
   'AudienceEstimated',
   'VariantDecided',
+  'LiveActivityRequested',
+  'LiveActivityReported',
 ] as const;
 export type StreamEventType = (typeof STREAM_EVENT_TYPES)[number];
 

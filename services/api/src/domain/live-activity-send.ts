@@ -1,14 +1,15 @@
+import { targetProblems } from '@herald/audience';
 import { buildLiveActivityPayload, type LiveActivityMessage } from '@herald/push-payloads';
 
-/** Devices or users a start names at most: a Live Activity start is addressed, not broadcast. */
-export const LIVE_ACTIVITY_MAX_TARGETS = 20;
+/** Targets a start names at most (each may be a topic or an expression; the tokens it reaches are bounded when sent). */
+export const LIVE_ACTIVITY_MAX_TARGETS = 100;
 /** Apple's bound on a Live Activity push's payload. */
 export const LIVE_ACTIVITY_PAYLOAD_BYTES = 4096;
 
 export interface LiveActivityInput {
   event: 'start' | 'update' | 'end';
   activity_id?: string | undefined;
-  targets?: ReadonlyArray<{ device_id: string } | { external_id: string }> | undefined;
+  targets?: readonly unknown[] | undefined;
   attributes_type?: string | undefined;
   attributes?: Record<string, unknown> | undefined;
   content_state?: Record<string, unknown> | undefined;
@@ -19,10 +20,26 @@ export interface LiveActivityInput {
   priority?: 5 | 10 | undefined;
 }
 
+/** Paths of the saved-segment leaves in a start's targets (a segment is pinned per notification; a start does not pin). Pure. */
+export function segmentPaths(targets: readonly unknown[], prefix = 'targets'): string[] {
+  const found: string[] = [];
+  const walk = (node: unknown, path: string) => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach((child, at) => walk(child, `${path}[${at}]`));
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'segment') found.push(`${path}.segment`);
+      else walk(value, `${path}.${key}`);
+    }
+  };
+  targets.forEach((target, at) => walk(target, `${prefix}[${at}]`));
+  return found;
+}
+
 /**
  * What the event does not allow, each naming its field (422). Pure. A start
- * reaches push-to-start tokens (targets, attributes type and values, an
- * alert, as Apple requires); update and end reach one activity's update
+ * reaches push-to-start tokens (targets as for notifications, checked by
+ * libs/audience's targetProblems; attributes type and values, an alert, as
+ * Apple requires); update and end reach one activity's update
  * tokens; the built payload must fit Apple's 4 KB.
  */
 export function liveActivityProblems(input: LiveActivityInput): string[] {
@@ -41,6 +58,10 @@ export function liveActivityProblems(input: LiveActivityInput): string[] {
     need('alert', 'for start (Apple requires an alert to start an activity)');
     refuse('activity_id', 'for start (iOS gives the new activity its id)');
     refuse('dismissal_date', 'for start (end only)');
+    if (input.targets !== undefined) {
+      problems.push(...targetProblems(input.targets, 'targets'));
+      for (const path of segmentPaths(input.targets)) problems.push(`${path}: saved segments are not supported for Live Activities (name their filter instead)`);
+    }
   } else {
     need('activity_id', `for ${input.event}`);
     refuse('targets', `for ${input.event} (the activity's update tokens receive it)`);
@@ -73,4 +94,11 @@ export function liveActivityMessage(input: LiveActivityInput, timestamp: number)
     ...(input.relevance_score === undefined ? {} : { relevance_score: input.relevance_score }),
     priority: input.priority ?? 10,
   };
+}
+
+/** A push's tokens by outcome (pure): its outcomes, or, coalesced, the tokens it would have reached. */
+export function liveActivityCounts(outcomes: ReadonlyArray<{ outcome: 'delivered' | 'invalid' | 'failed' }>, coalescedTokens: number): { delivered: number; invalid: number; failed: number; coalesced: number } {
+  const counts = { delivered: 0, invalid: 0, failed: 0, coalesced: coalescedTokens };
+  for (const row of outcomes) counts[row.outcome] += 1;
+  return counts;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { liveActivityProblems } from './live-activity-send.ts';
+import { liveActivityCounts, liveActivityProblems, segmentPaths } from './live-activity-send.ts';
 
 const start = { event: 'start' as const, targets: [{ device_id: 'd' }], attributes_type: 'A', attributes: {}, content_state: { a: 1 }, alert: { title: 't', body: 'b' } };
 
@@ -35,5 +35,24 @@ describe('liveActivityProblems', () => {
   it("refuses a payload over Apple's 4 KB, naming content_state", () => {
     expect(liveActivityProblems({ event: 'update', activity_id: 'x', content_state: { blob: 'x'.repeat(4100) } })).toEqual([expect.stringMatching(/^content_state: the APNs payload would be \d+ bytes/)]);
     expect(liveActivityProblems({ event: 'update', activity_id: 'x', content_state: { blob: 'x'.repeat(3900) } })).toEqual([]);
+  });
+
+  it('takes targets as a notification does, naming the node of a bad expression and refusing saved segments', () => {
+    expect(liveActivityProblems({ ...start, targets: ['scores', { topic: 'fans' }, { and: [{ external_id: 'u' }, { metadata: { team: 'blue' } }] }] })).toEqual([]);
+    expect(liveActivityProblems({ ...start, targets: [{ and: [] }] })).toEqual([expect.stringMatching(/^targets\[0\]\.and: /)]);
+    expect(liveActivityProblems({ ...start, targets: [{ or: [{ topic: 'a' }, { segment: 'vip' }] }] })).toEqual([expect.stringMatching(/^targets\[0\]\.or\[1\]\.segment: saved segments are not supported/)]);
+  });
+});
+
+describe('segmentPaths', () => {
+  it('finds segment leaves at any depth', () => {
+    expect(segmentPaths(['vip', { segment: 's' }, { not: { and: [{ topic: 't' }, { segment: 'x' }] } }])).toEqual(['targets[1].segment', 'targets[2].not.and[1].segment']);
+  });
+});
+
+describe('liveActivityCounts', () => {
+  it('counts tokens by outcome, and a coalesced push by the tokens it would have reached', () => {
+    expect(liveActivityCounts([{ outcome: 'delivered' }, { outcome: 'delivered' }, { outcome: 'invalid' }, { outcome: 'failed' }], 0)).toEqual({ delivered: 2, invalid: 1, failed: 1, coalesced: 0 });
+    expect(liveActivityCounts([], 3)).toEqual({ delivered: 0, invalid: 0, failed: 0, coalesced: 3 });
   });
 });

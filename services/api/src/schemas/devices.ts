@@ -188,6 +188,7 @@ export const ListDevicesQuery = Type.Object(
     status: Type.Optional(Type.Enum(['active', 'inactive'])),
     token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'Only the device with exactly this token' })),
     external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "Only the devices of this user (the project's external id)" })),
+    platform: Type.Optional(Type.Enum(['ios', 'android', 'web', 'huawei'], { description: 'Only the devices of this platform' })),
     metadata_key: Type.Optional(Type.String({ pattern: MAP_KEYS.propertyNames.pattern, description: 'With metadata_value: only the devices whose metadata has this key with that value' })),
     metadata_value: Type.Optional(Type.String({ maxLength: DEVICE_LIMITS.valueLength, description: 'The value metadata_key must have (exactly, as stored)' })),
   },

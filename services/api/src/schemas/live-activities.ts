@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { BEARER, errorResponses } from './common.ts';
 import { ActivityId, AttributesType } from './live-activity-tokens.ts';
+import { TargetSchema } from './notifications.ts';
 import { LIVE_ACTIVITY_MAX_TARGETS, LIVE_ACTIVITY_PAYLOAD_BYTES } from '../domain/live-activity-send.ts';
 
 const UnixSeconds = (description: string) => Type.Integer({ minimum: 0, maximum: 253402300799, description });
@@ -13,17 +14,12 @@ export const SendLiveActivityBody = Type.Object(
     }),
     activity_id: Type.Optional({ ...ActivityId, description: 'update and end: the activity (`Activity.id`) whose update tokens receive the push' }),
     targets: Type.Optional(
-      Type.Array(
-        Type.Union([
-          Type.Object({ device_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false }),
-          Type.Object({ external_id: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
-        ]),
-        {
-          minItems: 1,
-          maxItems: LIVE_ACTIVITY_MAX_TARGETS,
-          description: "start only: devices (`{\"device_id\"}`) or a user's devices (`{\"external_id\"}`); their push-to-start token for `attributes_type` receives the push. Topics, metadata and expressions are not supported for Live Activities yet",
-        },
-      ),
+      Type.Array(TargetSchema, {
+        minItems: 1,
+        maxItems: LIVE_ACTIVITY_MAX_TARGETS,
+        description:
+          "start only: OR'd targets as for notifications (docs/guides/targets.md): devices, users (`{\"external_id\"}`), topics, metadata and expressions; saved segments are refused. The push-to-start tokens for `attributes_type` of the active iOS devices they name receive the push (at most 2,000 tokens)",
+      }),
     ),
     attributes_type: Type.Optional(AttributesType),
     attributes: Type.Optional(Json("start: the `ActivityAttributes`' static values")),
@@ -55,8 +51,20 @@ export const LiveActivitySend = Type.Object({
   activity_id: Type.Union([Type.String(), Type.Null()]),
   attributes_type: Type.Union([Type.String(), Type.Null()]),
   timestamp: Type.Integer({ description: 'The `aps.timestamp` every attempt of this push carries' }),
-  status: Type.Union([Type.Literal('accepted'), Type.Literal('sent')], { description: '`accepted`: not yet sent; `sent`: `outcomes` holds one entry per token (none when no token matched)' }),
+  status: Type.Union([Type.Literal('accepted'), Type.Literal('sent'), Type.Literal('coalesced')], {
+    description: '`accepted`: not yet sent; `sent`: `outcomes` holds one entry per token (none when no token matched); `coalesced`: an update superseded within the per-activity rate by `coalesced_into`, never sent',
+  }),
   outcomes: Type.Array(Outcome),
+  counts: Type.Object(
+    {
+      delivered: Type.Integer(),
+      invalid: Type.Integer(),
+      failed: Type.Integer(),
+      coalesced: Type.Integer({ description: 'Tokens a coalesced update would have reached' }),
+    },
+    { description: 'Tokens by outcome' },
+  ),
+  coalesced_into: Type.Union([Type.String(), Type.Null()], { description: 'coalesced: the newer update (its id) that carried the later content_state' }),
   created_at: Type.String({ format: 'date-time' }),
   reported_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });

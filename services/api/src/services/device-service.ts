@@ -22,6 +22,7 @@ export interface DeviceListQuery {
   status?: 'active' | 'inactive' | undefined;
   token?: string | undefined;
   external_id?: string | undefined;
+  platform?: DeviceDocument['platform'] | undefined;
   metadata_key?: string | undefined;
   metadata_value?: string | undefined;
 }
@@ -120,11 +121,12 @@ export class DeviceService {
     const request = pageRequest(query);
     if ((query.metadata_key === undefined) !== (query.metadata_value === undefined)) throw new ValidationError([`${query.metadata_key === undefined ? 'metadata_key' : 'metadata_value'}: metadata_key and metadata_value go together`]);
     const metadata = query.metadata_key === undefined || query.metadata_value === undefined ? undefined : { key: query.metadata_key, value: query.metadata_value };
-    const filter = { status: query.status, token: query.token, external_id: query.external_id, metadata };
+    const filter = { status: query.status, token: query.token, external_id: query.external_id, platform: query.platform, metadata };
     const counted = async () => {
       if (query.token !== undefined || query.external_id !== undefined) return this.#queries.countDevices(projectId, filter);
       if (metadata !== undefined) return this.#queries.countDevices(projectId, filter, METADATA_SEARCH_COUNT_LIMIT);
-      const byPlatform: ReadonlyArray<{ active: number; inactive: number }> = Object.values(await this.counts(projectId));
+      const counts = await this.counts(projectId);
+      const byPlatform: ReadonlyArray<{ active: number; inactive: number }> = query.platform === undefined ? Object.values(counts) : [counts[query.platform]];
       const statuses: ReadonlyArray<'active' | 'inactive'> = query.status === undefined ? ['active', 'inactive'] : [query.status];
       let total = 0;
       for (const counts of byPlatform) for (const status of statuses) total += counts[status];

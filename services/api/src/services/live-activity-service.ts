@@ -1,10 +1,10 @@
 import type { Static } from 'typebox';
-import { createEvent, newId } from '@herald/events';
+import { createEvent, newId, type TargetExpression } from '@herald/events';
 import type { EventProducer } from '@herald/kafka';
 import { LiveActivityClock, LiveActivitySendQueries, type Store, type LiveActivitySendDocument } from '@herald/mongo';
 import { nextLiveActivityTimestamp } from '@herald/push-payloads';
 import { NotFoundError, UnprocessableError } from '@herald/errors';
-import { liveActivityProblems } from '../domain/live-activity-send.ts';
+import { liveActivityCounts, liveActivityProblems } from '../domain/live-activity-send.ts';
 import type { LiveActivitySend, SendLiveActivityBody } from '../schemas/live-activities.ts';
 
 type View = Static<typeof LiveActivitySend>;
@@ -18,9 +18,15 @@ const viewOf = (doc: LiveActivitySendDocument): View => ({
   timestamp: doc.timestamp,
   status: doc.status,
   outcomes: doc.outcomes,
+  counts: liveActivityCounts(doc.outcomes, doc.coalesced_tokens ?? 0),
+  coalesced_into: doc.coalesced_into ?? null,
   created_at: doc.created_at.toISOString(),
   reported_at: doc.reported_at === null ? null : doc.reported_at.toISOString(),
 });
+
+/** Device ids are stored lower-case: a `{"device_id"}` leaf of any case names its device. */
+const lowerDeviceId = (target: unknown): unknown =>
+  target !== null && typeof target === 'object' && !Array.isArray(target) && typeof (target as { device_id?: unknown }).device_id === 'string' ? { device_id: (target as { device_id: string }).device_id.toLowerCase() } : target;
 
 /**
  * Live Activity pushes (docs/guides/live-activities.md): checks the request,
@@ -52,7 +58,7 @@ export class LiveActivityService {
         request_id: id,
         event: input.event,
         ...(input.activity_id === undefined ? {} : { activity_id: input.activity_id }),
-        ...(input.targets === undefined ? {} : { targets: input.targets.map((target) => ('device_id' in target ? { device_id: target.device_id.toLowerCase() } : { external_id: target.external_id })) }),
+        ...(input.targets === undefined ? {} : { targets: input.targets.map(lowerDeviceId) as TargetExpression[] }),
         ...(input.attributes_type === undefined ? {} : { attributes_type: input.attributes_type }),
         ...(input.attributes === undefined ? {} : { attributes: input.attributes }),
         ...(input.content_state === undefined ? {} : { content_state: input.content_state }),

@@ -34,8 +34,8 @@ export function allFailed(tokens: readonly ActivityToken[], reason: string): Tok
 
 /**
  * When an ended activity's update tokens go: at once without a dismissal
- * date or once it has passed; a later dismissal date keeps them (the removal
- * then waits for the activity's next end, or the device's removal).
+ * date or once it has passed; a later dismissal date keeps them until then
+ * (the sender stores the date on the tokens; the sweep removes them).
  */
 export function removeUpdateTokensNow(event: 'start' | 'update' | 'end', dismissalDate: number | undefined, nowMs: number): boolean {
   return event === 'end' && (dismissalDate === undefined || dismissalDate * 1000 <= nowMs);
