@@ -6,17 +6,23 @@ import { useTitle } from '../components/layout.tsx';
 import { Errors, Loading, Pager, queryString, StatusBadge, TableScroll } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { formatTime } from '../lib/format.ts';
+import { PLATFORMS, platformLabel, platformParam } from '../lib/platforms.ts';
 
 export function Devices() {
   useTitle('Devices');
   const { query, route } = useLocation();
   const q = (query.q ?? '').trim();
   const status = query.status === 'active' || query.status === 'inactive' ? query.status : undefined;
+  const platform = platformParam(query.platform);
   const page = Math.max(1, Number(query.page ?? '1') || 1);
   const [input, setInput] = useState(q);
   const found = useLoad(async () => (q === '' ? undefined : findDevices(q)), [q]);
-  const list = useLoad(async () => (q !== '' ? undefined : dataOf(await api.GET('/api/v1/devices', { params: { query: { page, limit: 20, ...(status === undefined ? {} : { status }) } } }))), [q, status, page]);
-  const href = (next: { q?: string; status?: string | undefined; page?: number }) => `/console/devices${queryString({ q: next.q, status: next.status, page: next.page === 1 ? undefined : next.page })}`;
+  const list = useLoad(
+    async () => (q !== '' ? undefined : dataOf(await api.GET('/api/v1/devices', { params: { query: { page, limit: 20, ...(status === undefined ? {} : { status }), ...(platform === undefined ? {} : { platform }) } } }))),
+    [q, status, platform, page],
+  );
+  const href = (next: { q?: string; status?: string | undefined; platform?: string | undefined; page?: number }) =>
+    `/console/devices${queryString({ q: next.q, status: next.status, platform: next.platform, page: next.page === 1 ? undefined : next.page })}`;
   return (
     <section>
       <h1>Devices</h1>
@@ -39,17 +45,26 @@ export function Devices() {
         <>
           <div class="toolbar">
             <label for="device-status">Status</label>
-            <select id="device-status" value={status ?? ''} onChange={(event) => route(href({ status: event.currentTarget.value || undefined, page: 1 }))}>
+            <select id="device-status" value={status ?? ''} onChange={(event) => route(href({ status: event.currentTarget.value || undefined, platform, page: 1 }))}>
               <option value="">All</option>
               <option value="active">active</option>
               <option value="inactive">inactive</option>
+            </select>
+            <label for="device-platform">Platform</label>
+            <select id="device-platform" value={platform ?? ''} onChange={(event) => route(href({ status, platform: event.currentTarget.value || undefined, page: 1 }))}>
+              <option value="">All</option>
+              {PLATFORMS.map((value) => (
+                <option key={value} value={value}>
+                  {platformLabel(value)}
+                </option>
+              ))}
             </select>
           </div>
           <Errors errors={list.errors} onRetry={list.reload} />
           {list.data === undefined ? <Loading when={list.loading} /> : (
             <>
               <DeviceTable devices={list.data.data} />
-              <Pager pagination={list.data.pagination} href={(next) => href({ status, page: next })} />
+              <Pager pagination={list.data.pagination} href={(next) => href({ status, platform, page: next })} />
             </>
           )}
         </>
@@ -85,7 +100,7 @@ export function DeviceTable({ devices }: { devices: readonly Device[] }) {
               <td class="mono">
                 <a href={`/console/devices/${device.id}`}>{device.id}</a>
               </td>
-              <td>{device.platform === 'ios' ? 'iOS' : 'Android'}</td>
+              <td>{platformLabel(device.platform)}</td>
               <td>
                 <StatusBadge status={device.status} />
               </td>
