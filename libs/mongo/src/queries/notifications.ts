@@ -57,6 +57,11 @@ export class NotificationQueries {
     return (await this.#notifications()).findOne({ _id: id, project_id: projectId });
   }
 
+  /** What a report shows of a notification (an A/B send's counts by variant, its request options and decision), without its long batch lists; null when absent. */
+  async reportFacts(projectId: string, id: string): Promise<Pick<NotificationDocument, '_id' | 'by_variant' | 'options' | 'decision' | 'decided_at'> | null> {
+    return (await this.#notifications()).findOne({ _id: id, project_id: projectId }, { projection: { by_variant: 1, options: 1, decision: 1, decided_at: 1 } });
+  }
+
   /** The id of the project's notification that replaced this one (an edit of a scheduled send: its `replaces`), or null. */
   async replacementOf(projectId: string, id: string): Promise<string | null> {
     return (await (await this.#notifications()).findOne({ project_id: projectId, replaces: id }, { projection: { _id: 1 } }))?._id ?? null;

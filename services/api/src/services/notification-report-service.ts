@@ -39,7 +39,7 @@ export class NotificationReportService {
    * for them); the locales' are the report's.
    */
   async report(projectId: string, id: string): Promise<ReportView> {
-    const [notification, doc] = await Promise.all([this.#notifications.notification(projectId, id), this.#reports.report(projectId, id)]);
+    const [notification, doc] = await Promise.all([this.#notifications.reportFacts(projectId, id), this.#reports.report(projectId, id)]);
     if (notification === null) await this.#requireNotification(projectId, id);
     const variants = notification === null ? undefined : variantRows(notification);
     const decision = notification === null ? undefined : decisionRow(notification);
