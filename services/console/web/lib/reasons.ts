@@ -1,6 +1,6 @@
 /**
  * What the reasons on failed and invalid receipts mean: APNs' reason codes,
- * FCM's error codes, and Herald's own. Shown beside the counts in a report.
+ * FCM's error codes, Web Push and Huawei Push Kit outcomes, and Herald's own. Shown beside the counts in a report.
  */
 const MEANINGS: Record<string, string> = {
   // APNs (Apple's "Handling notification responses from APNs")
@@ -29,6 +29,15 @@ const MEANINGS: Record<string, string> = {
   UNAVAILABLE: 'FCM was overloaded or unavailable.',
   INTERNAL: 'FCM had an internal error.',
   THIRD_PARTY_AUTH_ERROR: 'The APNs certificate or key uploaded to Firebase was refused.',
+  // Web Push (the browser's push service) and Huawei Push Kit
+  SubscriptionGone: "The browser's push subscription is gone (unsubscribed or expired; the push service answered 404 or 410). The device was deactivated: the page must subscribe again.",
+  SubscriptionUnknown: 'Herald had no stored Web Push subscription for this web device when it sent: the page must register its subscription.',
+  NoWebPushKeys: 'The project has no Web Push (VAPID) keys: create them with `herald providers webpush <project-id> --generate --subject mailto:…`.',
+  VapidKeyUnknown: 'The project no longer has the VAPID key this browser subscribed with: the page must subscribe again with the current key.',
+  VapidRejected: "The push service refused the project's VAPID authorization: check its subject and keys (`herald providers webpush <project-id> --show`).",
+  NoHmsCredentials: 'The project has no Huawei Push Kit credential: set it with `herald providers hms <project-id> --app-id … --client-id … --client-secret-file …`.',
+  OAuthClientRefused: "Huawei's OAuth server refused the project's Push Kit client id or secret: set them again with `herald providers hms`.",
+  InvalidTokenForm: 'The device registered a token Huawei Push Kit can never accept: the app must register its current HMS push token.',
   // Herald
   AttemptsExhausted: 'Herald retried this batch as often as it may (DELIVERY_MAX_ATTEMPTS) without an answer from the provider.',
   NoApnsCredentials: 'The project has no APNs credentials: set them with `herald providers apns`.',

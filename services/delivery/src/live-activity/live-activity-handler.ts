@@ -106,7 +106,7 @@ export function liveActivityHandler(ports: LiveActivityPorts, settings: LiveActi
       if (error instanceof AppError && !error.retriable) return allFailed(tokens, `ApnsCredentialInvalid: ${error.message}`);
       throw error;
     }
-    if (client === undefined) return allFailed(tokens, 'NoApnsCredential');
+    if (client === undefined) return allFailed(tokens, 'NoApnsCredentials');
     const request = buildLiveActivityRequest(event.data);
     const done = new Map<string, TokenOutcome>();
     const lastReason = new Map<string, string>();

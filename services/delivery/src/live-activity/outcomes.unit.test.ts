@@ -12,7 +12,7 @@ describe('tokenOutcome', () => {
   });
 
   it('fails every token for one reason', () => {
-    expect(allFailed([token], 'NoApnsCredential')).toEqual([{ device_id: 'd1', token_id: 't1', outcome: 'failed', reason: 'NoApnsCredential' }]);
+    expect(allFailed([token], 'NoApnsCredentials')).toEqual([{ device_id: 'd1', token_id: 't1', outcome: 'failed', reason: 'NoApnsCredentials' }]);
   });
 });
 
