@@ -64,8 +64,10 @@ export interface ApiHarness {
   restartAll(signal: NodeJS.Signals): Promise<void>;
   /** Restarts the projector process (for crash tests): `signal` ends the running one first. */
   restartProjector(signal: NodeJS.Signals): Promise<void>;
-  /** Restarts the delivery process (for crash tests): `signal` ends the running one first; `wipeIndex` deletes its directory (audience index, instance id) in between. */
-  restartDelivery?(signal: NodeJS.Signals, options?: { wipeIndex?: boolean }): Promise<void>;
+  /** With `webhooks: true`: restarts the webhooks process; `signal` ends the running one first, `whileDown` runs before the start. */
+  restartWebhooks?(signal: NodeJS.Signals, options?: { whileDown?: () => Promise<void> }): Promise<void>;
+  /** Restarts the delivery process (for crash tests): `signal` ends the running one first; `wipeIndex` deletes its directory (audience index, instance id) in between; `whileDown` runs once it has exited, before the start. */
+  restartDelivery?(signal: NodeJS.Signals, options?: { wipeIndex?: boolean; whileDown?: () => Promise<void> }): Promise<void>;
   /** Starts one more delivery process (its consumer groups rebalance); stopped with the others. */
   addDelivery?(): Promise<ServiceProcess>;
   /** What each running service process printed so far (failure messages). */
@@ -202,7 +204,7 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
     await rm(stateDir, { recursive: true, force: true });
     throw error;
   }
-  const { projector: projectorSpec, delivery: deliverySpec } = specsOn(ports);
+  const { projector: projectorSpec, delivery: deliverySpec, webhooks: webhooksSpec } = specsOn(ports);
   const baseUrl = `http://127.0.0.1:${ports.api}`;
   const metricsUrls: Record<string, string> = {
     api: `http://127.0.0.1:${ports.apiMetrics}/metrics`,
@@ -247,13 +249,24 @@ export async function startApiHarness(name: string, options: HarnessOptions = {}
       const [projector] = await startServiceProcesses([projectorSpec]);
       processes.projector = projector!;
     },
+    ...(options.webhooks === true
+      ? {
+          restartWebhooks: async (signal: NodeJS.Signals, restart: { whileDown?: () => Promise<void> } = {}) => {
+            await processes.webhooks?.stop(signal);
+            await restart.whileDown?.();
+            const [webhooks] = await startServiceProcesses([webhooksSpec]);
+            processes.webhooks = webhooks!;
+          },
+        }
+      : {}),
     ...(fixture === undefined
       ? {}
       : {
           fakes: fixture.fakes,
-          restartDelivery: async (signal: NodeJS.Signals, restart: { wipeIndex?: boolean } = {}) => {
+          restartDelivery: async (signal: NodeJS.Signals, restart: { wipeIndex?: boolean; whileDown?: () => Promise<void> } = {}) => {
             await processes.delivery?.stop(signal);
             if (restart.wipeIndex === true) await rm(deliverySpec.env.DELIVERY_INDEX_DIR, { recursive: true, force: true });
+            await restart.whileDown?.();
             const [delivery] = await startServiceProcesses([deliverySpec]);
             processes.delivery = delivery!;
           },
