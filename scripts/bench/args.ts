@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { contentPlanOf, type ContentPlan } from './content-plan.ts';
 
 export interface BenchArgs {
   devices: number;
@@ -30,6 +31,8 @@ export interface BenchArgs {
   transactionalDuring: boolean;
   /** `--kill-broker-at`: seconds from the kill to starting the broker again. */
   restartBrokerAfterS: number;
+  /** `--template`: a literal campaign, then a template (A/B) campaign to the same devices; content-campaign.ts. */
+  content?: ContentPlan | undefined;
 }
 
 export interface FaultPlan {
@@ -94,6 +97,15 @@ const USAGE = `usage: npm run bench:campaign -- [options]
                         and start it again on its index directory; reports
                         restart_ready_ms (start → groups joined and every
                         partition's index at the device-events ends)
+  Content (issue 48): a literal campaign, then a template campaign to the same
+  devices, each judged; reports both CPU figures per push and their ratio:
+  --template K          personalised (reads device.metadata.first_name) or
+                        per-locale (reads no device value)
+  --locales N           content locales of each template, default + N-1 (1..10,
+                        default 10); devices registered over those N locales,
+                        ten in eleven with a first_name metadata
+  --variants V          1: a template send; 2..5: an A/B send, one template per
+                        variant, no holdout, no test (default 1)
   --keep                leave data (temp dir, or database + topics on external infra)
 Uses KAFKA_BROKERS / MONGO_URL when set; starts local Kafka + FerretDB when either is unset
 (and uses the local server only for the one that is unset).`;
@@ -143,6 +155,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       'resume-after': { type: 'string' },
       'transactional-during': { type: 'boolean', default: false },
       'restart-delivery': { type: 'boolean', default: false },
+      template: { type: 'string' },
+      locales: { type: 'string' },
+      variants: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -164,6 +179,16 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   const brokers = number(values.brokers, 'brokers', 1, (n) => Number.isInteger(n) && n >= 1 && n <= 9);
   if (faults.killBrokerAt !== undefined && brokers < 3) throw new Error(`--kill-broker-at needs --brokers 3 (or more): with fewer, a killed broker takes its partitions' only in-sync copies with it\n${USAGE}`);
   if (values['restart-broker-after'] !== undefined && faults.killBrokerAt === undefined) throw new Error(`--restart-broker-after needs --kill-broker-at\n${USAGE}`);
+  const content = (() => {
+    try {
+      return contentPlanOf(values);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${USAGE}`, { cause: error });
+    }
+  })();
+  // One campaign's faults or steering would fall on the template campaign only, and skew the comparison.
+  const steered = Object.keys(faults).length > 0 || values['rate-per-minute'] !== undefined || values['pause-at'] !== undefined || values['restart-delivery'];
+  if (content !== undefined && steered) throw new Error(`--template compares two unsteered campaigns: no faults, --rate-per-minute, --pause-at or --restart-delivery with it\n${USAGE}`);
   const instances = (name: 'delivery-instances' | 'projector-instances') => number(values[name], name, 1, (n) => Number.isInteger(n) && n >= 1 && n <= 16);
   return {
     devices,
@@ -183,6 +208,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     brokers,
     transactionalDuring: values['transactional-during'],
     restartBrokerAfterS: number(values['restart-broker-after'], 'restart-broker-after', 20, (n) => n > 0 && n <= 3600),
+    ...(content === undefined ? {} : { content }),
     ...(values['rate-per-minute'] === undefined ? {} : { ratePerMinute: number(values['rate-per-minute'], 'rate-per-minute', 0, (n) => Number.isInteger(n) && n >= 1 && n <= 100_000_000) }),
     ...(values['pause-at'] === undefined
       ? {}

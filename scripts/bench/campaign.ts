@@ -25,6 +25,8 @@ import { steerWhenReached, type SteerFigures } from './steer.ts';
 import { BUNDLE_ID, startSystem, type BenchSystem } from './system.ts';
 import { restartFromCheckpoint } from './restart.ts';
 import { emitJson } from './runs.ts';
+import { comparisonLines, emptyFigures, literalSummary, runLiteralCampaign, saveTemplates, withLiteral, type LiteralRun } from './content-campaign.ts';
+import { profileFor, templateNotification } from './content-plan.ts';
 
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const BATCH = 500;
@@ -87,6 +89,8 @@ const faultFigures = {
 let summary: BenchSummary | undefined;
 let pace: PaceJudgement | undefined;
 const steered: SteerFigures = {};
+/** `--template`: the literal campaign sent first to the same devices (content-campaign.ts). */
+const literal: LiteralRun | undefined = args.content === undefined ? undefined : { figures: emptyFigures(result.campaign.expectedBatches) };
 
 /** Delivery metrics of every instance, summed by provider (a killed one no longer answers). */
 async function deliveryMetrics(urls: readonly string[]): Promise<NonNullable<BenchResult['deliveryMetrics']>> {
@@ -153,6 +157,12 @@ function printSummary(c: BenchResult['campaign']): void {
   out.push(`  duplicates ${summary.duplicates} (bound ${summary.duplicate_bound} = 500 × ${faultFigures.batchesInFlightOnKilled} batches in flight on killed instances)`);
   out.push(`  dead letters ${String(summary.dead_letters)} ${JSON.stringify(judged?.deadLetterTopics ?? {})}`);
   out.push(`  counts ${JSON.stringify(summary.counts)} vs ledger ${JSON.stringify(summary.ledger_counts)}: ${String(summary.counts_match_ledger)}`);
+  const compared = literal === undefined || args.content === undefined ? undefined : withLiteral(summary, literalSummary(args, result.status, literal, result.phases), args.content, result.phases);
+  if (compared !== undefined) {
+    out[0] = `\nJudge: ${compared.passed ? 'PASSED' : `FAILED: ${compared.failures.join('; ')}`}`;
+    out.push(...comparisonLines(compared));
+    summary = compared;
+  }
   for (const line of faultFigures.log) out.push(`  fault: ${line}`);
   process.stdout.write(`${out.join('\n')}\n`);
   // Last line of stdout, for scripts.
@@ -246,7 +256,9 @@ async function main(): Promise<void> {
   const webFrom = iosCount + androidCount;
   const web = webCount === 0 ? undefined : { from: webFrom, subscriptions: await system.webpush.subscribe(webFrom, webCount), keyId: system.vapidKeyId };
   const publishStart = performance.now();
-  const published = await publishDevices(infra.producer, { projectId: system.project.id, devices: args.devices, iosCount, web, deadline, progress });
+  const content = args.content;
+  const profile = content === undefined ? undefined : (index: number) => profileFor(index, content.locales);
+  const published = await publishDevices(infra.producer, { projectId: system.project.id, devices: args.devices, iosCount, web, profile, deadline, progress });
   result.publish = { seconds: published.seconds, rate: args.devices / published.seconds };
 
   const smallSendAt = args.faults.smallSendAt;
@@ -269,6 +281,13 @@ async function main(): Promise<void> {
     const restart = await restartFromCheckpoint(running, infra, positions, deadline);
     result.index = { ...result.index, restartS: restart.readyS, restartStopS: restart.stopS };
     say(`delivery restarted on its index checkpoint: ready to fan out ${restart.readyS.toFixed(2)} s after it started (the old instances drained in ${restart.stopS.toFixed(2)} s)`);
+  }
+
+  if (content !== undefined && literal !== undefined) {
+    await saveTemplates(system.baseUrl, system.project.apiKey, content);
+    say(`templates saved; a literal campaign first, to the same ${args.devices} devices`);
+    await runLiteralCampaign({ system, infra, positions, devices: args.devices, web: webCount > 0, deadline, watch, run: literal, setPhase: (name) => (phase = name), progress });
+    say(`then the ${content.template} template campaign (${content.locales} locales, ${content.variants} variant(s))`);
   }
 
   watch.mark((phase = 'to-first'));
@@ -337,6 +356,7 @@ async function main(): Promise<void> {
       steer(distinct);
     },
     ratePerMinute: args.ratePerMinute,
+    content: content === undefined ? undefined : templateNotification(content),
     onOtherDevice: (index) => small.delivered(index),
   });
   await faults.settled();

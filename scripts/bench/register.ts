@@ -68,7 +68,16 @@ export function indexOfSubscriptionId(id: string): number {
 /** Publishes TopicCreated and one DeviceRegistered per device, in chunks with a few publishes in flight; resolves with the seconds it took. */
 export async function publishDevices(
   producer: EventProducer,
-  options: { projectId: string; devices: number; iosCount: number; web?: BenchWebDevices | undefined; deadline: Deadline; progress: (text: string) => void },
+  options: {
+    projectId: string;
+    devices: number;
+    iosCount: number;
+    web?: BenchWebDevices | undefined;
+    /** Device `index`'s locale and metadata (DeviceRegistered v2), for content runs (content-plan.ts). */
+    profile?: ((index: number) => { locale?: string; metadata?: Record<string, string> }) | undefined;
+    deadline: Deadline;
+    progress: (text: string) => void;
+  },
 ): Promise<{ seconds: number; topicId: string }> {
   const { projectId, devices, iosCount, deadline } = options;
   const context = { project_id: projectId };
@@ -82,14 +91,15 @@ export async function publishDevices(
     const events: HeraldEvent[] = [];
     for (let index = from; index < Math.min(from + CHUNK, devices); index += 1) {
       const web = options.web;
+      const profile = options.profile?.(index) ?? {};
       if (web !== undefined && index >= web.from) {
         const { endpoint, p256dh, auth } = web.subscriptions[index - web.from]!;
-        events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(projectId, endpoint), token: endpoint, platform: 'web', topic_ids: [topicId], subscription: { endpoint, p256dh, auth, key_id: web.keyId } }, context));
+        events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(projectId, endpoint), token: endpoint, platform: 'web', topic_ids: [topicId], subscription: { endpoint, p256dh, auth, key_id: web.keyId }, ...profile }, context));
         continue;
       }
       const platform = platformOf(index, iosCount);
       const token = tokenFor(index, platform);
-      events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(projectId, token), token, platform, topic_ids: [topicId] }, context));
+      events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(projectId, token), token, platform, topic_ids: [topicId], ...profile }, context));
     }
     return events;
   };

@@ -130,12 +130,14 @@ export function formatTable(result: BenchResult): string {
 export function formatPhases(phases: ReturnType<ProcessWatch['phases']>, cpus: number): string[] {
   const names = [...new Set(phases.flatMap((phase) => Object.keys(phase.cpuS)))];
   if (phases.length === 0) return [];
+  // As wide as the longest phase name (`literal-completing` with --template).
+  const width = Math.max(12, ...phases.map((phase) => phase.phase.length));
   const lines = ['', `  CPU seconds per phase (${cpus} cores)`];
-  const head = ['phase'.padEnd(12), 'wall s'.padStart(7), ...names.map((name) => name.padStart(9)), 'others'.padStart(7), 'busy %'.padStart(7)];
+  const head = ['phase'.padEnd(width), 'wall s'.padStart(7), ...names.map((name) => name.padStart(9)), 'others'.padStart(7), 'busy %'.padStart(7)];
   lines.push(`  ${head.join(' ')}`);
   for (const phase of phases) {
     const cells = [
-      phase.phase.padEnd(12),
+      phase.phase.padEnd(width),
       phase.wallS.toFixed(1).padStart(7),
       ...names.map((name) => (phase.cpuS[name] === undefined ? '—' : phase.cpuS[name].toFixed(1)).padStart(9)),
       (phase.otherCpuS === null ? '—' : phase.otherCpuS.toFixed(1)).padStart(7),

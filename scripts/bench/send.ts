@@ -70,6 +70,8 @@ export async function runCampaign(options: {
   onOtherDevice?: (index: number) => void;
   /** The campaign's rate_per_minute (a paced campaign). */
   ratePerMinute?: number | undefined;
+  /** The notification's content instead of the literal title and body (a template or A/B send: content-plan.ts). */
+  content?: Record<string, unknown> | undefined;
 }): Promise<void> {
   const { baseUrl, apiKey, apns, fcm, devices, deadline, figures } = options;
   const fakes = options.webpush === undefined ? [apns, fcm] : [apns, fcm, options.webpush];
@@ -139,7 +141,7 @@ export async function runCampaign(options: {
     const response = await fetch(`${baseUrl}/api/v1/notifications`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ notification: { title: 'Bench', body: 'Hello from the campaign benchmark', targets: [TOPIC_NAME], ...(options.ratePerMinute === undefined ? {} : { rate_per_minute: options.ratePerMinute }) } }),
+      body: JSON.stringify({ notification: { ...(options.content ?? { title: 'Bench', body: 'Hello from the campaign benchmark' }), targets: [TOPIC_NAME], ...(options.ratePerMinute === undefined ? {} : { rate_per_minute: options.ratePerMinute }) } }),
     });
     const text = await response.text();
     figures.requestS = (performance.now() - t0) / 1000;
