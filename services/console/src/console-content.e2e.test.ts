@@ -125,6 +125,30 @@ describe('a send with a template', { timeout: 180_000 }, () => {
     await waitFor('both devices delivered by the fake APNs', async () => alertsOf(id).size === 2, 90_000);
     expect(alertsOf(id).get(FR)).toEqual({ title: 'Bonjour Ana', body: 'Votre code : X7' });
     expect(alertsOf(id).get(EN)).toEqual({ title: 'Hi Ana', body: 'Your code: X7' });
+    // The report counts each content locale (GET …/report `locales`): fr for the French device, default for the English one.
+    const localeRow = async (locale: string) => (await page.getByTestId(`locale-row-${locale}`).locator('td').allTextContents()).slice(0, 2);
+    await expect
+      .poll(
+        async () => {
+          if ((await page.getByTestId('locale-row-default').count()) === 0) await page.reload();
+          return [await localeRow('fr'), await localeRow('default')];
+        },
+        { timeout: 60_000, intervals: [2_000] },
+      )
+      .toEqual([
+        ['1', '1'],
+        ['1', '1'],
+      ]);
+    await page.locator('h1', { hasText: 'Template welcome' }).waitFor();
+    await expectAccessible(page, 'report of a template send');
+    await docsScreenshot(page, 'report-locales');
+    // Duplicated into a draft: the template (at the version it was sent with) and its variables come back.
+    await page.getByTestId('duplicate').click();
+    await page.waitForURL(/\/console\/compose\?draft=[0-9a-f-]{36}$/);
+    await expect.poll(() => page.getByLabel('Template', { exact: true }).inputValue()).toBe('welcome');
+    expect(await page.getByLabel('A template').isChecked()).toBe(true);
+    expect(await page.getByLabel('Version').inputValue()).toBe('2');
+    expect(JSON.parse(await page.getByLabel('Variables (JSON)').inputValue())).toEqual({ name: 'Ana', code: 'X7' });
   });
 });
 

@@ -181,10 +181,18 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const str = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
 const json = (value: unknown): string => (isRecord(value) ? JSON.stringify(value) : '');
 
-/** `name@3` → name and version; a name without `@` has no version. */
-function splitRef(ref: string): { name: string; version: string } {
-  const at = ref.lastIndexOf('@');
-  return at < 0 ? { name: ref, version: '' } : { name: ref.slice(0, at), version: ref.slice(at + 1) };
+/**
+ * A template reference as a request holds it: `name@3` or `name` as sent,
+ * or the version the API pinned in a stored request (`{id, name, version,
+ * content, variables}`, as GET /api/v1/notifications/{id} shows it).
+ */
+export function templateOf(value: unknown): { name: string; version: string; variables?: unknown } | undefined {
+  if (typeof value === 'string') {
+    const at = value.lastIndexOf('@');
+    return at < 0 ? { name: value, version: '' } : { name: value.slice(0, at), version: value.slice(at + 1) };
+  }
+  if (isRecord(value) && typeof value.name === 'string') return { name: value.name, version: str(value.version), variables: value.variables };
+  return undefined;
 }
 
 /** The content form of a request (a sent notification's, or a draft without a form): the inverse of contentOf. */
@@ -194,23 +202,26 @@ export function contentFormOf(request: Record<string, unknown>): ContentForm {
     return {
       ...EMPTY_CONTENT,
       contentMode: 'ab',
-      variants: request.variants.filter(isRecord).map((variant) => ({
-        name: str(variant.name),
-        kind: typeof variant.template === 'string' ? 'template' : 'literal',
-        title: str(variant.title),
-        body: str(variant.body),
-        template: str(variant.template),
-        variables: json(variant.variables),
-      })),
+      variants: request.variants.filter(isRecord).map((variant) => {
+        const template = templateOf(variant.template);
+        return {
+          name: str(variant.name),
+          kind: template === undefined ? ('literal' as const) : ('template' as const),
+          title: template === undefined ? str(variant.title) : '',
+          body: template === undefined ? str(variant.body) : '',
+          template: template === undefined ? '' : template.version === '' ? template.name : `${template.name}@${template.version}`,
+          variables: json(variant.variables ?? template?.variables),
+        };
+      }),
       holdout_percent: str(request.holdout_percent),
       testPercent: str(test?.percent),
       decideAfter: str(test?.decide_after),
       fallback: str(request.fallback),
     };
   }
-  if (typeof request.template === 'string') {
-    const { name, version } = splitRef(request.template);
-    return { ...EMPTY_CONTENT, contentMode: 'template', template: name, templateVersion: version, variables: json(request.variables) };
+  const template = templateOf(request.template);
+  if (template !== undefined) {
+    return { ...EMPTY_CONTENT, contentMode: 'template', template: template.name, templateVersion: template.version, variables: json(request.variables ?? template.variables) };
   }
   const localizations = isRecord(request.localizations)
     ? Object.entries(request.localizations).map(([locale, text]) => ({ locale, title: str(isRecord(text) ? text.title : ''), body: str(isRecord(text) ? text.body : '') }))

@@ -112,6 +112,11 @@ describe('back from a request', () => {
       expect(again).toEqual({ ...request, targets: [{ topic: 'news' }] });
     }
     expect(contentFormOf({ template: 'plain' })).toMatchObject({ contentMode: 'template', template: 'plain', templateVersion: '' });
+    // As GET /api/v1/notifications/{id} shows a template send: the version pinned, its variables inside, title and body the default's source.
+    const pinned = { id: 'e167bc86-69fc-5ab4-9d41-65915661c3de', name: 'welcome', version: 2, content: { default: { title: 'Hi {{ name }}', body: 'b' } }, variables: { name: 'Ana' } };
+    expect(requestOf({ ...formOf({ title: 'Hi {{ name }}', body: 'b', template: pinned as never, targets: ['news'] }), topics: ['news'] }).request).toEqual({ template: 'welcome@2', variables: { name: 'Ana' }, targets: [{ topic: 'news' }] });
+    const variants = contentFormOf({ variants: [{ name: 'A', title: 'a', body: 'b' }, { name: 'B', template: pinned }] }).variants;
+    expect(variants[1]).toEqual({ name: 'B', kind: 'template', title: '', body: '', template: 'welcome@2', variables: '{"name":"Ana"}' });
   });
 });
 

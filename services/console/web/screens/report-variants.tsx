@@ -1,9 +1,8 @@
 import type { Notification } from '../lib/draft.ts';
-import { durationSeconds } from '../lib/draft-variants.ts';
+import { decisionDue, variantRows } from '../lib/report-content.ts';
 import { formatCount, formatShare, formatTime } from '../lib/format.ts';
 import { TableScroll } from '../components/ui.tsx';
 
-type Counts = NonNullable<Notification['counts_by_variant']>[string];
 type Decision = NonNullable<Notification['decision']>;
 
 const REASONS: Record<Decision['reason'], string> = {
@@ -12,23 +11,20 @@ const REASONS: Record<Decision['reason'], string> = {
   no_data: 'a variant delivered nothing or no device opened any: the fallback was sent',
 };
 
-/** The rows in reading order: the variants as the request names them, then any other name, then holdout and remainder. */
-export function variantRows(byVariant: Record<string, Counts>, names: readonly string[]): Array<[string, Counts]> {
-  const order = [...names, ...Object.keys(byVariant).filter((name) => !names.includes(name) && name !== 'holdout' && name !== 'remainder'), 'holdout', 'remainder'];
-  return order.filter((name) => byVariant[name] !== undefined).map((name) => [name, byVariant[name]!]);
+/**
+ * What GET …/report adds for these sends (docs/reference/api.md): typed
+ * here, all optional, and the report taken as any object, so the page reads
+ * them where the API (and the generated client) has them and does without
+ * where it does not.
+ */
+export interface ContentReport {
+  decision?: { winner?: string; decided_at?: string | null } | null;
+  locales?: Array<{ locale: string; targeted: number; delivered: number; failed: number; opened: number; open_rate: number | null }>;
 }
 
-/** When the decision is due: decide_after from when the send was due (send_at, else dispatch). */
-function decisionDue(request: Record<string, unknown> | undefined, dispatchedAt: string | null | undefined): string | undefined {
-  const test = request?.test as { decide_after?: unknown } | undefined;
-  const seconds = typeof test?.decide_after === 'string' ? durationSeconds(test.decide_after) : undefined;
-  const from = typeof request?.send_at === 'string' ? request.send_at : dispatchedAt;
-  if (seconds === undefined || from === undefined || from === null) return undefined;
-  return new Date(Date.parse(from) + seconds * 1000).toISOString();
-}
-
-/** An A/B send's results: each variant's counts and open rate, the holdout, the remainder, and the decision once made. */
-export function VariantResults({ notification }: { notification: Notification }) {
+/** An A/B send's results: each variant's counts and open rate, the holdout, the remainder, and the decision (and when) once made. */
+export function VariantResults({ notification, report: answer }: { notification: Notification; report?: object | undefined }) {
+  const report = answer as ContentReport | undefined;
   const byVariant = notification.counts_by_variant;
   const request = notification.request as Record<string, unknown> | undefined;
   const variants = Array.isArray(request?.variants) ? (request.variants as Array<{ name?: unknown }>) : undefined;
@@ -38,6 +34,7 @@ export function VariantResults({ notification }: { notification: Notification })
   const holdout = typeof request?.holdout_percent === 'number' ? request.holdout_percent : 0;
   const decision = notification.decision;
   const due = decisionDue(request, notification.dispatched_at);
+  const decidedAt = report?.decision?.decided_at ?? undefined;
   return (
     <section aria-labelledby="variants-heading" data-testid="variant-results">
       <h2 id="variants-heading">A/B test</h2>
@@ -78,7 +75,7 @@ export function VariantResults({ notification }: { notification: Notification })
       )}
       {decision !== undefined ? (
         <p data-testid="variant-decision">
-          Decided: <strong>{decision.chosen}</strong> went to the remainder; {REASONS[decision.reason]}
+          Decided{decidedAt === undefined ? '' : ` ${formatTime(decidedAt)}`}: <strong>{decision.chosen}</strong> went to the remainder; {REASONS[decision.reason]}
           {decision.p_value === undefined ? '' : ` (best ${decision.best}, p = ${decision.p_value.toPrecision(2)}`}
           {decision.p_value !== undefined && decision.interval !== undefined ? `, difference ${(decision.difference ?? 0).toFixed(3)} in [${decision.interval.map((value) => value.toFixed(3)).join(', ')}])` : decision.p_value === undefined ? '' : ')'}
           .
@@ -95,3 +92,42 @@ export function VariantResults({ notification }: { notification: Notification })
     </section>
   );
 }
+
+/** A template or localised send: the funnel per content locale (GET …/report `locales`), most targeted first. */
+export function LocaleResults({ report }: { report?: object | undefined }) {
+  const locales = (report as ContentReport | undefined)?.locales;
+  if (locales === undefined || locales.length === 0) return null;
+  return (
+    <section aria-labelledby="locales-heading" data-testid="locale-results">
+      <h2 id="locales-heading">By language</h2>
+      <p class="muted">The content locale each device got (default: none of its own matched).</p>
+      <TableScroll label="Counts by content locale">
+        <table data-testid="locale-counts">
+          <thead>
+            <tr>
+              <th scope="col">Locale</th>
+              <th scope="col" class="num">Targeted</th>
+              <th scope="col" class="num">Delivered</th>
+              <th scope="col" class="num">Failed</th>
+              <th scope="col" class="num">Opened</th>
+              <th scope="col" class="num">Open rate</th>
+            </tr>
+          </thead>
+          <tbody>
+            {locales.map((row) => (
+              <tr key={row.locale} data-testid={`locale-row-${row.locale}`}>
+                <th scope="row">{row.locale}</th>
+                <td class="num">{formatCount(row.targeted)}</td>
+                <td class="num">{formatCount(row.delivered)}</td>
+                <td class="num">{formatCount(row.failed)}</td>
+                <td class="num">{formatCount(row.opened)}</td>
+                <td class="num">{row.open_rate === null ? '–' : formatShare(row.opened, row.delivered)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    </section>
+  );
+}
+

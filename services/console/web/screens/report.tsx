@@ -13,7 +13,8 @@ import { Funnel, Failures, Timeline } from './report-charts.tsx';
 import { Receipts } from './receipts.tsx';
 import { Steering } from './report-steering.tsx';
 import { DuplicateIntoDraft } from './report-duplicate.tsx';
-import { VariantResults } from './report-variants.tsx';
+import { LocaleResults, VariantResults } from './report-variants.tsx';
+import { headingOf } from '../lib/report-content.ts';
 
 /** How often the report looks again while its notification is queued or sending (besides every event it sees). */
 const ACTIVE_POLL_MS = 3_000;
@@ -26,7 +27,7 @@ export function Report() {
   const report = useLoad(async () => dataOf(await api.GET('/api/v1/notifications/{id}/report', { params: { path: { id } } })).data, [id]);
   const [receiptsVersion, setReceiptsVersion] = useState(0);
   const data = notification.data;
-  useTitle(data === undefined ? 'Notification' : `${data.title === '' ? '(no title)' : data.title}`);
+  useTitle(data === undefined ? 'Notification' : headingOf(data).title);
   const reload = () => {
     notification.reload();
     report.reload();
@@ -81,8 +82,8 @@ export function Report() {
       <p class="breadcrumb">
         <a href="/console/notifications">Notifications</a>
       </p>
-      <h1>{data.title === '' ? '(no title)' : data.title}</h1>
-      <p class="lead">{data.body}</p>
+      <h1>{headingOf(data).title}</h1>
+      <p class="lead">{headingOf(data).lead}</p>
       <div class="toolbar">
         <span data-testid="report-status">
           <StatusBadge status={data.status} />
@@ -150,7 +151,8 @@ export function Report() {
       <SendProgress notification={{ status: data.status, counts: data.counts!, pace: data.pace, dispatched_at: data.dispatched_at, priority_lane: data.priority_lane }} />
       <Steering notification={data} onChanged={notification.reload} />
       <Funnel notification={data} />
-      <VariantResults notification={data} />
+      <VariantResults notification={data} report={report.data} />
+      <LocaleResults report={report.data} />
       <Errors errors={report.errors} onRetry={report.reload} />
       {report.data === undefined ? <Loading when={report.loading} /> : (
         <>
