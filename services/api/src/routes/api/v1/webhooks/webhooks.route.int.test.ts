@@ -47,6 +47,10 @@ describe('webhook routes', () => {
     expect((await harness.request('GET', `/api/v1/webhooks/${hook.id}`, { key: project.api_key })).body!.data).toMatchObject({ paused: true });
     expect((await harness.request('PATCH', `/api/v1/webhooks/${hook.id}`, { key: project.api_key, body: { paused: false } })).body!.data).toMatchObject({ paused: false });
     expect(await harness.request('PATCH', `/api/v1/webhooks/${hook.id}`, { key: project.api_key, body: { paused: 'yes' } })).toMatchObject({ status: 400 });
+    // Live Activity pushes and their outcomes are event stream types too.
+    const live = await harness.request('PATCH', `/api/v1/webhooks/${hook.id}`, { key: project.api_key, body: { event_types: ['LiveActivityRequested', 'LiveActivityReported'] } });
+    expect(live.status, JSON.stringify(live.body)).toBe(200);
+    expect((live.body!.data as Hook).event_types).toEqual(['LiveActivityRequested', 'LiveActivityReported']);
     expect((await harness.request('DELETE', `/api/v1/webhooks/${hook.id}`, { key: project.api_key })).status).toBe(204);
     expect((await harness.request('GET', `/api/v1/webhooks/${hook.id}`, { key: project.api_key })).status).toBe(404);
   });
