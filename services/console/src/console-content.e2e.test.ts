@@ -12,7 +12,8 @@ import { docsScreenshot, expectAccessible, signInWith, startConsoleStack, type C
  * composer through the review to a French and an English device, each
  * getting its language at the fake APNs; then an A/B send with a holdout,
  * whose report shows each variant's counts as the assignment hash places
- * the devices.
+ * the devices. A literal send with a French localisation reaches each
+ * device in its language too.
  */
 const FR = apnsToken('content-fr');
 const EN = apnsToken('content-en');
@@ -133,7 +134,7 @@ describe('a send with a template', { timeout: 180_000 }, () => {
           if ((await page.getByTestId('locale-row-default').count()) === 0) await page.reload();
           return [await localeRow('fr'), await localeRow('default')];
         },
-        { timeout: 60_000, intervals: [2_000] },
+        { timeout: 60_000, interval: 2_000 },
       )
       .toEqual([
         ['1', '1'],
@@ -149,6 +150,34 @@ describe('a send with a template', { timeout: 180_000 }, () => {
     expect(await page.getByLabel('A template').isChecked()).toBe(true);
     expect(await page.getByLabel('Version').inputValue()).toBe('2');
     expect(JSON.parse(await page.getByLabel('Variables (JSON)').inputValue())).toEqual({ name: 'Ana', code: 'X7' });
+  });
+});
+
+describe('a localised text send', { timeout: 180_000 }, () => {
+  it('sends the French text to the French device and the default to the English one', async () => {
+    await page.goto(stack.url('/console/compose'));
+    await page.getByLabel('Title', { exact: true }).fill('Sale');
+    await page.getByLabel('Body').fill('Today only');
+    await page.getByLabel('Add a locale').fill('fr');
+    await page.getByRole('button', { name: 'Add locale' }).click();
+    await page.getByLabel('Title (fr)').fill('Soldes');
+    await page.getByLabel('Body (fr)').fill("Aujourd'hui seulement");
+    // The tabs follow the keyboard: ← selects Default and focuses it.
+    await page.getByRole('tab', { name: 'fr' }).press('ArrowLeft');
+    const defaultTab = page.getByRole('tab', { name: 'Default', selected: true });
+    await defaultTab.waitFor();
+    await expect.poll(() => defaultTab.evaluate((tab) => (tab as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement === tab)).toBe(true);
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Sale');
+    await page.locator('#f-topics').selectOption('greet');
+    await page.getByTestId('audience-total').getByText('2').waitFor();
+    await page.getByRole('button', { name: 'Review and send' }).click();
+    await page.getByTestId('review-locales').getByText('Soldes').waitFor();
+    await page.getByRole('button', { name: 'Confirm and send' }).click();
+    await page.waitForURL(/\/console\/notifications\/[0-9a-f-]{36}$/);
+    const id = page.url().split('/').pop()!;
+    await waitFor('both devices delivered by the fake APNs', async () => alertsOf(id).size === 2, 90_000);
+    expect(alertsOf(id).get(FR)).toEqual({ title: 'Soldes', body: "Aujourd'hui seulement" });
+    expect(alertsOf(id).get(EN)).toEqual({ title: 'Sale', body: 'Today only' });
   });
 });
 

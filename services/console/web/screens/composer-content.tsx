@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { onTabKey } from '../components/tabs.ts';
 import { api, dataOf } from '../api/client.ts';
 import { Errors } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
@@ -75,7 +76,7 @@ function LiteralFields({ draft, set, problems, b }: { draft: Draft; set: Set; pr
   };
   return (
     <>
-      <div role="tablist" aria-label="Locales" class="tabs">
+      <div role="tablist" aria-label="Locales" class="tabs" onKeyDown={(event) => onTabKey(event, tabs, current?.locale ?? '', setActive)}>
         {tabs.map((locale) => (
           <button
             key={locale}

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { onTabKey } from '../components/tabs.ts';
 import { DEFAULT_LOCALE, TEMPLATE_FIELDS, type LocaleFields, type TemplateField, type TemplateProblems } from '../lib/template-form.ts';
 
 const LABELS: Record<TemplateField, { label: string; hint: string; rows: number }> = {
@@ -60,7 +61,19 @@ export function LocaleTabs({
     <fieldset class="locales">
       <legend>Content by locale</legend>
       <p class="muted">A device gets its locale's content, else its language's (fr-CA → fr), else default's.</p>
-      <div role="tablist" aria-label="Locales" class="tabs">
+      <div
+        role="tablist"
+        aria-label="Locales"
+        class="tabs"
+        onKeyDown={(event) =>
+          onTabKey(
+            event,
+            locales.map((each) => each.locale),
+            current?.locale ?? DEFAULT_LOCALE,
+            onActive,
+          )
+        }
+      >
         {locales.map((each) => {
           const selected = each.locale === current?.locale;
           const flagged = hasProblem(problems, each.locale);
