@@ -22,7 +22,7 @@ export class Store {
   private constructor() {}
 }
 
-/** The handle over a driver database (connectMongo; tests through @herald/mongo/testing). Not exported from the package's index. */
+/** The handle over a driver database (connectMongo, unreachableStore). Not exported from the package's index. */
 export function storeOver(db: Db): Store {
   const store = Object.create(Store.prototype) as Store;
   Object.defineProperty(store, DRIVER, { value: db });

@@ -2,5 +2,5 @@
 // this entry point (`@herald/mongo/testing`) reaches the database behind a Store. Code
 // outside tests asks through the queries (the lint rule keeps this import in tests and libs/testing).
 export type { Db } from 'mongodb';
-export { driverDb, storeOver } from './store-handle.ts';
-export { storeAdapter, detectStore } from './store/store-adapter.ts';
+export { driverDb } from './store-handle.ts';
+export { storeAdapter } from './store/store-adapter.ts';
