@@ -74,13 +74,13 @@ export function contentMakerFor(message: FanoutMessageV2): ContentMaker | undefi
 export function contentsOfRows(maker: ContentMaker, index: Pick<IndexReader, 'rowsAt'>, partition: number, rows: ReadonlyArray<{ ordinal: number; device_id: string }>): Map<string, DeviceContent> {
   const devices = index.rowsAt(partition, rows.map((row) => row.ordinal));
   const contents = new Map<string, DeviceContent>();
-  for (const [at, row] of rows.entries()) {
-    const device = devices[at];
-    // The row was read a moment ago from the same index: a device gone since gets the template with no values of its own.
-    const values: DeviceValues = { metadata: device?.metadata ?? {}, locale: (device as { locale?: string } | undefined)?.locale, timezone: device?.timezone ?? undefined };
-    contents.set(row.device_id, maker.contentOf(values));
-  }
+  for (const [at, row] of rows.entries()) contents.set(row.device_id, maker.contentOf(deviceValuesOf(devices[at])));
   return contents;
+}
+
+/** The values a template may read of a device row; the row was read a moment ago from the same index: a device gone since (undefined) gets none of its own. */
+export function deviceValuesOf(device: ReturnType<IndexReader['rowsAt']>[number]): DeviceValues {
+  return { metadata: device?.metadata ?? {}, locale: (device as { locale?: string } | undefined)?.locale, timezone: device?.timezone ?? undefined };
 }
 
 /** Room a device's content may take in its batch (an upper bound: shared contents are stored once). */

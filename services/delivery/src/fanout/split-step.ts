@@ -3,7 +3,7 @@ import type { IndexReader, AudienceRow } from '@herald/audience-index';
 import type { Outgoing } from '@herald/kafka';
 import { assignDevice, type SplitPlan } from '@herald/templates';
 import { countOne, cutBatches, providerFor, type CutLimits, type PlannedBatch } from './batcher.ts';
-import { contentMakerFor, contentsOfRows, type ContentMaker, type DeviceContent } from './content-step.ts';
+import { contentMakerFor, deviceValuesOf, type ContentMaker, type DeviceContent } from './content-step.ts';
 import type { TaskProgress } from './task-step.ts';
 
 type Context = { project_id: string; correlation_id?: string | undefined };
@@ -98,17 +98,17 @@ export function splitRows<Row extends { device_id: string }>(split: Pick<SplitMa
  * (read for their devices only). Each content names its variant.
  */
 export function splitContents(split: SplitMaker, index: Pick<IndexReader, 'rowsAt'>, partition: number, rows: ReadonlyArray<{ ordinal: number; device_id: string }>, variantOf: ReadonlyMap<string, number>): Map<string, DeviceContent> {
+  // One read for every template variant's devices of the page: read per variant, a variant's devices are
+  // scattered over the page's range (every other row with two variants), which the index reads one query per row.
+  const templated = rows.filter((row) => !literalMakers.has(split.makers[variantOf.get(row.device_id)!]!));
+  const devices = templated.length === 0 ? [] : index.rowsAt(partition, templated.map((row) => row.ordinal));
   const contents = new Map<string, DeviceContent>();
-  const byVariant = new Map<number, Array<{ ordinal: number; device_id: string }>>();
+  let at = 0;
   for (const row of rows) {
     const variant = variantOf.get(row.device_id)!;
-    byVariant.set(variant, [...(byVariant.get(variant) ?? []), row]);
-  }
-  for (const [variant, members] of byVariant) {
     const maker = split.makers[variant]!;
-    const name = split.names[variant]!;
-    const made = literalMakers.has(maker) ? new Map(members.map((row) => [row.device_id, maker.contentOf({ metadata: {} })])) : contentsOfRows(maker, index, partition, members);
-    for (const [deviceId, content] of made) contents.set(deviceId, { ...content, variant: name });
+    const content = literalMakers.has(maker) ? maker.contentOf({ metadata: {} }) : maker.contentOf(deviceValuesOf(devices[at++]));
+    contents.set(row.device_id, { ...content, variant: split.names[variant]! });
   }
   return contents;
 }

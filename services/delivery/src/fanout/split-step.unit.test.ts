@@ -80,6 +80,22 @@ describe('template variants', () => {
     const inA = rows.find((row) => parts.variantOf.get(row.device_id) === 0)!;
     expect(contents.get(inA.device_id)).toMatchObject({ variant: 'A', content: { title: 'Sale', body: 'Today only' } });
   });
+
+  it("reads the page's rows once for every template variant's devices, in ascending order (one range read, not one query per scattered row)", () => {
+    const template = (name: string) => ({ id: name, name, version: 1, content: { default: { title: `${name} {{ device.metadata.first_name | default: "there" }}`, body: 'b' } }, variables: {} });
+    const split = splitMakerFor(message({ variants: [{ name: 'A', template: template('a') }, { name: 'B', template: template('b') }], holdout_percent: 0 }))!;
+    const rows = Array.from({ length: 200 }, (_, index) => ({ device_id: `d${index}`, ordinal: 1000 + index }));
+    const parts = splitRows(split, 'n-3', rows);
+    const read: number[][] = [];
+    const index = { rowsAt: (_partition: number, ordinals: readonly number[]) => (read.push([...ordinals]), ordinals.map((ordinal) => (ordinal % 2 === 0 ? { metadata: { first_name: `Ana${ordinal}` } } : undefined) as never)) };
+    const contents = splitContents(split, index, 0, parts.send, parts.variantOf);
+    expect(read).toEqual([parts.send.map((row) => row.ordinal)]);
+    for (const row of parts.send) {
+      const name = parts.variantOf.get(row.device_id) === 0 ? 'a' : 'b';
+      // A device gone from the index since the page was read renders with no values of its own.
+      expect(contents.get(row.device_id)).toMatchObject({ variant: name.toUpperCase(), content: { title: `${name} ${row.ordinal % 2 === 0 ? `Ana${row.ordinal}` : 'there'}` } });
+    }
+  });
 });
 
 describe('heldOutReports', () => {
