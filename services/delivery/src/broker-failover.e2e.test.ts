@@ -153,7 +153,7 @@ describe('a partition leader killed mid-campaign on a three-broker cluster', () 
     };
     const ledgerTotals = await waitFor('the ledger caught up with the counts', async () => {
       const totals = await ledgerLines();
-      return totals.delivered + totals.other >= done.counts.targeted ? totals : undefined;
+      return totals.delivered + totals.other >= total ? totals : undefined;
     }, 60_000).catch(() => ledgerLines());
     const { delivered: ledgerDelivered, other: ledgerFailed } = ledgerTotals;
     const deadLetters = await deliveryDeadLetters(kafka);
