@@ -383,6 +383,25 @@ export interface paths {
                                 }[];
                                 /** @description The notifications whose events were read for receipts and opens: the device's most recent ones (at most 20) */
                                 notifications: string[];
+                                /** @description The device's most recent Live Activity pushes (at most 20, newest first), one entry per token of the device each reached, from the pushes' status documents */
+                                live_activities: {
+                                    /** @description The Live Activity push (GET /api/v1/live-activities/{id}) */
+                                    id: string;
+                                    /** @enum {unknown} */
+                                    event: "start" | "update" | "end";
+                                    activity_id: string | null;
+                                    attributes_type: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the push was accepted
+                                     */
+                                    at: string;
+                                    /** @enum {unknown} */
+                                    outcome: "delivered" | "invalid" | "failed";
+                                    reason: string | null;
+                                    /** @description The outcome for a person, naming what is missing when Herald knows (no APNs credentials: the command that sets them) */
+                                    summary: string;
+                                }[];
                                 /** @description Log records read to answer */
                                 scanned_records: number;
                             };

@@ -6,6 +6,7 @@ import type { HeraldKafka, LogRecord } from '@herald/kafka';
 import { DeviceQueries, LedgerQueries, NotificationQueries, TopicQueries, type ReadModelRegistry } from '@herald/mongo';
 import { deviceAt, deviceTimeline } from './device-timeline.ts';
 import { explainReach } from './explain-reach.ts';
+import { liveActivityFacts, type LiveActivityFact, type LiveActivitySendFacts } from './live-activity-facts.ts';
 import { devicePartition, readFacts, uuidV7Time, type FactQuery } from './log-facts.ts';
 import { notificationFacts } from './notification-facts.ts';
 import type { ExplainLimits, NotificationFacts, ReachExplanation, TimelineEntry } from './types.ts';
@@ -22,6 +23,8 @@ export interface DeviceExplanation {
   timeline: TimelineEntry[];
   /** The notifications whose events were read for receipts and opens (the device's most recent, from the delivery ledger). */
   notifications: string[];
+  /** Its most recent Live Activity pushes and what each came to (empty where the explainer has no store of them: the CLI). */
+  live_activities: LiveActivityFact[];
   scanned_records: number;
 }
 
@@ -45,6 +48,7 @@ const keyOf = (record: LogRecord) => record.key?.toString() ?? '';
 export class Explainer {
   readonly #kafka: HeraldKafka;
   readonly #devices: DeviceQueries;
+  readonly #liveActivitySends: ((projectId: string, deviceId: string) => Promise<readonly LiveActivitySendFacts[]>) | undefined;
   readonly #ledger: LedgerQueries;
   readonly #topics: TopicQueries;
   readonly #notifications: NotificationQueries;
@@ -59,7 +63,16 @@ export class Explainer {
    * A notification `acceptedHere` says the caller's API instance accepted a moment ago counts as held (the
    * notifications read model may not have it yet).
    */
-  constructor(deps: { kafka: HeraldKafka; readModels: ReadModelRegistry; limits: ExplainLimits; knownOnly?: boolean; acceptedHere?: (projectId: string, notificationId: string) => boolean }) {
+  constructor(deps: {
+    kafka: HeraldKafka;
+    readModels: ReadModelRegistry;
+    limits: ExplainLimits;
+    knownOnly?: boolean;
+    acceptedHere?: (projectId: string, notificationId: string) => boolean;
+    /** A device's most recent Live Activity push documents (live_activity_sends), newest first. */
+    liveActivitySends?: (projectId: string, deviceId: string) => Promise<readonly LiveActivitySendFacts[]>;
+  }) {
+    this.#liveActivitySends = deps.liveActivitySends;
     this.#acceptedHere = deps.acceptedHere;
     this.#kafka = deps.kafka;
     this.#devices = new DeviceQueries(deps.readModels);
@@ -90,6 +103,7 @@ export class Explainer {
       const state = deviceAt(deviceRecords, deviceId);
       if (state === undefined || (projectId !== undefined && state.project_id !== projectId)) throw notFound('device', idOrToken, projectId);
       const own = notificationRecords.flat().filter((record) => record.event.project_id === state.project_id);
+      const liveActivities = this.#liveActivitySends === undefined ? [] : liveActivityFacts(await this.#liveActivitySends(state.project_id, deviceId), deviceId);
       return {
         device_id: deviceId,
         project_id: state.project_id,
@@ -98,6 +112,7 @@ export class Explainer {
         token: state.token,
         timeline: deviceTimeline(deviceRecords, own, deviceId),
         notifications,
+        live_activities: liveActivities,
         scanned_records: read.scanned,
       };
     });

@@ -77,8 +77,11 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDefinition[]>> = {
     // An ended activity's update tokens waiting for its dismissal date (the sweeper's look).
     { key: { remove_at: 1 }, name: 'by_remove_at' },
   ],
-  // The per-activity rate: an activity's newer update requests and its latest push.
-  [ADMIN_COLLECTIONS.liveActivitySends]: [{ key: { project_id: 1, activity_id: 1, timestamp: 1 }, name: 'by_project_activity_timestamp' }],
+  // The per-activity rate: an activity's newer update requests and its latest push; explain: a device's latest pushes.
+  [ADMIN_COLLECTIONS.liveActivitySends]: [
+    { key: { project_id: 1, activity_id: 1, timestamp: 1 }, name: 'by_project_activity_timestamp' },
+    { key: { project_id: 1, 'outcomes.device_id': 1, created_at: -1 }, name: 'by_project_outcome_device_newest' },
+  ],
 };
 
 /**

@@ -200,6 +200,25 @@ describe('Live Activity pushes', () => {
     expect(await reported(none.id)).toMatchObject({ status: 'sent', outcomes: [] });
   });
 
+  it("fails for a project without APNs credentials, and the device's explain names what is missing", async () => {
+    const bare = await harness.createProject('live-activities-bare');
+    const registered = await harness.request('POST', '/api/v1/devices', { body: { project_id: bare.id, token: apnsToken('la-bare-phone'), platform: 'ios' }, key: bare.api_key });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+    const deviceId = (registered.body!.data as { id: string }).id;
+    await waitFor('device projected', async () => ((await harness.request('GET', `/api/v1/devices/${deviceId}`, { key: bare.api_key })).status === 200 ? true : undefined));
+    expect(await harness.request('POST', `/api/v1/devices/${deviceId}/live-activity-tokens`, { key: bare.api_key, body: { kind: 'push_to_start', token: apnsToken('la-bare-pts'), attributes_type: 'A' } })).toMatchObject({ status: 201 });
+    const started = await harness.request('POST', '/api/v1/live-activities', { key: bare.api_key, body: { event: 'start', targets: [{ device_id: deviceId }], attributes_type: 'A', attributes: {}, content_state: {}, alert: { title: 't', body: 'b' } } });
+    expect(started.status).toBe(201);
+    const id = (started.body!.data as { id: string }).id;
+    await waitFor('the start reported', async () => ((await harness.request('GET', `/api/v1/live-activities/${id}`, { key: bare.api_key })).body?.data as Sent | undefined)?.status === 'sent' || undefined, 90_000);
+    expect((await harness.request('GET', `/api/v1/live-activities/${id}`, { key: bare.api_key })).body!.data).toMatchObject({ outcomes: [{ device_id: deviceId, outcome: 'failed', reason: 'NoApnsCredentials' }], counts: { failed: 1 } });
+    const explained = await harness.request('GET', `/api/v1/devices/${deviceId}/explain`, { key: bare.api_key });
+    expect(explained.status, JSON.stringify(explained.body)).toBe(200);
+    const [fact] = (explained.body!.data as { live_activities: Array<{ id: string; outcome: string; summary: string }> }).live_activities;
+    expect(fact).toMatchObject({ id, outcome: 'failed' });
+    expect(fact!.summary).toContain('herald providers apns');
+  });
+
   it('refuses bad bodies naming the field, and another project reads nothing', async () => {
     expect(await send({ event: 'pause' })).toMatchObject({ status: 400 });
     expect(await send({ event: 'update', activity_id: 'x', content_state: { a: 1 }, extra: true })).toMatchObject({ status: 400 });

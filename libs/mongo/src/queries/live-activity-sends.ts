@@ -56,6 +56,11 @@ export class LiveActivitySendQueries {
     await this.#sends.deleteOne({ _id: id, project_id: projectId });
   }
 
+  /** The device's most recent pushes that reached a token of it (explain), newest first. */
+  async ofDevice(projectId: string, deviceId: string, limit: number): Promise<LiveActivitySendDocument[]> {
+    return this.#sends.find({ project_id: projectId, 'outcomes.device_id': deviceId }).sort({ created_at: -1 }).limit(limit).toArray();
+  }
+
   async get(projectId: string, id: string): Promise<LiveActivitySendDocument | null> {
     return this.#sends.findOne({ _id: id, project_id: projectId });
   }

@@ -52,6 +52,19 @@ const DeviceExplanation = Type.Object({
   token: Type.String(),
   timeline: Type.Array(TimelineEntry, { description: 'Oldest first' }),
   notifications: Type.Array(Type.String(), { description: "The notifications whose events were read for receipts and opens: the device's most recent ones (at most 20)" }),
+  live_activities: Type.Array(
+    Type.Object({
+      id: Type.String({ description: 'The Live Activity push (GET /api/v1/live-activities/{id})' }),
+      event: Type.Enum(['start', 'update', 'end']),
+      activity_id: NullableString,
+      attributes_type: NullableString,
+      at: Type.String({ format: 'date-time', description: 'When the push was accepted' }),
+      outcome: Type.Enum(['delivered', 'invalid', 'failed']),
+      reason: NullableString,
+      summary: Type.String({ description: 'The outcome for a person, naming what is missing when Herald knows (no APNs credentials: the command that sets them)' }),
+    }),
+    { description: "The device's most recent Live Activity pushes (at most 20, newest first), one entry per token of the device each reached, from the pushes' status documents" },
+  ),
   scanned_records: Type.Integer({ description: 'Log records read to answer' }),
 });
 

@@ -48,7 +48,7 @@ export default fp<AppDeps & { http?: HttpOptions }>(
       notifications: new NotificationService({ ...deps, accepted, templates, segments, idempotency: new IdempotencyStore(deps.db), logger: fastify.log as Logger, clock: deps.clock ?? systemClock }),
       reports: new NotificationReportService({ ...deps, accepted }),
       overview: new OverviewService({ readModels: deps.readModels, devices }),
-      explain: new ExplainService({ kafka: deps.kafka, readModels: deps.readModels, limits: deps.explainLimits ?? API_EXPLAIN_LIMITS, accepted }),
+      explain: new ExplainService({ kafka: deps.kafka, readModels: deps.readModels, limits: deps.explainLimits ?? API_EXPLAIN_LIMITS, accepted, db: deps.db }),
       webhooks: new WebhookService({ store: new WebhookStore(deps.db), settings: deps.webhooks ?? { perProject: WEBHOOK_LIMITS.defaultPerProject, local: false } }),
       templates,
       segments,
