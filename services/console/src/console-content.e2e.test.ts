@@ -221,6 +221,35 @@ describe('an A/B send with a holdout', { timeout: 180_000 }, () => {
   });
 });
 
+describe('an A/B send with a test share', { timeout: 180_000 }, () => {
+  it('says in the review and the report when it decides and what the rest gets if nothing wins', async () => {
+    await page.goto(stack.url('/console/compose'));
+    await page.getByLabel('An A/B test').check();
+    for (const [name, title] of [
+      ['A', 'Sale'],
+      ['B', 'Flash sale'],
+    ] as const) {
+      await page.getByLabel(`Title of ${name}`).fill(title);
+      await page.getByLabel(`Body of ${name}`).fill('Today');
+    }
+    await page.getByLabel('Test share (%)').fill('50');
+    await page.getByLabel('Decide after').fill('2 hours');
+    await page.getByTestId('errors-decideAfter').getByText(/an ISO 8601 duration/).waitFor();
+    await page.getByLabel('Decide after').fill('P1D');
+    await page.getByLabel('When no variant wins').selectOption('B');
+    await page.locator('#f-topics').selectOption('ab');
+    await page.getByTestId('audience-total').getByText('20').waitFor();
+    await page.getByRole('button', { name: 'Review and send' }).click();
+    await page.getByTestId('review-split').getByText('50 % of the rest tries the variants; after P1D the best open rate (if significant, else B) goes to the remainder').waitFor();
+    await page.getByRole('button', { name: 'Confirm and send' }).click();
+    await page.waitForURL(/\/console\/notifications\/[0-9a-f-]{36}$/);
+    const id = page.url().split('/').pop()!;
+    await page.getByTestId('variant-decision').getByText(/^Not decided yet: due /).waitFor({ timeout: 60_000 });
+    const request = (await stack.api<{ data: { request: Record<string, unknown> } }>('GET', `/api/v1/notifications/${id}`)).body.data.request;
+    expect(request).toMatchObject({ test: { percent: 50, decide_after: 'P1D', metric: 'open_rate' }, fallback: 'B' });
+  });
+});
+
 describe('at 390 px', { timeout: 120_000 }, () => {
   it('the library, the editor, the A/B composer and the report read on a phone', async () => {
     const phone = await (await stack.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
