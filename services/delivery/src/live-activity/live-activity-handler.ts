@@ -47,7 +47,9 @@ class StillRetryable extends Error {}
  * each LiveActivityRequested, the tokens as they are now, one APNs request
  * built once (its timestamp fixed by the API), retryable answers sent again
  * with back-off, dead tokens removed, and LiveActivityReported with an
- * outcome per token. docs/guides/live-activities.md.
+ * outcome per token; an update under the per-activity rate is coalesced
+ * into a newer one or held (coalesce.ts), and an end removes the activity's
+ * update tokens now or at its dismissal date. docs/guides/live-activities.md.
  */
 export function liveActivityHandler(ports: LiveActivityPorts, settings: LiveActivitySettings, clock: Clock, logger: Logger) {
   return async (records: ConsumedEvent[]): Promise<Outgoing[]> => {
