@@ -272,5 +272,17 @@ describe('at 390 px', { timeout: 120_000 }, () => {
   });
 });
 
+describe('deleting a template', { timeout: 120_000 }, () => {
+  it('asks first, then the library no longer has it and a send naming it is refused', async () => {
+    await page.goto(stack.url(`/console/templates/${templateId}`));
+    await page.getByRole('button', { name: 'Delete: template welcome' }).click();
+    await page.getByRole('button', { name: 'Delete the template' }).click();
+    await page.waitForURL(/\/console\/templates$/);
+    await page.getByTestId('templates-empty').waitFor();
+    const send = await stack.api<{ errors: string[] }>('POST', '/api/v1/notifications', { notification: { template: 'welcome', targets: ['greet'] } });
+    expect(send.status).toBe(422);
+  });
+});
+
 // Runs in the page: the test's own types have no DOM.
 const pageWidth = () => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth;

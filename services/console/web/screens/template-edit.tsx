@@ -3,7 +3,7 @@ import { useLocation, useRoute } from 'preact-iso';
 import type { paths } from '@herald/client';
 import { api, dataOf, errorsOf, messagesOf } from '../api/client.ts';
 import { useTitle } from '../components/layout.tsx';
-import { Errors, Loading } from '../components/ui.tsx';
+import { ConfirmButton, Errors, Loading } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { formatTime } from '../lib/format.ts';
 import {
@@ -136,6 +136,17 @@ export function TemplateEdit() {
             Sends name it <code>{form.name}</code> (the newest) or <code>{`${form.name}@${shown ?? 1}`}</code> (this version). Saving makes version {(newest ?? 0) + 1}.
           </span>
           <a href={`/console/compose?template=${encodeURIComponent(form.name)}`}>Send with it</a>
+          <ConfirmButton
+            label="Delete"
+            detail={`template ${form.name}`}
+            question={`Delete ${form.name} and all its versions? Sends already accepted keep the version they pinned; new sends naming it are refused.`}
+            confirmLabel="Delete the template"
+            onConfirm={async () => {
+              const { response, error } = await api.DELETE('/api/v1/templates/{id}', { params: { path: { id } } });
+              if (response.ok) return route('/console/templates');
+              setApiProblems({ form: [`Could not delete the template. ${errorsOf(error, response.status).join(' ')}`] });
+            }}
+          />
         </div>
       )}
       <form class="composer" onSubmit={(event) => void save(event)} noValidate>
