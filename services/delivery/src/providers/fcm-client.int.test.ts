@@ -58,6 +58,15 @@ describe('FCM client against the fake FCM', () => {
     expect(http2.connect).toBe(connect);
   });
 
+  it("sends each device its own message when given one per device, in the one call, keeping input order", async () => {
+    const titles = new Map([['token-fr', 'Soldes'], ['token-en', 'Sale'], ['token-de', 'Ausverkauf']]);
+    const results = await client.send(devices('token-fr', 'token-en', 'token-de'), (device) => buildFcmMessage({ ...message, title: titles.get(device.token)! }));
+    expect(results.map((result) => [result.device_id, result.outcome])).toEqual([['device-0', 'delivered'], ['device-1', 'delivered'], ['device-2', 'delivered']]);
+    expect(fcm.deliveries.map((delivery) => delivery.message).sort((a, b) => String(a.token).localeCompare(String(b.token)))).toEqual(
+      ['token-de', 'token-en', 'token-fr'].map((token) => ({ ...buildFcmMessage({ ...message, title: titles.get(token)! }), token })),
+    );
+  });
+
   it('reuses its access token across sends', async () => {
     const issued = fcm.oauth.issued;
     await client.send(devices('token-1'), buildFcmMessage(message));

@@ -36,8 +36,11 @@ export interface FcmClientOptions {
 }
 
 export interface FcmClient {
-  /** One result per device, in input order. Never throws for provider answers. `urgent` (express lane): its chunks take the next free slots, ahead of waiting campaign chunks. */
-  send(devices: readonly DeviceTarget[], message: FcmMessage, urgent?: boolean): Promise<DeviceResult[]>;
+  /**
+   * One result per device, in input order. Never throws for provider answers. `urgent` (express lane): its chunks take the next free slots, ahead of waiting campaign chunks.
+   * `message` may be each device's own (a batch with per-device content): still one `sendEach` per chunk.
+   */
+  send(devices: readonly DeviceTarget[], message: FcmMessage | ((device: DeviceTarget) => FcmMessage), urgent?: boolean): Promise<DeviceResult[]>;
   close(): Promise<void>;
 }
 
@@ -101,8 +104,8 @@ export function createFcmClient(options: FcmClientOptions): FcmClient {
   // Weighted by messages: a one-device call takes one of them, not a whole call's share.
   const limiter = createLimiter(maxConcurrentChunks * chunkSize, 'FCM maxConcurrentChunks');
 
-  async function sendChunk(devices: readonly DeviceTarget[], message: FcmMessage): Promise<DeviceResult[]> {
-    const messages = devices.map((device) => ({ ...message, token: device.token }));
+  async function sendChunk(devices: readonly DeviceTarget[], message: FcmMessage | ((device: DeviceTarget) => FcmMessage)): Promise<DeviceResult[]> {
+    const messages = devices.map((device) => ({ ...(typeof message === 'function' ? message(device) : message), token: device.token }));
     let batch: BatchResponse;
     try {
       batch = await withFcmSessions(sessions, () => messaging.sendEach(messages), { mustSee: target !== undefined });

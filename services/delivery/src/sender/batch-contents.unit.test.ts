@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent } from '@herald/events';
-import { sendByContent, splitTemplateErrors, TEMPLATE_ERROR } from './batch-contents.ts';
+import { sendByContent, sendEachByContent, splitTemplateErrors, TEMPLATE_ERROR } from './batch-contents.ts';
 
 const batch = createEvent(
   'DeliveryBatch',
@@ -55,5 +55,36 @@ describe('batch contents', () => {
     const results = await send(splitTemplateErrors(batch).renderable);
     expect(results.find((result) => result.device_id === 'b')).toEqual({ device_id: 'b', outcome: 'rejected', reason: 'PayloadBuildFailed', attempts: 1 });
     expect(results.find((result) => result.device_id === 'a')?.outcome).toBe('delivered');
+  });
+
+  it('sends every device in one call, each with its content\'s payload built once per content (a provider whose call carries a payload per device)', async () => {
+    const built: string[] = [];
+    const calls: Array<Array<[string, string]>> = [];
+    const send = sendEachByContent(
+      { notification_id: 'n', project_id: 'p', title: 'base', body: 'base', badge: 2 },
+      batch,
+      (message) => {
+        built.push(`${message.title}/${message.body}/${message.badge}`);
+        return message.title;
+      },
+      async (devices, payloadOf) => {
+        calls.push(devices.map((device) => [device.device_id, payloadOf(device)]));
+        return devices.map((device) => ({ device_id: device.device_id, outcome: 'delivered', attempts: 1 }));
+      },
+      'PayloadBuildFailed',
+    );
+    const results = await send(splitTemplateErrors(batch).renderable);
+    expect(built).toEqual(['Bonjour/fr/2', 'Hi/en/2']);
+    expect(calls).toEqual([[['a', 'Bonjour'], ['b', 'Hi'], ['d', 'Bonjour']]]);
+    expect(results.map((result) => result.device_id).sort()).toEqual(['a', 'b', 'd']);
+  });
+
+  it('in one call too, fails only the devices whose content\'s payload cannot be built, unsent', async () => {
+    const sent: string[] = [];
+    const send = sendEachByContent({ notification_id: 'n', project_id: 'p', title: '', body: '' }, batch, (message) => (message.title === 'Hi' ? undefined : 'ok'), async (devices) => (sent.push(...devices.map((device) => device.device_id)), devices.map((device) => ({ device_id: device.device_id, outcome: 'delivered', attempts: 1 }))), 'PayloadBuildFailed');
+    const results = await send(splitTemplateErrors(batch).renderable);
+    expect(sent).toEqual(['a', 'd']);
+    expect(results.find((result) => result.device_id === 'b')).toEqual({ device_id: 'b', outcome: 'rejected', reason: 'PayloadBuildFailed', attempts: 1 });
+    expect(results.find((result) => result.device_id === 'd')?.outcome).toBe('delivered');
   });
 });

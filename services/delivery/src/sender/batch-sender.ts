@@ -7,7 +7,7 @@ import type { DeviceTarget } from '../providers/push-message.ts';
 import { sendWithRetry, type AttemptedResult } from './retry.ts';
 import { THROTTLE_MAX_MS, type SenderDeps } from './sender-deps.ts';
 import { sleepHeartbeating } from './waits.ts';
-import { sendByContent } from './batch-contents.ts';
+import { sendByContent, sendEachByContent } from './batch-contents.ts';
 import { checkWebPushPayload, namesUnknownKey, webPushSend } from './webpush-sender.ts';
 
 function pushMessage(batch: DeliveryBatchV2): PushMessage {
@@ -100,8 +100,10 @@ export async function batchSender(deps: SenderDeps, batch: DeliveryBatchV2, cont
   }
   const client = await untilAvailable(deps, context, () => deps.clients.fcm(batch.project_id));
   if (client === undefined) return 'NoFcmCredentials';
-  const sendFcm = (devices: readonly DeviceTarget[], payload: ReturnType<typeof buildFcmMessage>) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, payload, urgent))), deps.policy, clock, hooks);
-  if (batch.data.contents !== undefined) return sendByContent(message, batch, (content) => builtPayload(deps, batch, () => buildFcmMessage(content)), sendFcm, PAYLOAD_BUILD_FAILED);
+  type FcmPayload = ReturnType<typeof buildFcmMessage>;
+  const sendFcm = (devices: readonly DeviceTarget[], payload: FcmPayload | ((device: DeviceTarget) => FcmPayload)) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, payload, urgent))), deps.policy, clock, hooks);
+  // Per-device content: one sendEach for the whole batch, each device with its content's payload (built once per content).
+  if (batch.data.contents !== undefined) return sendEachByContent(message, batch, (content) => builtPayload(deps, batch, () => buildFcmMessage(content)), sendFcm, PAYLOAD_BUILD_FAILED);
   const fcmMessage = builtPayload(deps, batch, () => buildFcmMessage(message));
   if (fcmMessage === undefined) return PAYLOAD_BUILD_FAILED;
   return (devices) => sendFcm(devices, fcmMessage);
