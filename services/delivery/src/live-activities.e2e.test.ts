@@ -159,13 +159,15 @@ describe('Live Activity pushes', () => {
     expect(pushesTo(token).map((push) => (push.payload as { aps: { 'content-state': unknown } }).aps['content-state'])).toEqual([{ n: 1 }, { n: 3 }]);
   });
 
-  it('keeps an ended activity\'s update tokens until its future dismissal date, then removes them', async () => {
+  it('keeps an ended activity\'s update tokens until its future dismissal date, then removes them, across a restart of delivery', async () => {
     const device = await iosDevice('la-dismiss-phone');
     await attach(device.id, { kind: 'update', token: apnsToken('la-dismiss-upd'), activity_id: 'la-dismiss' }, project.api_key);
     const dismissal = Math.ceil(Date.now() / 1000) + 20;
     const end = await accepted({ event: 'end', activity_id: 'la-dismiss', content_state: { eta: 0 }, dismissal_date: dismissal });
     expect((await reported(end.id)).outcomes).toMatchObject([{ outcome: 'delivered' }]);
     expect(await tokenKinds(device.id)).toEqual(['update']);
+    // The removal is a date in the store, not a timer in the process: a delivery killed meanwhile still removes them.
+    await harness.restartDelivery!('SIGKILL');
     await waitFor('the update token removed after the dismissal date', async () => ((await tokenKinds(device.id)).length === 0 ? true : undefined), 90_000);
     expect(Date.now()).toBeGreaterThanOrEqual(dismissal * 1000);
   });
