@@ -75,7 +75,9 @@ export const ADMIN_INDEXES: Readonly<Record<string, IndexDefinition[]>> = {
     { key: { project_id: 1, device_id: 1, created_at: 1 }, name: 'by_project_device_created' },
     { key: { project_id: 1, activity_id: 1 }, name: 'by_project_activity' },
     // An ended activity's update tokens waiting for its dismissal date (the sweeper's look).
-    { key: { remove_at: 1 }, name: 'by_remove_at' },
+    { key: { remove_at: 1 }, name: 'by_remove_at', partialFilterExpression: { remove_at: { $exists: true } } },
+    // A start to topics or filters: the project's push-to-start tokens of one attributes type, in pages by id.
+    { key: { project_id: 1, kind: 1, attributes_type: 1, _id: 1 }, name: 'by_project_kind_type' },
   ],
   // The per-activity rate: an activity's newer update requests and its latest push; explain: a device's latest pushes.
   [ADMIN_COLLECTIONS.liveActivitySends]: [

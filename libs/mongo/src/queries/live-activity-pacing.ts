@@ -36,11 +36,15 @@ export class LiveActivityPacingQueries {
     return next === undefined ? null : { id: next._id, created_at: next.created_at };
   }
 
-  /** When the activity's latest push was sent (its latest report), or null. */
+  /**
+   * When the activity's newest sent push was sent, or null. Newest by
+   * timestamp, so the index (project, activity, timestamp) serves it from
+   * its end: an activity updated for hours holds thousands of pushes.
+   */
   async lastSentAt(projectId: string, activityId: string): Promise<Date | null> {
     const [last] = await this.#sends
       .find({ project_id: projectId, activity_id: activityId, status: 'sent' }, { projection: { reported_at: 1 } })
-      .sort({ reported_at: -1 })
+      .sort({ timestamp: -1 })
       .limit(1)
       .toArray();
     return last?.reported_at ?? null;
