@@ -246,9 +246,11 @@ export async function runConsumer(spec: ConsumerSpec): Promise<RunningConsumer> 
         const lastOffset = String(final ? Math.max(Number(batch.lastOffset()), Number(all[all.length - 1]!.offset)) : Number(all[all.length - 1]!.offset));
         if (transactions !== undefined) {
           const position = { topic: logical, partition, next: Number(lastOffset) + 1 };
-          const committed = await untilCommitted(() => transactions.commit(produced, [position]), active, (error, attempt) => logger.warn({ err: error, attempt, topic, partition }, 'committing a chunk failed; retrying'));
+          // Stopping (Ctrl-C), the chunk in hand is still committed once: a graceful stop re-sends nothing.
+          const gate = { owned: () => !payload.isStale() && revoked === undefined, running: () => payload.isRunning() };
+          const committed = await untilCommitted(() => transactions.commit(produced, [position]), gate, (error, attempt) => logger.warn({ err: error, attempt, topic, partition }, 'committing a chunk failed; retrying'));
           if (!committed) {
-            logger.warn({ topic, partition, from: all[0]!.offset }, 'chunk not committed: the partition moved; its new owner redoes it');
+            logger.warn({ topic, partition, from: all[0]!.offset }, 'chunk not committed: the partition moved or the consumer stopped; its next owner redoes it');
             if (revoked !== undefined) throw revoked;
             return;
           }
