@@ -225,13 +225,12 @@ describe('an A/B send with a test share', { timeout: 180_000 }, () => {
   it('says in the review and the report when it decides and what the rest gets if nothing wins', async () => {
     await page.goto(stack.url('/console/compose'));
     await page.getByLabel('An A/B test').check();
-    for (const [name, title] of [
-      ['A', 'Sale'],
-      ['B', 'Flash sale'],
-    ] as const) {
-      await page.getByLabel(`Title of ${name}`).fill(title);
-      await page.getByLabel(`Body of ${name}`).fill('Today');
-    }
+    await page.getByLabel('Title of A').fill('Sale');
+    await page.getByLabel('Body of A').fill('Today');
+    // B is the template, with its variables.
+    await page.getByRole('radiogroup', { name: 'Variant 2 is' }).getByLabel('Template').check();
+    await page.getByLabel('Template of B').fill('welcome');
+    await page.getByLabel('Variables of B (JSON)').fill('{"name": "Ana", "code": "X7"}');
     await page.getByLabel('Test share (%)').fill('50');
     await page.getByLabel('Decide after').fill('2 hours');
     await page.getByTestId('errors-decideAfter').getByText(/an ISO 8601 duration/).waitFor();
@@ -240,6 +239,7 @@ describe('an A/B send with a test share', { timeout: 180_000 }, () => {
     await page.locator('#f-topics').selectOption('ab');
     await page.getByTestId('audience-total').getByText('20').waitFor();
     await page.getByRole('button', { name: 'Review and send' }).click();
+    await page.getByTestId('review-variant-B').getByText('welcome').waitFor();
     await page.getByTestId('review-split').getByText('50 % of the rest tries the variants; after P1D the best open rate (if significant, else B) goes to the remainder').waitFor();
     await page.getByRole('button', { name: 'Confirm and send' }).click();
     await page.waitForURL(/\/console\/notifications\/[0-9a-f-]{36}$/);
@@ -247,6 +247,7 @@ describe('an A/B send with a test share', { timeout: 180_000 }, () => {
     await page.getByTestId('variant-decision').getByText(/^Not decided yet: due /).waitFor({ timeout: 60_000 });
     const request = (await stack.api<{ data: { request: Record<string, unknown> } }>('GET', `/api/v1/notifications/${id}`)).body.data.request;
     expect(request).toMatchObject({ test: { percent: 50, decide_after: 'P1D', metric: 'open_rate' }, fallback: 'B' });
+    expect((request.variants as Array<{ template?: { name: string; version: number; variables: unknown } }>)[1]!.template).toMatchObject({ name: 'welcome', version: 2, variables: { name: 'Ana', code: 'X7' } });
   });
 });
 
