@@ -17,6 +17,15 @@ export interface AudienceRow {
   /** For frequency caps per user and quiet hours (campaign control). */
   external_id?: string | undefined;
   timezone?: string | undefined;
+  /** What a template may read of the device (set when the page was asked `withValues`). */
+  values?: RowValues | undefined;
+}
+
+/** A device's values a template reads: its metadata, locale and time zone (the templates library's DeviceValues). */
+export interface RowValues {
+  metadata: Record<string, string>;
+  locale?: string | undefined;
+  timezone?: string | undefined;
 }
 
 export interface Page {
@@ -47,6 +56,8 @@ export interface PageRequest {
    * audience is the same whenever a step runs). Absent: every device.
    */
   registeredBefore?: number | undefined;
+  /** Each row carries its device's values (a template or localised send): taken from the row read here, not read again. */
+  withValues?: boolean | undefined;
 }
 
 /**
@@ -116,7 +127,9 @@ export function readPage(index: IndexReader, request: PageRequest): Page {
         // Ordinals follow the log: from the first device created after the send on, none belongs to it.
         if (device !== undefined && request.registeredBefore !== undefined && device.since >= request.registeredBefore) return { rows, after, exhausted: true, forwards };
         if (device !== undefined && matches(device)) {
-          rows.push({ ordinal, device_id: device._id, token: device.token, platform: device.platform, external_id: device.external_id ?? undefined, timezone: device.timezone ?? undefined });
+          const row: AudienceRow = { ordinal, device_id: device._id, token: device.token, platform: device.platform, external_id: device.external_id ?? undefined, timezone: device.timezone ?? undefined };
+          if (request.withValues === true) row.values = { metadata: device.metadata ?? {}, locale: device.locale ?? undefined, timezone: device.timezone ?? undefined };
+          rows.push(row);
         }
       }
       if (rows.length >= request.limit || scanned >= scanLimit) return { rows, after, exhausted: false, forwards };

@@ -63,6 +63,15 @@ describe('readPage', () => {
     expect(tokensOf(page)).toEqual(['t0', 't1', 't2', 't4', 't6', 't8', 't9']);
   });
 
+  it("carries each row's template values when asked (withValues), and only then", () => {
+    const request = { partition: 0, projectId: project, audience: audience({ tokens: ['t0', 't1'] }), after: undefined, limit: 100 };
+    expect(readPage(index, { ...request, withValues: true }).rows.map((row) => row.values)).toEqual([
+      { metadata: { plan: 'pro' }, locale: undefined, timezone: undefined },
+      { metadata: {}, locale: undefined, timezone: undefined },
+    ]);
+    expect(readPage(index, request).rows.map((row) => row.values)).toEqual([undefined, undefined]);
+  });
+
   it('never reaches another project or a project’s devices through another project’s id', () => {
     expect(readPage(index, { partition: 0, projectId: 'q', audience: audience({ topic_ids: [topic], tokens: ['t1'] }), after: undefined, limit: 100 }).rows).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import type { DeliveryBatchV2, FanoutMessage, FanoutMessageV2, LocaleContentFields } from '@herald/events';
 import type { IndexReader } from '@herald/audience-index';
-import { compileTemplate, describeProblem, localizeLiteral, NotificationRenderer, type DeviceValues } from '@herald/templates';
+import { compileTemplate, describeProblem, localizeLiteral, NotificationRenderer, type DeviceValues, type RenderResult } from '@herald/templates';
 import type { PlannedBatch } from './batcher.ts';
 
 /** What one device gets: content and the locale it was chosen for, or the render error that fails it. */
@@ -27,60 +27,82 @@ export function baseMessage(message: FanoutMessageV2): FanoutMessage {
   return base;
 }
 
-/** The content maker of a message; undefined for a plain literal send, which then costs nothing per device. */
-export function contentMakerFor(message: FanoutMessageV2): ContentMaker | undefined {
+/**
+ * The content maker of a message; undefined for a plain literal send, which
+ * then costs nothing per device. `variant` (an A/B send's variant name) is
+ * set on every content it makes. Devices with the same content share one
+ * DeviceContent object (per render result, per locale): nothing is made
+ * per device.
+ */
+export function contentMakerFor(message: FanoutMessageV2, variant?: string): ContentMaker | undefined {
+  const named = variant === undefined ? {} : { variant };
   if (message.template !== undefined) {
     const compiled = compileTemplate(message.template.content);
     if (!compiled.ok) {
       // Checked when saved: a template that no longer parses (a library change) fails its devices, each reported.
       const error = compiled.problems.map(describeProblem).join('; ');
-      return { contentOf: () => ({ locale: 'default', error, bytes: bytesOf(error) }) };
+      const failed: DeviceContent = { locale: 'default', error, bytes: bytesOf(error), ...named };
+      return { contentOf: () => failed };
     }
     const renderer = new NotificationRenderer(compiled.template, message.template.variables);
-    const sized = new WeakMap<object, number>();
+    // The renderer's memo hands the same result to every device with the same key: its DeviceContent is made (and sized) once.
+    const made = new WeakMap<RenderResult, DeviceContent>();
     return {
       contentOf(values) {
         const result = renderer.render(values);
-        if (!result.ok) {
-          const error = describeProblem(result.problem);
-          return { locale: result.locale, error, bytes: bytesOf(error) };
-        }
-        // The memo hands the same content object to every device sharing it: measured once.
-        let bytes = sized.get(result.content);
-        if (bytes === undefined) sized.set(result.content, (bytes = bytesOf(result.content)));
-        return { locale: result.locale, content: result.content, bytes };
+        let content = made.get(result);
+        if (content === undefined) made.set(result, (content = deviceContentOf(result, named)));
+        return content;
       },
     };
   }
   const { localizations } = message;
   if (localizations === undefined || Object.keys(localizations).length === 0) return undefined;
   const base = { title: message.title, body: message.body };
-  const byLocale = new Map<string, { content: LocaleContentFields; bytes: number }>();
+  const byLocale = new Map<string, DeviceContent>();
   return {
     contentOf(values) {
       const chosen = localizeLiteral(base, localizations, values.locale);
       let known = byLocale.get(chosen.locale);
-      if (known === undefined) byLocale.set(chosen.locale, (known = { content: chosen.content, bytes: bytesOf(chosen.content) }));
-      return { locale: chosen.locale, ...known };
+      if (known === undefined) byLocale.set(chosen.locale, (known = { locale: chosen.locale, content: chosen.content, bytes: bytesOf(chosen.content), ...named }));
+      return known;
     },
   };
 }
 
+/** A render's DeviceContent: its content, or its problem described (pure). */
+export function deviceContentOf(result: RenderResult, named: { variant?: string }): DeviceContent {
+  if (!result.ok) {
+    const error = describeProblem(result.problem);
+    return { locale: result.locale, error, bytes: bytesOf(error), ...named };
+  }
+  return { locale: result.locale, content: result.content, bytes: bytesOf(result.content), ...named };
+}
+
+/** A page's row: the values of its device are on it when the page was read `withValues` (readPage). */
+export type ContentRow = { ordinal: number; device_id: string; values?: DeviceValues | undefined };
+
 /**
- * Each row's content (I/O only in `rowsAt`, the index's in-memory read):
- * the device values (metadata, locale, time zone) are read for this send
- * only, never for a plain literal one.
+ * The rows' device values, in order: those the page read carried (the
+ * fan-out asks for them), else read from the index in one range read (I/O
+ * only in `rowsAt`, the index's in-memory read); never for a plain literal send.
  */
-export function contentsOfRows(maker: ContentMaker, index: Pick<IndexReader, 'rowsAt'>, partition: number, rows: ReadonlyArray<{ ordinal: number; device_id: string }>): Map<string, DeviceContent> {
-  const devices = index.rowsAt(partition, rows.map((row) => row.ordinal));
+export function valuesOfRows(index: Pick<IndexReader, 'rowsAt'>, partition: number, rows: readonly ContentRow[]): DeviceValues[] {
+  if (rows.every((row) => row.values !== undefined)) return rows.map((row) => row.values!);
+  return index.rowsAt(partition, rows.map((row) => row.ordinal)).map(deviceValuesOf);
+}
+
+/** Each row's content: devices with the same content share one object. */
+export function contentsOfRows(maker: ContentMaker, index: Pick<IndexReader, 'rowsAt'>, partition: number, rows: readonly ContentRow[]): Map<string, DeviceContent> {
+  const values = valuesOfRows(index, partition, rows);
   const contents = new Map<string, DeviceContent>();
-  for (const [at, row] of rows.entries()) contents.set(row.device_id, maker.contentOf(deviceValuesOf(devices[at])));
+  for (let at = 0; at < rows.length; at += 1) contents.set(rows[at]!.device_id, maker.contentOf(values[at]!));
   return contents;
 }
 
 /** The values a template may read of a device row; the row was read a moment ago from the same index: a device gone since (undefined) gets none of its own. */
 export function deviceValuesOf(device: ReturnType<IndexReader['rowsAt']>[number]): DeviceValues {
-  return { metadata: device?.metadata ?? {}, locale: (device as { locale?: string } | undefined)?.locale, timezone: device?.timezone ?? undefined };
+  return { metadata: device?.metadata ?? {}, locale: device?.locale ?? undefined, timezone: device?.timezone ?? undefined };
 }
 
 /** Room a device's content may take in its batch (an upper bound: shared contents are stored once). */
@@ -93,18 +115,23 @@ export function contentBytes(contents: ReadonlyMap<string, DeviceContent>): (dev
 export function withContents(batch: PlannedBatch, contents: ReadonlyMap<string, DeviceContent>): Pick<DeliveryBatchV2['data'], 'contents' | 'devices'> {
   const distinct: LocaleContentFields[] = [];
   const indexOf = new Map<object, number>();
-  const devices = batch.devices.map((device) => {
+  const devices = batch.devices.map((device): DeliveryBatchV2['data']['devices'][number] => {
     const made = contents.get(device.device_id);
     if (made === undefined) return device;
-    const variant = made.variant === undefined ? {} : { variant: made.variant };
-    if ('error' in made) return { ...device, locale: made.locale, ...variant, error: made.error };
+    const line: DeliveryBatchV2['data']['devices'][number] = { ...device, locale: made.locale };
+    if (made.variant !== undefined) line.variant = made.variant;
+    if ('error' in made) {
+      line.error = made.error;
+      return line;
+    }
     let index = indexOf.get(made.content);
     if (index === undefined) {
       index = distinct.length;
       distinct.push(made.content);
       indexOf.set(made.content, index);
     }
-    return { ...device, content: index, locale: made.locale, ...variant };
+    line.content = index;
+    return line;
   });
   return { contents: distinct, devices };
 }

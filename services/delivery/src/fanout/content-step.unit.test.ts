@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FanoutMessageV2 } from '@herald/events';
-import { baseMessage, contentBytes, contentMakerFor, contentsOfRows, withContents } from './content-step.ts';
+import type { DeviceValues } from '@herald/templates';
+import { baseMessage, contentBytes, contentMakerFor, contentsOfRows, valuesOfRows, withContents } from './content-step.ts';
 
 const template: FanoutMessageV2 = {
   title: 'Hi {{ device.metadata.first_name | default: "there" }}',
@@ -43,6 +44,34 @@ describe('content step', () => {
       { device_id: 'd3', token: 'tok3', content: 0, locale: 'fr' },
     ]);
     expect(contentBytes(contents)('d0')).toBeGreaterThan(40);
+  });
+
+  it("takes the values the page read carried (the index is not read again); devices with the same content share one object, named for the variant", () => {
+    const maker = contentMakerFor(template, 'B')!;
+    const values: DeviceValues[] = [{ metadata: { first_name: 'Ana' }, locale: 'fr' }, { metadata: { first_name: 'Ana' }, locale: 'fr-CA' }, { metadata: { first_name: 'Bo' } }, { metadata: {}, locale: 'de' }, { metadata: {}, locale: 'de' }];
+    const rows = values.map((row, ordinal) => ({ ordinal, device_id: `d${ordinal}`, values: row }));
+    const unread = {
+      rowsAt: () => {
+        throw new Error('read again');
+      },
+    };
+    const contents = contentsOfRows(maker, unread, 0, rows);
+    expect(contents.get('d0')).toMatchObject({ variant: 'B', locale: 'fr', content: { title: 'Bonjour Ana' } });
+    expect(contents.get('d1')).toBe(contents.get('d0'));
+    expect(contents.get('d2')).toMatchObject({ variant: 'B', content: { title: 'Hi Bo' } });
+    expect(contents.get('d3')).toMatchObject({ variant: 'B', locale: 'de', error: expect.stringContaining('nickname') });
+    expect(contents.get('d4')).toBe(contents.get('d3'));
+    const batch = withContents({ provider: 'fcm', sequence: 0, devices: rows.map((row) => ({ device_id: row.device_id, token: 't' })) }, contents);
+    expect(batch.contents).toHaveLength(2);
+    expect(batch.devices[1]).toEqual({ device_id: 'd1', token: 't', locale: 'fr', variant: 'B', content: 0 });
+  });
+
+  it('reads the values of rows that carry none from the index, in one read', () => {
+    const rows = [{ ordinal: 0, device_id: 'd0', values: { metadata: { first_name: 'Ana' } } }, { ordinal: 1, device_id: 'd1' }];
+    const read: number[][] = [];
+    const devices = { rowsAt: (_partition: number, ordinals: readonly number[]) => (read.push([...ordinals]), ordinals.map((ordinal) => ({ metadata: { first_name: `Row${ordinal}` } }) as never)) };
+    expect(valuesOfRows(devices, 0, rows).map((values) => values.metadata.first_name)).toEqual(['Row0', 'Row1']);
+    expect(read).toEqual([[0, 1]]);
   });
 
   it('renders a replay identically: a fresh maker from the same message gives the same batch', () => {

@@ -3,7 +3,7 @@ import type { IndexReader, AudienceRow } from '@herald/audience-index';
 import type { Outgoing } from '@herald/kafka';
 import { assignDevice, type SplitPlan } from '@herald/templates';
 import { countOne, cutBatches, providerFor, type CutLimits, type PlannedBatch } from './batcher.ts';
-import { contentMakerFor, deviceValuesOf, type ContentMaker, type DeviceContent } from './content-step.ts';
+import { contentMakerFor, valuesOfRows, type ContentMaker, type ContentRow, type DeviceContent } from './content-step.ts';
 import type { TaskProgress } from './task-step.ts';
 
 type Context = { project_id: string; correlation_id?: string | undefined };
@@ -26,11 +26,11 @@ export interface SplitMaker {
   /** Set in the remainder's fan-out: the variant every remainder device gets. */
   winner: number | undefined;
   makers: readonly ContentMaker[];
+  /** A variant is a template: its devices' values are read (never for literal variants alone). */
+  templated: boolean;
 }
 
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
-/** A literal variant's maker: the same content for every device, so the index is not read for its devices. */
-const literalMakers = new WeakSet<ContentMaker>();
 
 export function splitMakerFor(message: FanoutMessageV2): SplitMaker | undefined {
   const split = message.split;
@@ -38,15 +38,14 @@ export function splitMakerFor(message: FanoutMessageV2): SplitMaker | undefined 
   const makers = split.variants.map((variant): ContentMaker => {
     if (variant.template !== undefined) {
       const { split: _split, localizations: _localizations, ...base } = message;
-      return contentMakerFor({ ...base, template: variant.template })!;
+      return contentMakerFor({ ...base, template: variant.template }, variant.name)!;
     }
     const content: LocaleContentFields = literalContent(variant, message);
-    const made: DeviceContent = { locale: 'default', content, bytes: bytesOf(content) };
-    const maker: ContentMaker = { contentOf: () => made };
-    literalMakers.add(maker);
-    return maker;
+    const made: DeviceContent = { locale: 'default', content, bytes: bytesOf(content), variant: variant.name };
+    return { contentOf: () => made };
   });
-  return { plan: planOf(split), names: split.variants.map((variant) => variant.name), winner: split.winner, makers };
+  const templated = split.variants.some((variant) => variant.template !== undefined);
+  return { plan: planOf(split), names: split.variants.map((variant) => variant.name), winner: split.winner, makers, templated };
 }
 
 function literalContent(variant: FanoutSplit['variants'][number], message: FanoutMessageV2): LocaleContentFields {
@@ -93,25 +92,25 @@ export function splitRows<Row extends { device_id: string }>(split: Pick<SplitMa
 }
 
 /**
- * Each sent device's content, from its variant's maker: literal variants
- * without reading the index, template variants with the device's values
- * (read for their devices only). Each content names its variant.
+ * Each sent device's content, from its variant's maker (each content names
+ * its variant, and devices with the same content share one object): literal
+ * variants read no device values, template variants the ones the page read
+ * carried (or, without them, one range read of the page's rows: read per
+ * variant, a variant's devices are scattered over the range, which the
+ * index reads one query per row).
  */
-export function splitContents(split: SplitMaker, index: Pick<IndexReader, 'rowsAt'>, partition: number, rows: ReadonlyArray<{ ordinal: number; device_id: string }>, variantOf: ReadonlyMap<string, number>): Map<string, DeviceContent> {
-  // One read for every template variant's devices of the page: read per variant, a variant's devices are
-  // scattered over the page's range (every other row with two variants), which the index reads one query per row.
-  const templated = rows.filter((row) => !literalMakers.has(split.makers[variantOf.get(row.device_id)!]!));
-  const devices = templated.length === 0 ? [] : index.rowsAt(partition, templated.map((row) => row.ordinal));
+export function splitContents(split: SplitMaker, index: Pick<IndexReader, 'rowsAt'>, partition: number, rows: readonly ContentRow[], variantOf: ReadonlyMap<string, number>): Map<string, DeviceContent> {
+  const values = split.templated ? valuesOfRows(index, partition, rows) : [];
   const contents = new Map<string, DeviceContent>();
-  let at = 0;
-  for (const row of rows) {
-    const variant = variantOf.get(row.device_id)!;
-    const maker = split.makers[variant]!;
-    const content = literalMakers.has(maker) ? maker.contentOf({ metadata: {} }) : maker.contentOf(deviceValuesOf(devices[at++]));
-    contents.set(row.device_id, { ...content, variant: split.names[variant]! });
+  for (let at = 0; at < rows.length; at += 1) {
+    const row = rows[at]!;
+    const maker = split.makers[variantOf.get(row.device_id)!]!;
+    contents.set(row.device_id, maker.contentOf(values[at] ?? NO_VALUES));
   }
   return contents;
 }
+
+const NO_VALUES = { metadata: {} };
 
 /**
  * The holdout's batches, numbered after the step's own and reported

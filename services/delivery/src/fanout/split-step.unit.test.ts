@@ -66,22 +66,43 @@ describe('variant contents', () => {
 });
 
 describe('template variants', () => {
-  it("render per device from the pinned version, reading the index for that variant's devices only", () => {
+  it('render per device from the pinned version, with the values the page read carried (the index is not read again)', () => {
     const template = { id: 't', name: 'promo', version: 2, content: { default: { title: 'Hi {{ device.metadata.first_name | default: "there" }}', body: '{{ pct }}% off' } }, variables: { pct: 20 } };
     const split = splitMakerFor(message({ variants: [variants[0]!, { name: 'B', template }], holdout_percent: 0 }))!;
-    const rows = Array.from({ length: 40 }, (_, index) => ({ device_id: `d${index}`, ordinal: index }));
+    expect(split.templated).toBe(true);
+    const rows = Array.from({ length: 40 }, (_, index) => ({ device_id: `d${index}`, ordinal: index, values: { metadata: { first_name: `Ana${index % 3}` } } }));
     const parts = splitRows(split, 'n-2', rows);
-    const read: number[][] = [];
-    const index = { rowsAt: (_partition: number, ordinals: readonly number[]) => (read.push([...ordinals]), ordinals.map((ordinal) => ({ metadata: { first_name: `Ana${ordinal}` } }) as never)) };
+    const index = {
+      rowsAt: () => {
+        throw new Error('read again');
+      },
+    };
     const contents = splitContents(split, index, 0, parts.send, parts.variantOf);
     const inB = rows.filter((row) => parts.variantOf.get(row.device_id) === 1);
-    expect(read.flat().sort((x, y) => x - y)).toEqual(inB.map((row) => row.ordinal));
-    for (const row of inB) expect(contents.get(row.device_id)).toMatchObject({ variant: 'B', locale: 'default', content: { title: `Hi Ana${row.ordinal}`, body: '20% off' } });
-    const inA = rows.find((row) => parts.variantOf.get(row.device_id) === 0)!;
-    expect(contents.get(inA.device_id)).toMatchObject({ variant: 'A', content: { title: 'Sale', body: 'Today only' } });
+    for (const row of inB) expect(contents.get(row.device_id)).toMatchObject({ variant: 'B', locale: 'default', content: { title: `Hi Ana${row.ordinal % 3}`, body: '20% off' } });
+    // Devices with the same values share one content object, variant included: nothing is made per device.
+    const same = inB.filter((row) => row.ordinal % 3 === inB[0]!.ordinal % 3);
+    expect(same.length).toBeGreaterThan(1);
+    for (const row of same) expect(contents.get(row.device_id)).toBe(contents.get(same[0]!.device_id));
+    const inA = rows.filter((row) => parts.variantOf.get(row.device_id) === 0);
+    expect(contents.get(inA[0]!.device_id)).toMatchObject({ variant: 'A', content: { title: 'Sale', body: 'Today only' } });
+    expect(contents.get(inA[1]!.device_id)).toBe(contents.get(inA[0]!.device_id));
   });
 
-  it("reads the page's rows once for every template variant's devices, in ascending order (one range read, not one query per scattered row)", () => {
+  it('literal variants alone read no device values', () => {
+    const split = splitMakerFor(message({ variants, holdout_percent: 0 }))!;
+    expect(split.templated).toBe(false);
+    const rows = Array.from({ length: 10 }, (_, index) => ({ device_id: `d${index}`, ordinal: index }));
+    const parts = splitRows(split, 'n-4', rows);
+    const index = {
+      rowsAt: () => {
+        throw new Error('read');
+      },
+    };
+    expect(splitContents(split, index, 0, parts.send, parts.variantOf).size).toBe(parts.send.length);
+  });
+
+  it("rows read without their values: the page's rows are read once for every template variant's devices, in ascending order (one range read, not one query per scattered row)", () => {
     const template = (name: string) => ({ id: name, name, version: 1, content: { default: { title: `${name} {{ device.metadata.first_name | default: "there" }}`, body: 'b' } }, variables: {} });
     const split = splitMakerFor(message({ variants: [{ name: 'A', template: template('a') }, { name: 'B', template: template('b') }], holdout_percent: 0 }))!;
     const rows = Array.from({ length: 200 }, (_, index) => ({ device_id: `d${index}`, ordinal: 1000 + index }));

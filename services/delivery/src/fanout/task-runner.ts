@@ -139,6 +139,10 @@ export function taskHandler(deps: TaskRunnerDeps) {
       const message = await messageOf(task, record.partition);
       if (task.step === 0) messages.set(`${task.fanout_id}|${record.partition}`, message);
       const limit = pace.limit;
+      // An A/B send: each device's variant (one hash), the holdout reported apart, the remainder left for the winner (split-step.ts).
+      const split = splitOf(task, message);
+      // A template send (or one with localisations): each device's content, from its values, carried by the page read; a plain literal send skips this.
+      const maker = split === undefined ? makerOf(task.notification_id, message) : undefined;
       const read = readPage(deps.index, {
         partition: record.partition,
         projectId: record.event.project_id,
@@ -148,14 +152,11 @@ export function taskHandler(deps: TaskRunnerDeps) {
         limit,
         partitionOf: deps.partitionOf,
         registeredBefore: task.wait_for,
+        withValues: maker !== undefined || split?.templated === true,
       });
       const envelope = envelopeBytes(task, message, context);
-      // An A/B send: each device's variant (one hash), the holdout reported apart, the remainder left for the winner (split-step.ts).
-      const split = splitOf(task, message);
       const parts = split === undefined ? undefined : splitRows(split, task.notification_id, read.rows);
       const page = parts === undefined ? read : { ...read, rows: parts.send };
-      // A template send (or one with localisations): each device's content, from its values in the index; a plain literal send skips this.
-      const maker = split === undefined ? makerOf(task.notification_id, message) : undefined;
       const contents =
         split !== undefined ? splitContents(split, deps.index, record.partition, page.rows, parts!.variantOf) : maker === undefined ? undefined : contentsOfRows(maker, deps.index, record.partition, page.rows);
       const limits = { maxDevices: deps.batchSize ?? BATCH_SIZE, maxDeviceBytes: BATCH_BYTE_BUDGET - envelope, ...(contents === undefined ? {} : { extraBytes: contentBytes(contents) }) };
