@@ -66,6 +66,16 @@ describe('APNs client against the fake APNs', () => {
     expect(delivery?.headers).not.toHaveProperty('apns-collapse-id');
   });
 
+  it("sends each device its own request in one call (per-device content), the same request's devices the same payload", async () => {
+    const hi = buildApnsRequest({ ...message, title: 'Hi Ana' });
+    const hallo = buildApnsRequest({ ...message, title: 'Hallo Bo' });
+    const own: Record<string, typeof hi> = { 'device-0': hi, 'device-1': hallo, 'device-2': hi };
+    const results = await client.send(devices('a1', 'b2', 'c3'), (device) => own[device.device_id]!);
+    expect(results.map((result) => result.outcome)).toEqual(['delivered', 'delivered', 'delivered']);
+    const byToken = new Map(apns.deliveries.map((delivery) => [delivery.token, delivery.payload]));
+    expect([byToken.get('a1'), byToken.get('b2'), byToken.get('c3')]).toEqual([hi.payload, hallo.payload, hi.payload]);
+  });
+
   it('sends a Live Activity start to a push-to-start token with the liveactivity type and topic, and updates with rising timestamps', async () => {
     const start = buildLiveActivityRequest({
       event: 'start',

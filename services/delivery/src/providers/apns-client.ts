@@ -28,8 +28,11 @@ export interface ApnsClientOptions {
 }
 
 export interface ApnsClient {
-  /** One result per device, in input order. Never throws for provider answers. `urgent` (express lane): its requests take the next free slots, ahead of waiting campaign requests. */
-  send(devices: readonly DeviceTarget[], request: ApnsRequest, urgent?: boolean): Promise<DeviceResult[]>;
+  /**
+   * One result per device, in input order. Never throws for provider answers. `urgent` (express lane): its requests take the next free slots, ahead of waiting campaign requests.
+   * `request` is the same for every device, or a device's own (per-device content: devices with the same content get the same request object).
+   */
+  send(devices: readonly DeviceTarget[], request: ApnsRequest | ((device: DeviceTarget) => ApnsRequest), urgent?: boolean): Promise<DeviceResult[]>;
   /** A Live Activity push to activity tokens (`token` of each target), on the same connection: topic `<bundle id>.push-type.liveactivity`. */
   sendLiveActivity(devices: readonly DeviceTarget[], request: LiveActivityRequest, urgent?: boolean): Promise<DeviceResult[]>;
   close(): Promise<void>;
@@ -101,6 +104,17 @@ function closeSessionsGracefully(provider: apn.Provider, requestTimeoutMs: numbe
  * deletes it), so APNs outcomes never carry `retryAfterMs`; Apple does not
  * document one for APNs anyway.
  */
+function apnsNotification(request: ApnsRequest, bundleId: string): apn.Notification {
+  const notification = new apn.Notification();
+  notification.rawPayload = request.payload;
+  notification.topic = bundleId;
+  notification.pushType = request.pushType;
+  notification.priority = request.priority;
+  if (request.collapseId !== undefined) notification.collapseId = request.collapseId;
+  if (request.expiry !== undefined) notification.expiry = request.expiry;
+  return notification;
+}
+
 export function createApnsClient(options: ApnsClientOptions): ApnsClient {
   const { credential } = options;
   checkCredential(credential);
@@ -133,15 +147,15 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
 
   return {
     async send(devices, request, urgent = false) {
-      // One notification per batch: node-apn compiles the body once and reuses it for every token.
-      const notification = new apn.Notification();
-      notification.rawPayload = request.payload;
-      notification.topic = credential.bundleId;
-      notification.pushType = request.pushType;
-      notification.priority = request.priority;
-      if (request.collapseId !== undefined) notification.collapseId = request.collapseId;
-      if (request.expiry !== undefined) notification.expiry = request.expiry;
-      return Promise.all(devices.map((device) => limiter.run(() => sendOne(device, notification), urgent)));
+      // One notification per distinct request (per batch, or per content): node-apn compiles its body once and reuses it for every token.
+      const notifications = new Map<ApnsRequest, apn.Notification>();
+      const notificationOf = (device: DeviceTarget) => {
+        const own = typeof request === 'function' ? request(device) : request;
+        let notification = notifications.get(own);
+        if (notification === undefined) notifications.set(own, (notification = apnsNotification(own, credential.bundleId)));
+        return notification;
+      };
+      return Promise.all(devices.map((device) => limiter.run(() => sendOne(device, notificationOf(device)), urgent)));
     },
     async sendLiveActivity(devices, request, urgent = false) {
       const notification = new apn.Notification();

@@ -45,6 +45,22 @@ describe('the Web Push client and the fake push service', () => {
     expect(client.vapid.signed - signedBefore).toBe(1);
   });
 
+  it("sends each target its own message when it carries one (per-device content), in one call", async () => {
+    fake.reset();
+    const subscriptions = [fake.subscribe({ applicationServerKey: key.public_key }), fake.subscribe({ applicationServerKey: key.public_key }), fake.subscribe({ applicationServerKey: key.public_key })];
+    const hi: PushMessage = { ...message, title: 'Hi Ana', collapse_id: 'ana' };
+    const hallo: PushMessage = { ...message, title: 'Hallo Bo' };
+    const own = [hi, hallo, hi];
+    const results = await client.send(project, subscriptions.map((subscription, index) => ({ ...target(subscription, `d${index}`), message: own[index] })), undefined);
+    expect(results.map((result) => result.outcome)).toEqual(['delivered', 'delivered', 'delivered']);
+    const byEndpoint = new Map(fake.deliveries.map((delivery) => [delivery.endpoint, delivery]));
+    for (const [index, subscription] of subscriptions.entries()) {
+      const delivery = byEndpoint.get(subscription.endpoint)!;
+      expect(JSON.parse(delivery.plaintext)).toEqual(buildWebPushPayload(own[index]!));
+      expect(delivery.headers.topic).toBe(own[index]!.collapse_id);
+    }
+  });
+
   it('maps each answer: 410 and 404 gone, 413 too large, 403 for another key, 5xx retryable', async () => {
     fake.reset();
     const expired = fake.subscribe();

@@ -18,6 +18,8 @@ export interface WebPushTarget {
   p256dh: string;
   auth: string;
   key_id: string;
+  /** This device's own message (a batch with per-device content; devices with the same content share one object); absent: the call's. */
+  message?: PushMessage | undefined;
 }
 
 /** The project's VAPID keys (libs/admin WebPushCredential). */
@@ -39,7 +41,8 @@ export interface WebPushClientOptions {
 }
 
 export interface WebPushClient {
-  send(keys: WebPushProjectKeys, targets: readonly WebPushTarget[], message: PushMessage): Promise<DeviceResult[]>;
+  /** `message`: every target's, unless the target carries its own (undefined: each does). */
+  send(keys: WebPushProjectKeys, targets: readonly WebPushTarget[], message: PushMessage | undefined): Promise<DeviceResult[]>;
   readonly vapid: VapidHeaderCache;
   close(): void;
 }
@@ -137,10 +140,21 @@ export function createWebPushClient(options: WebPushClientOptions): WebPushClien
   return {
     vapid,
     async send(project, targets, message) {
-      // Once per batch: the plaintext and headers are the same for every subscription; only the encryption differs.
-      const plaintext = webPushPlaintext(buildWebPushPayload(message));
-      const headers = webPushHeaders(message, topicOf);
-      return Promise.all(targets.map((target) => sendOne(project, target, plaintext, headers)));
+      // Once per message (per batch, or per content): the plaintext and headers are the same for every subscription; only the encryption differs.
+      const built = new Map<PushMessage, { plaintext: string; headers: Record<string, string> }>();
+      const builtOf = (own: PushMessage) => {
+        let known = built.get(own);
+        if (known === undefined) built.set(own, (known = { plaintext: webPushPlaintext(buildWebPushPayload(own)), headers: webPushHeaders(own, topicOf) }));
+        return known;
+      };
+      return Promise.all(
+        targets.map((target) => {
+          const own = target.message ?? message;
+          if (own === undefined) throw new Error(`web push target ${target.device_id} has no message`);
+          const { plaintext, headers } = builtOf(own);
+          return sendOne(project, target, plaintext, headers);
+        }),
+      );
     },
     close() {
       agents.https.destroy();

@@ -68,12 +68,13 @@ export function sendByContent<Payload>(
 
 /**
  * sendByContent for a provider whose one call carries a payload per device
- * (FCM's `sendEach`): the devices whose content's payload is built go in
- * one send, each with its content's payload (built once per content), the
- * others fail with `unbuildable`. A call per content would be a provider
- * call per device for a send personalised per device, and each FCM call
- * costs about 15 µs of CPU of its own (firebase-admin copies its input and
- * leases the HTTP/2 session), as much as the rest of a push.
+ * (FCM's `sendEach`, APNs' request per device): the devices whose content's
+ * payload is built go in one send, each with its content's payload (built
+ * once per content), the others fail with `unbuildable`. A call per content
+ * would be a provider call per device for a send personalised per device:
+ * each FCM call costs about 15 µs of CPU of its own (firebase-admin copies
+ * its input and leases the HTTP/2 session), and every call its own retry
+ * loop, send slot and timing, as much as the rest of a push.
  */
 export function sendEachByContent<Payload>(
   message: PushMessage,

@@ -71,10 +71,11 @@ export async function batchSender(deps: SenderDeps, batch: DeliveryBatchV2, cont
     // A browser that subscribed with a key generated after this process last read the project's keys: read them again, once.
     if (namesUnknownKey(project, stored.values())) project = (await untilAvailable(deps, context, () => deps.clients.webpush(batch.project_id, { fresh: true }))) ?? project;
     const send = webPushSend(project, batch, lookup, stored, deps.logger);
-    const sendWeb = (devices: readonly DeviceTarget[], content: PushMessage) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => send(open, content))), deps.policy, clock, hooks);
+    const sendWeb = (devices: readonly DeviceTarget[], content: PushMessage | ((device: DeviceTarget) => PushMessage)) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => send(open, content))), deps.policy, clock, hooks);
     // The plaintext is built by the client once per send call; checked here so a message that can never be built fails without a send.
     const buildable = (content: PushMessage) => builtPayload(deps, batch, () => checkWebPushPayload(content));
-    if (batch.data.contents !== undefined) return sendByContent(message, batch, buildable, sendWeb, PAYLOAD_BUILD_FAILED);
+    // Per-device content: one send for the whole batch, each device with its content's message (checked once per content).
+    if (batch.data.contents !== undefined) return sendEachByContent(message, batch, buildable, sendWeb, PAYLOAD_BUILD_FAILED);
     if (buildable(message) === undefined) return PAYLOAD_BUILD_FAILED;
     return (devices) => sendWeb(devices, message);
   }
@@ -91,9 +92,10 @@ export async function batchSender(deps: SenderDeps, batch: DeliveryBatchV2, cont
   if (deps.provider === 'apns') {
     const client = await untilAvailable(deps, context, () => deps.clients.apns(batch.project_id));
     if (client === undefined) return 'NoApnsCredentials';
-    const sendApns = (devices: readonly DeviceTarget[], request: ReturnType<typeof buildApnsRequest>) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, request, urgent))), deps.policy, clock, hooks);
-    // Per-device content (a template send, localisations): one payload per distinct content.
-    if (batch.data.contents !== undefined) return sendByContent(message, batch, (content) => builtPayload(deps, batch, () => buildApnsRequest(content)), sendApns, PAYLOAD_BUILD_FAILED);
+    type ApnsPayload = ReturnType<typeof buildApnsRequest>;
+    const sendApns = (devices: readonly DeviceTarget[], request: ApnsPayload | ((device: DeviceTarget) => ApnsPayload)) => sendWithRetry(devices, (open) => gated(() => timed(deps, () => client.send(open, request, urgent))), deps.policy, clock, hooks);
+    // Per-device content (a template send, localisations): one send for the whole batch, each device with its content's request (built once per content).
+    if (batch.data.contents !== undefined) return sendEachByContent(message, batch, (content) => builtPayload(deps, batch, () => buildApnsRequest(content)), sendApns, PAYLOAD_BUILD_FAILED);
     const request = builtPayload(deps, batch, () => buildApnsRequest(message));
     if (request === undefined) return PAYLOAD_BUILD_FAILED;
     return (devices) => sendApns(devices, request);

@@ -31,14 +31,18 @@ export const SUBSCRIPTION_REASONS = { unknown: 'SubscriptionUnknown', changed: '
  * targets to send to, and the retryable results of the devices whose
  * subscription is not there or not the batch's endpoint.
  */
-export function joinSubscriptions(devices: readonly DeviceTarget[], stored: ReadonlyMap<string, StoredSubscription>): { targets: WebPushTarget[]; waiting: DeviceResult[] } {
+export function joinSubscriptions(
+  devices: readonly DeviceTarget[],
+  stored: ReadonlyMap<string, StoredSubscription>,
+  messageOf?: (device: DeviceTarget) => PushMessage,
+): { targets: WebPushTarget[]; waiting: DeviceResult[] } {
   const targets: WebPushTarget[] = [];
   const waiting: DeviceResult[] = [];
   for (const device of devices) {
     const subscription = stored.get(device.device_id);
     if (subscription === undefined) waiting.push({ device_id: device.device_id, outcome: 'retryable', reason: SUBSCRIPTION_REASONS.unknown });
     else if (subscription.endpoint !== device.token) waiting.push({ device_id: device.device_id, outcome: 'retryable', reason: SUBSCRIPTION_REASONS.changed });
-    else targets.push({ device_id: device.device_id, endpoint: subscription.endpoint, p256dh: subscription.p256dh, auth: subscription.auth, key_id: subscription.key_id });
+    else targets.push({ device_id: device.device_id, endpoint: subscription.endpoint, p256dh: subscription.p256dh, auth: subscription.auth, key_id: subscription.key_id, message: messageOf?.(device) });
   }
   return { targets, waiting };
 }
@@ -84,7 +88,7 @@ export function webPushSend(
   lookup: SubscriptionLookup,
   stored: Map<string, StoredSubscription>,
   logger: Logger,
-): (devices: readonly DeviceTarget[], message: PushMessage) => Promise<DeviceResult[]> {
+): (devices: readonly DeviceTarget[], message: PushMessage | ((device: DeviceTarget) => PushMessage)) => Promise<DeviceResult[]> {
   // Read just now, with the batch: their first send does not ask again.
   const readWithBatch = new Set(batch.data.devices.map((device) => device.device_id));
   return async (devices, message) => {
@@ -96,8 +100,9 @@ export function webPushSend(
         logger.warn({ err: error, batch_id: batch.data.batch_id, devices: missing.length }, 'web subscriptions could not be read: those devices are retried');
       }
     }
-    const { targets, waiting } = joinSubscriptions(devices, stored);
-    const sent = targets.length === 0 ? [] : await project.client.send(project.keys, targets, message);
+    // Per-device content: each target carries its device's message, and the whole batch goes in one call, as a literal one does.
+    const { targets, waiting } = typeof message === 'function' ? joinSubscriptions(devices, stored, message) : joinSubscriptions(devices, stored);
+    const sent = targets.length === 0 ? [] : await project.client.send(project.keys, targets, typeof message === 'function' ? undefined : message);
     warnVapidRejectedOnce(logger, batch.project_id, project.keys, sent);
     const byDevice = new Map([...sent, ...waiting].map((result) => [result.device_id, result]));
     return devices.map((device) => byDevice.get(device.device_id)!);

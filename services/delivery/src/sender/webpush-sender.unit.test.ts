@@ -30,6 +30,23 @@ describe('joinSubscriptions', () => {
       { device_id: 'd3', outcome: 'retryable', reason: SUBSCRIPTION_REASONS.unknown },
     ]);
   });
+
+  it("gives each target its device's own message when the batch has per-device content", () => {
+    const hi = { notification_id: 'n', project_id: 'p', title: 'Hi', body: 'b' };
+    const hallo = { ...hi, title: 'Hallo' };
+    const { targets } = joinSubscriptions(
+      [
+        { device_id: 'd1', token: 'https://push.example/1' },
+        { device_id: 'd2', token: 'https://push.example/2' },
+      ],
+      new Map([
+        ['d1', subscription(1)],
+        ['d2', subscription(2)],
+      ]),
+      (device) => (device.device_id === 'd1' ? hi : hallo),
+    );
+    expect(targets.map((target) => target.message)).toEqual([hi, hallo]);
+  });
 });
 
 function webBatch(id: string, projectId: string, devices: number[], lane = 'herald.deliveries.webpush'): ConsumedEvent {
