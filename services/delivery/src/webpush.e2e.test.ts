@@ -93,6 +93,19 @@ describe('Web Push sending', () => {
     expect(shown.counts_by_provider!.webpush!.targeted).toBe(1);
   });
 
+  it('sends each browser its own language of a localised send (a batch with per-device content)', async () => {
+    const french = await browser(fakes().webpush, 'loc-fr-', { locale: 'fr-BE' });
+    const german = await browser(fakes().webpush, 'loc-de-', { locale: 'de' });
+    const other = await browser(fakes().webpush, 'loc-es-', { locale: 'es' });
+    const id = await send([{ device_id: french.id }, { device_id: german.id }, { device_id: other.id }], { title: 'Sale', body: 'Today only', localizations: { fr: { title: 'Soldes' }, de: { title: 'Ausverkauf', body: 'Nur heute' } } });
+    const rows = await settled(id, [french.id, german.id, other.id]);
+    for (const deviceId of [french.id, german.id, other.id]) expect(rows.get(deviceId)).toMatchObject({ provider: 'webpush', outcome: 'delivered' });
+    const shown = (subscription: FakeBrowserSubscription) => deliveredTo(fakes().webpush, subscription, id).map((delivery) => (JSON.parse(delivery.plaintext) as { notification: { title: string; body: string } }).notification);
+    expect(shown(french.subscription)).toMatchObject([{ title: 'Soldes', body: 'Today only' }]);
+    expect(shown(german.subscription)).toMatchObject([{ title: 'Ausverkauf', body: 'Nur heute' }]);
+    expect(shown(other.subscription)).toMatchObject([{ title: 'Sale', body: 'Today only' }]);
+  });
+
   it('deactivates a device whose subscription is gone (410), and a new subscription of the same browser brings it back', async () => {
     const { id: deviceId, subscription } = await browser(fakes().webpush, 'gone-');
     fakes().webpush.expire(subscription.endpoint);
