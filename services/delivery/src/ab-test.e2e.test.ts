@@ -3,15 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignDevice } from '@herald/templates';
-import { createTopics, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { deviceIdFor } from '@herald/events';
+import { createTopics, devicesPerPlatform, seedTopicAudience, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
  * An A/B send with a holdout and a test share through the real pipeline
  * (API, Kafka, the store, fan-out, senders, the FCM fake): the devices split
  * as their hashes say, the holdout gets nothing, B's opens make B win at
  * `decide_after` (reached by moving the schedule clock) and the remainder
- * gets B, each device once. The ≥ 10,000-device proportion check is a unit
- * test of the assignment (split-step.unit.test.ts).
+ * gets B, each device once. And over 10,000 devices (registered straight
+ * through Kafka) an A/B send's arms and holdout hold the shares asked for,
+ * within statistical bounds, through the whole pipeline.
  */
 let harness: ApiHarness;
 let project: { id: string; api_key: string };
@@ -78,6 +80,61 @@ describe('A/B sends', () => {
       expect(noNotification.status).toBe(422);
     }
   });
+
+  // Before the decision test below, which moves the test clock a day on (the send here would read as expired).
+  it('split 10,000 devices in the shares asked for, within statistical bounds, the holdout sent nothing and each other device once', async () => {
+    const large = await harness.createProject('ab-large');
+    await harness.fakes!.configure(large.id);
+    const devices = devicesPerPlatform(10_000).filter((device) => device.platform === 'android');
+    await seedTopicAudience(harness, large, devices, 'everyone');
+    const titles = ['One', 'Two', 'Three'];
+    const accepted = await harness.request('POST', '/api/v1/notifications', {
+      key: large.api_key,
+      body: { notification: { targets: ['everyone'], variants: titles.map((title, index) => ({ name: `V${index}`, title, body: 'Hello' })), holdout_percent: 10 } },
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+    const id = (accepted.body!.data as { id: string }).id;
+
+    let last: unknown;
+    const done = await waitFor('the large A/B send sent', async () => {
+      const response = await harness.request('GET', `/api/v1/notifications/${id}`, { key: large.api_key });
+      const data = response.body?.data as (View & { counts: Record<string, number> }) | undefined;
+      last = data;
+      return data?.status === 'sent' ? data : undefined;
+    }, 240_000).catch((error: unknown) => {
+      throw new Error(`${String(error)}; last read ${JSON.stringify(last)}; ${pushesOf(id).length} pushes`);
+    });
+    const total = devices.length;
+    // The shares asked for: 10 % held out, the rest split evenly over three arms. Each observed count
+    // lies within five standard deviations of its binomial mean (a false alarm about once in 1.7 million runs).
+    const within = (observed: number, share: number) => Math.abs(observed - total * share) <= 5 * Math.sqrt(total * share * (1 - share));
+    const heldOut = done.counts_by_variant?.holdout?.held_out ?? -1;
+    expect(within(heldOut, 0.1), `held out ${heldOut}`).toBe(true);
+    for (const name of ['V0', 'V1', 'V2']) {
+      const targeted = done.counts_by_variant?.[name]?.targeted ?? -1;
+      expect(within(targeted, 0.3), `${name} targeted ${targeted}`).toBe(true);
+    }
+    // The counts are the hash's placement, device by device, and every device is counted once.
+    const plan = { variants: 3, holdoutPercent: 10 };
+    const placed = new Map(devices.map(({ token }) => [token, assignDevice(plan, id, deviceIdFor(large.id, token))]));
+    const expectedIn = (index: number) => [...placed.values()].filter((at) => at.kind === 'variant' && at.index === index).length;
+    expect(heldOut).toBe([...placed.values()].filter((at) => at.kind === 'held_out').length);
+    for (const index of [0, 1, 2]) expect(done.counts_by_variant?.[`V${index}`]?.delivered).toBe(expectedIn(index));
+    expect(done.counts).toMatchObject({ targeted: total, delivered: total - heldOut, failed: 0 });
+
+    // At the provider: the holdout nothing, every other device once, with its arm's title.
+    const pushes = pushesOf(id);
+    expect(pushes).toHaveLength(total - heldOut);
+    const seen = new Set<string>();
+    for (const push of pushes) {
+      const token = push.message.token as string;
+      const at = placed.get(token);
+      expect(at?.kind, token).toBe('variant');
+      expect((push.message.notification as { title: string }).title).toBe(titles[(at as { index: number }).index]);
+      expect(seen.has(token), `${token} pushed twice`).toBe(false);
+      seen.add(token);
+    }
+  }, 300_000);
 
   it('split the audience, hold the holdout out, and send the winner to the remainder once at decide_after', async () => {
     const accepted = await harness.request('POST', '/api/v1/notifications', {
@@ -169,4 +226,5 @@ describe('A/B sends', () => {
     const receipt = (await harness.request('GET', `/api/v1/devices/${deviceIds.get(inVariant(0)[0]!)!}/receipts`, { key: project.api_key })).body?.data as Array<{ notification_id: string; variant?: string }>;
     expect(receipt.find((row) => row.notification_id === id)?.variant).toBe('A');
   });
+
 });
