@@ -1,4 +1,11 @@
-import type { DraftField, FieldProblems, NotificationRequest } from './draft.ts';
+import type { paths } from '@herald/client';
+
+// Typed here rather than imported from draft.ts, which builds on this file: the content's own
+// slice of the send request, and the problems it names by its form's fields.
+type NotificationRequest = paths['/api/v1/notifications']['post']['requestBody']['content']['application/json']['notification'];
+/** A content field of the composer's form (draft.ts's DraftField narrowed to content). */
+type DraftField = keyof ContentForm;
+type FieldProblems = Partial<Record<DraftField | 'form', string[]>>;
 
 /**
  * The composer's content beyond one title and body (docs/guides/templates.md):
