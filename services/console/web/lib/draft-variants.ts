@@ -1,8 +1,9 @@
 import type { paths } from '@herald/client';
 
-// Typed here rather than imported from draft.ts, which builds on this file: the content's own
-// slice of the send request, and the problems it names by its form's fields.
-type NotificationRequest = paths['/api/v1/notifications']['post']['requestBody']['content']['application/json']['notification'];
+/** The send request body, exactly as the API's OpenAPI document types it (draft.ts re-exports it: it builds on this file). */
+export type SendBody = paths['/api/v1/notifications']['post']['requestBody']['content']['application/json'];
+export type NotificationRequest = SendBody['notification'];
+// The problems this file names, by its form's content fields (draft.ts's FieldProblems covers every field).
 /** A content field of the composer's form (draft.ts's DraftField narrowed to content). */
 type DraftField = keyof ContentForm;
 type FieldProblems = Partial<Record<DraftField | 'form', string[]>>;

@@ -1,9 +1,7 @@
 import type { paths } from '@herald/client';
-import { CONTENT_FIELD_OF, contentOf, EMPTY_CONTENT, type ContentForm } from './draft-variants.ts';
+import { CONTENT_FIELD_OF, contentOf, EMPTY_CONTENT, type ContentForm, type NotificationRequest } from './draft-variants.ts';
 
-/** The send request body, exactly as the API's OpenAPI document types it. */
-export type SendBody = paths['/api/v1/notifications']['post']['requestBody']['content']['application/json'];
-export type NotificationRequest = SendBody['notification'];
+export type { NotificationRequest, SendBody } from './draft-variants.ts';
 export type Notification = paths['/api/v1/notifications/{id}']['get']['responses'][200]['content']['application/json']['data'];
 
 /** The composer's form: every field as the person typed it (content: literal, localised, a template or an A/B test; lib/draft-variants.ts). */
