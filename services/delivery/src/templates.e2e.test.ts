@@ -123,4 +123,30 @@ describe('template sends', () => {
       'tpl-es': { title: 'Rebajas', body: 'Today only' },
     });
   });
+
+  it('renders a send taken up after a crash from the version it pinned, though the template was rewritten and deleted meanwhile', async () => {
+    const created = await harness.request('POST', '/api/v1/templates', { key: project.api_key, body: { name: 'pinned', content: { default: { title: 'First {{ device.metadata.first_name | default: "you" }}', body: 'v1' } } } });
+    expect(created.status).toBe(201);
+    const templateId = (created.body!.data as { id: string }).id;
+    let id = '';
+    // Delivery killed (-9): the request waits in Kafka while the template changes under it.
+    await harness.restartDelivery!('SIGKILL', {
+      whileDown: async () => {
+        const accepted = await send({ template: 'pinned' });
+        expect(accepted.status).toBe(201);
+        id = (accepted.body!.data as { id: string }).id;
+        const rewritten = await harness.request('PUT', `/api/v1/templates/${templateId}`, { key: project.api_key, body: { content: { default: { title: 'Second {{ device.metadata.first_name | default: "you" }}', body: 'v2' } } } });
+        expect(rewritten.status, JSON.stringify(rewritten.body)).toBe(200);
+        expect((await harness.request('DELETE', `/api/v1/templates/${templateId}`, { key: project.api_key })).status).toBe(204);
+      },
+    });
+    const received = await arrivals(id, 4);
+    expect(Object.fromEntries(received)).toEqual({
+      'tpl-fr-ca': { title: 'First Ana', body: 'v1' },
+      'tpl-de': { title: 'First Bo', body: 'v1' },
+      'tpl-none': { title: 'First you', body: 'v1' },
+      'tpl-es': { title: 'First Cy', body: 'v1' },
+    });
+    expect(await finished(id)).toMatchObject({ delivered: 5, failed: 0 });
+  }, 180_000);
 });
