@@ -3,11 +3,11 @@ import { createEvent, TOPICS } from '@herald/events';
 import { foldRecords } from './apply-projection.ts';
 import { bucketOf, type NotificationReportDocument, notificationReportsProjection } from '@herald/read-models';
 
-type Result = { outcome: 'delivered' | 'failed' | 'invalid' | 'cancelled'; reason?: string };
-const reported = (batchId: string, provider: 'apns' | 'fcm', results: Result[], at: string, offset: number) => ({
+type Result = { outcome: 'delivered' | 'failed' | 'invalid' | 'cancelled' | 'deferred'; reason?: string; device_id?: string };
+const reported = (batchId: string, provider: 'apns' | 'fcm', results: Result[], at: string, offset: number, settlesDeferral = false) => ({
   event: createEvent(
     'DeliveryReported',
-    { notification_id: 'n1', batch_id: batchId, provider, results: results.map((result, n) => ({ device_id: `${batchId}-${n}`, ...result })) },
+    { notification_id: 'n1', batch_id: batchId, provider, results: results.map((result, n) => ({ device_id: `${batchId}-${n}`, ...result })), ...(settlesDeferral ? { settles_deferral: true } : {}) },
     { project_id: 'p', now: new Date(at) },
   ),
   topic: TOPICS.notificationEvents,
@@ -23,6 +23,24 @@ const opened = (at: string, offset: number) => ({
 const fold = (records: ReadonlyArray<ReturnType<typeof reported> | ReturnType<typeof opened>>, start = new Map<string, NotificationReportDocument>()) => foldRecords(notificationReportsProjection, records, start);
 
 describe('notification reports', () => {
+  it("counts a deferred batch's released devices once, also when its first report counted others", () => {
+    const at = '2026-05-01T10:00:00Z';
+    const doc = fold([
+      reported('n1:fcm:0', 'fcm', [{ outcome: 'delivered' }, { outcome: 'deferred', device_id: 'quiet' }], at, 0),
+      reported('n1:fcm:1', 'fcm', [{ outcome: 'deferred', device_id: 'later' }], at, 1),
+      reported('n1:fcm:0', 'fcm', [{ outcome: 'delivered', device_id: 'quiet' }], '2026-05-01T10:30:00Z', 2, true),
+      reported('n1:fcm:1', 'fcm', [{ outcome: 'failed', reason: 'AttemptsExhausted', device_id: 'later' }], '2026-05-01T10:30:01Z', 3, true),
+      // A release reported twice (a sender crash): counted once.
+      reported('n1:fcm:0', 'fcm', [{ outcome: 'delivered', device_id: 'quiet' }], '2026-05-01T10:30:02Z', 4, true),
+    ]).get('n1')!;
+    const totals = doc.timeline.reduce<Record<string, number>>((sum, bucket) => {
+      for (const [field, count] of Object.entries(bucket)) if (typeof count === 'number' && field !== 'at') sum[field] = (sum[field] ?? 0) + count;
+      return sum;
+    }, {});
+    expect(totals).toMatchObject({ delivered: 2, failed: 1 });
+    expect(doc.failures).toEqual([{ provider: 'fcm', outcome: 'failed', reason: 'AttemptsExhausted', count: 1 }]);
+  });
+
   it('groups failures by provider, outcome and reason, most frequent first', () => {
     const doc = fold([
       reported('n1:apns:0', 'apns', [{ outcome: 'delivered' }, { outcome: 'invalid', reason: 'BadDeviceToken' }, { outcome: 'failed', reason: 'AttemptsExhausted' }], '2026-05-01T10:00:00Z', 0),

@@ -2,7 +2,7 @@ import { TOPICS, type ConsumedEvent, type Provider } from '@herald/events';
 import type { ProjectedDocument } from './documents.ts';
 import { alreadyApplied, positionOf, type Projection } from './projection.ts';
 import { outcomeCountDeltas, ZERO_OUTCOMES, type OutcomeCounts } from './outcome-counts.ts';
-import { NOTIFICATIONS_FETCH } from './notifications.ts';
+import { NOTIFICATIONS_FETCH, SETTLED_SUFFIX } from './notifications.ts';
 import { localeCountsAfterOpen, localeCountsAfterReport, type LocaleCounts } from './locale-counts.ts';
 
 /** Devices not delivered, grouped by the provider's (or Herald's) reason. */
@@ -97,9 +97,10 @@ export function evolveNotificationReport(state: NotificationReportDocument | und
     const byLocale = localeCountsAfterOpen(base.by_locale, event.data);
     return { ...base, started_at: startedAt, timeline: addToBucket(base.timeline, bucket, { opened: 1 }), ...(byLocale === undefined ? {} : { by_locale: byLocale }), updated_at: at, position };
   }
-  if (base.reported_batches.includes(event.data.batch_id)) return { ...base, position };
-  // A deferred batch is counted once, when its release is reported (under the same batch id).
-  if (event.data.results.every((result) => result.outcome === 'deferred')) return { ...base, position };
+  // A deferred batch's release is reported again under its id (`settles_deferral`): kept under its own key, as the
+  // notification's counts keep it, so the released devices count once even when the batch's first report counted others.
+  const key = event.data.settles_deferral === true ? `${event.data.batch_id}${SETTLED_SUFFIX}` : event.data.batch_id;
+  if (base.reported_batches.includes(key)) return { ...base, position };
   const counts: Partial<OutcomeCounts> = {};
   // The holdout is never sent: not an outcome over time (its count is the notification's).
   for (const result of event.data.results) if (result.outcome !== 'deferred' && result.outcome !== 'held_out') counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
@@ -110,7 +111,7 @@ export function evolveNotificationReport(state: NotificationReportDocument | und
     failures: addFailures(base.failures, event.data.provider, event.data.results),
     timeline: addToBucket(base.timeline, bucket, counts),
     ...(byLocale === undefined ? {} : { by_locale: byLocale }),
-    reported_batches: [...base.reported_batches, event.data.batch_id],
+    reported_batches: [...base.reported_batches, key],
     updated_at: at,
     position,
   };
