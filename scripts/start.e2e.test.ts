@@ -8,13 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, INFRA_SCRIPT } from '@herald/local-infra';
 import { NODE_FLAGS } from '@herald/runtime';
 import { waitFor } from '@herald/testing';
+import { axeViolations, launchChromium } from '../services/console/src/browser.ts';
 
 /**
  * `npm start` as a developer runs it, beside the test infrastructure (two
  * stacks on one machine, issue 17 items 6, 8 and 10): every port and the
  * state directory come from the environment; only delivery receives
  * HERALD_SECRET_KEY; everything under the state directory is its owner's
- * only; and Ctrl-C with open, half-open and half-sent requests stops every
+ * only; the console it serves takes a campaign manager from compose through
+ * review and a test send to a confirmed send, each delivered by its fake
+ * APNs; and Ctrl-C with open, half-open and half-sent requests stops every
  * Herald process within 10 s, then `npm start` itself.
  */
 const ROOT = resolve(import.meta.dirname, '..');
@@ -177,6 +180,57 @@ describe('npm start', () => {
     expect(modes.filter((entry) => (entry.mode & 0o077) !== 0)).toEqual([]);
     expect((await lstat(stateDir)).mode & 0o777).toBe(0o700);
   });
+
+  it("serves the console: compose, review, a test send to one's own device, then the confirmed send, both delivered by its fake APNs", async () => {
+    const base = `http://127.0.0.1:${ports.PORT!}`;
+    const demo = JSON.parse(await readFile(join(stateDir, 'demo.json'), 'utf8')) as { id: string; api_key: string };
+    const headers = { authorization: `Bearer ${demo.api_key}`, 'content-type': 'application/json' };
+    // The device of the curl line npm start prints, in a topic of the demo project.
+    const token = /"token":"([0-9a-f]{64})"/.exec(output)![1]!;
+    expect((await fetch(`${base}/api/v1/topics`, { method: 'POST', headers, body: JSON.stringify({ name: 'news' }) })).status).toBe(201);
+    const registered = await fetch(`${base}/api/v1/devices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ project_id: demo.id, token, platform: 'ios', topics: ['news'] }) });
+    expect(registered.status).toBe(201);
+    const receiptOf = (id: string) =>
+      waitFor(`the receipt of ${id}`, async () => {
+        const answer = await fetch(`${base}/api/v1/notifications/${id}/receipts`, { headers });
+        return ((await answer.json()) as { data?: Array<{ provider: string; outcome: string }> }).data?.[0];
+      }, 60_000);
+
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      await page.goto(`${base}/console/`);
+      await page.getByLabel('Project API key').fill(demo.api_key);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.locator('main h1').filter({ hasNotText: 'Herald console' }).waitFor();
+      await page.goto(`${base}/console/compose`);
+      await page.getByLabel('Title', { exact: true }).fill('From npm start');
+      await page.getByLabel('Body').fill('Composed in the console');
+      await page.locator('#f-topics').selectOption('news');
+      await page.getByTestId('audience-total').getByText('1').waitFor();
+      await page.getByRole('button', { name: 'Review and send' }).click();
+      const review = page.getByTestId('review');
+      await review.getByTestId('review-audience').getByText(/1 active device/).waitFor();
+      await review.getByLabel('Your devices').fill(token);
+      await review.getByRole('button', { name: 'Send a test' }).click();
+      await review.getByTestId('test-sent').waitFor();
+      const testId = (await review.getByTestId('test-sent').getByRole('link').getAttribute('href'))!.split('/').pop()!;
+      expect(await axeViolations(page), 'axe on the review').toEqual([]);
+      await review.getByRole('button', { name: 'Confirm and send' }).click();
+      await page.waitForURL(/\/console\/notifications\/[0-9a-f-]{36}$/);
+      const sentId = page.url().split('/').pop()!;
+      await page.getByTestId('report-status').getByText('sent').waitFor({ timeout: 90_000 });
+      expect(await axeViolations(page), 'axe on the report').toEqual([]);
+      expect(await receiptOf(testId)).toMatchObject({ provider: 'apns', outcome: 'delivered' });
+      expect(await receiptOf(sentId)).toMatchObject({ provider: 'apns', outcome: 'delivered' });
+      const test = await (await fetch(`${base}/api/v1/notifications/${testId}`, { headers })).json() as { data: { test_send?: boolean; title: string } };
+      expect(test.data).toMatchObject({ test_send: true, title: 'From npm start' });
+    } finally {
+      await browser.close();
+    }
+  }, 240_000);
 
   it('stops every process within 9 s of Ctrl-C (services, Kafka, FerretDB, npm start) with open, half-open and half-sent requests', async () => {
     const base = `http://127.0.0.1:${ports.PORT!}`;
