@@ -6,6 +6,8 @@ export interface BenchArgs {
   iosShare: number;
   /** Share of the devices that are browsers (Web Push, sent to the fake push service); iOS and Android split the rest by iosShare. */
   webShare: number;
+  /** Share of the devices that are Android devices with Huawei Mobile Services (Push Kit, sent to the fake HMS); webShare + huaweiShare ≤ 1. */
+  huaweiShare: number;
   latencyMs: number;
   timeoutS: number;
   keep: boolean;
@@ -58,6 +60,7 @@ const USAGE = `usage: npm run bench:campaign -- [options]
   --devices N           devices registered and targeted (default 100000)
   --ios-share F         share of iOS devices among the native ones, 0..1 (default 0.5)
   --web-share F         share of web devices (Web Push, to the fake push service), 0..1 (default 0)
+  --huawei-share F      share of huawei devices (Push Kit, to the fake HMS), 0..1; with --web-share at most 1 (default 0)
   --latency-ms MS       latency the fake APNs/FCM add to every answer (default 0)
   --timeout-s S         bound on the whole run (default: max(180, 600 per million devices);
                         more on the local FerretDB, see README.md)
@@ -133,6 +136,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       devices: { type: 'string' },
       'ios-share': { type: 'string' },
       'web-share': { type: 'string' },
+      'huawei-share': { type: 'string' },
       'latency-ms': { type: 'string' },
       'timeout-s': { type: 'string' },
       'ceiling-requests': { type: 'string' },
@@ -189,11 +193,16 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   // One campaign's faults or steering would fall on the template campaign only, and skew the comparison.
   const steered = Object.keys(faults).length > 0 || values['rate-per-minute'] !== undefined || values['pause-at'] !== undefined || values['restart-delivery'];
   if (content !== undefined && steered) throw new Error(`--template compares two unsteered campaigns: no faults, --rate-per-minute, --pause-at or --restart-delivery with it\n${USAGE}`);
+  const webShare = number(values['web-share'], 'web-share', 0, (n) => n >= 0 && n <= 1);
+  const huaweiShare = number(values['huawei-share'], 'huawei-share', 0, (n) => n >= 0 && n <= 1);
+  // A hair over 1 is floating point (0.7 + 0.3), not a mistake.
+  if (webShare + huaweiShare > 1 + 1e-9) throw new Error(`--web-share and --huawei-share add up to more than 1 (${webShare} + ${huaweiShare})\n${USAGE}`);
   const instances = (name: 'delivery-instances' | 'projector-instances') => number(values[name], name, 1, (n) => Number.isInteger(n) && n >= 1 && n <= 16);
   return {
     devices,
     iosShare: number(values['ios-share'], 'ios-share', 0.5, (n) => n >= 0 && n <= 1),
-    webShare: number(values['web-share'], 'web-share', 0, (n) => n >= 0 && n <= 1),
+    webShare,
+    huaweiShare,
     latencyMs: number(values['latency-ms'], 'latency-ms', 0, (n) => Number.isInteger(n) && n >= 0 && n <= 10_000),
     timeoutS: number(values['timeout-s'], 'timeout-s', defaultTimeoutS(devices), (n) => n > 0),
     ceilingRequests: number(values['ceiling-requests'], 'ceiling-requests', 200_000, (n) => Number.isInteger(n) && n >= 0),

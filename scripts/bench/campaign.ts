@@ -27,6 +27,7 @@ import { restartFromCheckpoint } from './restart.ts';
 import { emitJson } from './runs.ts';
 import { comparisonLines, emptyFigures, literalSummary, runLiteralCampaign, saveTemplates, withLiteral, type LiteralRun } from './content-campaign.ts';
 import { profileFor, templateNotification } from './content-plan.ts';
+import { splitDevices } from './shares.ts';
 
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const BATCH = 500;
@@ -40,10 +41,8 @@ const args = (() => {
   }
 })();
 const deadline = new Deadline(args.timeoutS);
-// Device indexes: iOS first, then Android, then web (register.ts).
-const webCount = Math.round(args.devices * args.webShare);
-const iosCount = Math.round((args.devices - webCount) * args.iosShare);
-const androidCount = args.devices - webCount - iosCount;
+// Device indexes: iOS first, then Android, then web, then huawei (register.ts, shares.ts).
+const { ios: iosCount, android: androidCount, web: webCount, huawei: huaweiCount } = splitDevices(args.devices, args);
 const watch = new ProcessWatch();
 watch.add('bench', process.pid);
 watch.start();
@@ -54,6 +53,7 @@ const result: BenchResult = {
   ios: iosCount,
   android: androidCount,
   ...(webCount === 0 ? {} : { web: webCount }),
+  ...(huaweiCount === 0 ? {} : { huawei: huaweiCount }),
   latencyMs: args.latencyMs,
   partitions: args.partitions,
   infra: 'none',
@@ -63,7 +63,7 @@ const result: BenchResult = {
     duplicates: 0,
     rejected: 0,
     maxInFlight: { apns: 0, fcm: 0 },
-    expectedBatches: Math.ceil(iosCount / BATCH) + Math.ceil(androidCount / BATCH) + Math.ceil(webCount / BATCH),
+    expectedBatches: Math.ceil(iosCount / BATCH) + Math.ceil(androidCount / BATCH) + Math.ceil(webCount / BATCH) + Math.ceil(huaweiCount / BATCH),
     timeline: [],
   },
   peakRssMB: {},
@@ -185,8 +185,13 @@ function finish(): Promise<void> {
     const c = result.campaign;
     if (system !== undefined && c.notificationId !== undefined) {
       // Read here too: a run stopped mid-campaign prints before the campaign's own finally runs.
-      c.rejected = system.apns.stats.rejected + system.fcm.stats.rejected + (webCount === 0 ? 0 : system.webpush.stats.rejected);
-      c.maxInFlight = { apns: system.apns.stats.maxInFlight, fcm: system.fcm.stats.maxInFlight, ...(webCount === 0 ? {} : { webpush: system.webpush.stats.maxInFlight }) };
+      c.rejected = system.apns.stats.rejected + system.fcm.stats.rejected + (webCount === 0 ? 0 : system.webpush.stats.rejected) + (huaweiCount === 0 ? 0 : system.hms.stats.rejected);
+      c.maxInFlight = {
+        apns: system.apns.stats.maxInFlight,
+        fcm: system.fcm.stats.maxInFlight,
+        ...(webCount === 0 ? {} : { webpush: system.webpush.stats.maxInFlight }),
+        ...(huaweiCount === 0 ? {} : { hms: system.hms.stats.maxInFlight }),
+      };
     }
     if (c.lastDeliveryS !== undefined) result.notificationsPerSecond = args.devices / c.lastDeliveryS;
     if (result.notificationsPerSecond !== undefined && result.ceiling !== undefined && result.ceiling.rate > 0) {
@@ -251,14 +256,23 @@ async function main(): Promise<void> {
   }
 
   watch.mark((phase = 'publish'));
-  say(`registering ${args.devices} devices through Kafka (${iosCount} iOS, ${androidCount} Android, ${webCount} web)`);
+  say(`registering ${args.devices} devices through Kafka (${iosCount} iOS, ${androidCount} Android, ${webCount} web, ${huaweiCount} huawei)`);
   // Browsers subscribe at the fake push service first (each gets its own key pair, as a browser would).
   const webFrom = iosCount + androidCount;
   const web = webCount === 0 ? undefined : { from: webFrom, subscriptions: await system.webpush.subscribe(webFrom, webCount), keyId: system.vapidKeyId };
   const publishStart = performance.now();
   const content = args.content;
   const profile = content === undefined ? undefined : (index: number) => profileFor(index, content.locales);
-  const published = await publishDevices(infra.producer, { projectId: system.project.id, devices: args.devices, iosCount, web, profile, deadline, progress });
+  const published = await publishDevices(infra.producer, {
+    projectId: system.project.id,
+    devices: args.devices,
+    iosCount,
+    web,
+    huaweiFrom: huaweiCount === 0 ? undefined : webFrom + webCount,
+    profile,
+    deadline,
+    progress,
+  });
   result.publish = { seconds: published.seconds, rate: args.devices / published.seconds };
 
   const smallSendAt = args.faults.smallSendAt;
@@ -286,7 +300,7 @@ async function main(): Promise<void> {
   if (content !== undefined && literal !== undefined) {
     await saveTemplates(system.baseUrl, system.project.apiKey, content);
     say(`templates saved; a literal campaign first, to the same ${args.devices} devices`);
-    await runLiteralCampaign({ system, infra, positions, devices: args.devices, web: webCount > 0, deadline, watch, run: literal, setPhase: (name) => (phase = name), progress });
+    await runLiteralCampaign({ system, infra, positions, devices: args.devices, web: webCount > 0, huawei: huaweiCount > 0, deadline, watch, run: literal, setPhase: (name) => (phase = name), progress });
     say(`then the ${content.template} template campaign (${content.locales} locales, ${content.variants} variant(s))`);
   }
 
@@ -344,6 +358,7 @@ async function main(): Promise<void> {
     apns: system.apns,
     fcm: system.fcm,
     ...(webCount === 0 ? {} : { webpush: system.webpush }),
+    ...(huaweiCount === 0 ? {} : { hms: system.hms }),
     devices: args.devices,
     positions,
     deadline,

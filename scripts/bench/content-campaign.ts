@@ -42,6 +42,8 @@ export async function runLiteralCampaign(options: {
   devices: number;
   /** The run has web devices (--web-share): the fake push service is counted too. */
   web: boolean;
+  /** The run has huawei devices (--huawei-share): the fake HMS is counted too. */
+  huawei?: boolean;
   deadline: Deadline;
   watch: ProcessWatch;
   run: LiteralRun;
@@ -60,6 +62,7 @@ export async function runLiteralCampaign(options: {
     apns: system.apns,
     fcm: system.fcm,
     ...(options.web ? { webpush: system.webpush } : {}),
+    ...(options.huawei === true ? { hms: system.hms } : {}),
     devices: options.devices,
     positions: options.positions,
     deadline: options.deadline,

@@ -1,4 +1,4 @@
-// The fake APNs, FCM and Web Push service in a process of their own, so a run
+// The fake APNs, FCM, Web Push service and HMS Push Kit in a process of their own, so a run
 // can say what the fakes cost apart from the bench (CPU, memory; the push
 // service decrypts every message, as a browser would). As a child (`fork`) it
 // starts the fakes and streams, every 20 ms, the device indexes they accepted and their
@@ -7,17 +7,29 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { indexOfSubscriptionId, indexOfToken, type BenchSubscription } from './register.ts';
-import { startFakeApns, startFakeFcm, startFakeWebPush, type ApnsKeyRegistration, type FakeStats, type FakeTls, type FcmAccountRegistration } from '@herald/fake-providers';
+import { indexOfHuaweiToken } from './shares.ts';
+import {
+  startFakeApns,
+  startFakeFcm,
+  startFakeHms,
+  startFakeWebPush,
+  type ApnsKeyRegistration,
+  type FakeStats,
+  type FakeTls,
+  type FcmAccountRegistration,
+  type HmsAppRegistration,
+} from '@herald/fake-providers';
 
-type Provider = 'apns' | 'fcm' | 'webpush';
-const PROVIDERS = ['apns', 'fcm', 'webpush'] as const;
+type Provider = 'apns' | 'fcm' | 'webpush' | 'hms';
+const PROVIDERS = ['apns', 'fcm', 'webpush', 'hms'] as const;
 type ToParent =
-  | { type: 'ready'; urls: Record<Provider, string> }
+  | { type: 'ready'; urls: Record<Provider, string>; hmsTokenUrl: string }
   | { type: 'deliveries'; indexes: Record<Provider, number[]>; at?: Record<Provider, number[]>; stats: Record<Provider, FakeStats> }
   | { type: 'ack'; id: number; subscriptions?: BenchSubscription[] };
 type ToChild =
   | { type: 'registerKey'; id: number; key: ApnsKeyRegistration }
   | { type: 'registerAccount'; id: number; account: FcmAccountRegistration }
+  | { type: 'registerApp'; id: number; app: HmsAppRegistration }
   | { type: 'subscribe'; id: number; from: number; count: number; applicationServerKey: string }
   | { type: 'reset'; id: number };
 
@@ -47,21 +59,23 @@ export async function startFakesProcess(tls: FakeTls, latencyMs: number, options
   fcm: RemoteFake & { registerAccount(account: FcmAccountRegistration): Promise<void> };
   /** Subscriptions for devices `from`…`from + count - 1`, made with `applicationServerKey` (the push service checks every message is signed with it). */
   webpush: RemoteFake & { subscribe(from: number, count: number, applicationServerKey: string): Promise<BenchSubscription[]> };
+  /** Push Kit: one delivery per token of a multicast (up to 1,000 a request); `tokenUrl` is its OAuth endpoint. */
+  hms: RemoteFake & { tokenUrl: string; registerApp(app: HmsAppRegistration): Promise<void> };
   close(): Promise<void>;
 }> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
     env: { ...process.env, HERALD_BENCH_FAKES: JSON.stringify({ tls, latencyMs, times: options.times === true }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const stats: Record<Provider, FakeStats> = { apns: emptyStats(), fcm: emptyStats(), webpush: emptyStats() };
-  const listeners: Record<Provider, Set<(delivery: Delivery) => void>> = { apns: new Set(), fcm: new Set(), webpush: new Set() };
+  const stats: Record<Provider, FakeStats> = { apns: emptyStats(), fcm: emptyStats(), webpush: emptyStats(), hms: emptyStats() };
+  const listeners: Record<Provider, Set<(delivery: Delivery) => void>> = { apns: new Set(), fcm: new Set(), webpush: new Set(), hms: new Set() };
   const acks = new Map<number, (message: Extract<ToParent, { type: 'ack' }>) => void>();
   let nextId = 0;
-  const urls = await new Promise<Record<Provider, string>>((resolve, reject) => {
+  const { urls, hmsTokenUrl } = await new Promise<{ urls: Record<Provider, string>; hmsTokenUrl: string }>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`fakes process exited (${String(code)}) before it was ready`)));
     child.on('message', (raw) => {
       const message = raw as ToParent;
-      if (message.type === 'ready') resolve(message.urls);
+      if (message.type === 'ready') resolve(message);
       else if (message.type === 'ack') acks.get(message.id)?.(message);
       else {
         for (const provider of PROVIDERS) stats[provider] = message.stats[provider];
@@ -104,6 +118,7 @@ export async function startFakesProcess(tls: FakeTls, latencyMs: number, options
     webpush: Object.assign(remote('webpush'), {
       subscribe: async (from: number, count: number, applicationServerKey: string) => (await call({ type: 'subscribe', id: (nextId += 1), from, count, applicationServerKey })).subscriptions ?? [],
     }),
+    hms: Object.assign(remote('hms'), { tokenUrl: hmsTokenUrl, registerApp: async (app: HmsAppRegistration) => void (await call({ type: 'registerApp', id: (nextId += 1), app })) }),
     close: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((done) => child.once('exit', done));
@@ -120,7 +135,8 @@ async function serve(): Promise<void> {
   const apns = await startFakeApns({ tls: settings.tls, record: false, latencyMs: settings.latencyMs });
   const fcm = await startFakeFcm({ tls: settings.tls, record: false, latencyMs: settings.latencyMs });
   const webpush = await startFakeWebPush({ tls: settings.tls, record: false, latencyMs: settings.latencyMs });
-  const empty = (): Record<Provider, number[]> => ({ apns: [], fcm: [], webpush: [] });
+  const hms = await startFakeHms({ tls: settings.tls, record: false, latencyMs: settings.latencyMs });
+  const empty = (): Record<Provider, number[]> => ({ apns: [], fcm: [], webpush: [], hms: [] });
   let pending = empty();
   let times = empty();
   const accepted = (provider: Provider, index: number) => {
@@ -130,13 +146,17 @@ async function serve(): Promise<void> {
   apns.onDelivery(({ token }) => accepted('apns', indexOfToken(token)));
   fcm.onDelivery(({ token }) => accepted('fcm', indexOfToken(token)));
   webpush.onDelivery(({ id }) => accepted('webpush', indexOfSubscriptionId(id)));
+  // A multicast: every token it was accepted for is one device's delivery.
+  hms.onDelivery(({ tokens }) => {
+    for (const token of tokens) accepted('hms', indexOfHuaweiToken(token));
+  });
   // Nothing is sent while nothing changed: an idle fake would otherwise wake itself and the bench 50 times a second.
   let lastSent = '';
   const flush = setInterval(() => {
-    const counts = [apns.stats, fcm.stats, webpush.stats].map((stats) => `${stats.requests}/${stats.inFlight}/${stats.delivered}/${stats.rejected}`).join(' ');
+    const counts = [apns.stats, fcm.stats, webpush.stats, hms.stats].map((stats) => `${stats.requests}/${stats.inFlight}/${stats.delivered}/${stats.rejected}`).join(' ');
     if (counts === lastSent && PROVIDERS.every((provider) => pending[provider].length === 0)) return;
     lastSent = counts;
-    send({ type: 'deliveries', indexes: pending, ...(settings.times ? { at: times } : {}), stats: { apns: apns.stats, fcm: fcm.stats, webpush: webpush.stats } });
+    send({ type: 'deliveries', indexes: pending, ...(settings.times ? { at: times } : {}), stats: { apns: apns.stats, fcm: fcm.stats, webpush: webpush.stats, hms: hms.stats } });
     pending = empty();
     times = empty();
   }, 20);
@@ -152,10 +172,12 @@ async function serve(): Promise<void> {
     }
     if (message.type === 'registerKey') apns.registerKey(message.key);
     else if (message.type === 'registerAccount') fcm.registerAccount(message.account);
+    else if (message.type === 'registerApp') hms.registerApp(message.app);
     else {
       apns.reset();
       fcm.reset();
       webpush.reset();
+      hms.reset();
       pending = empty();
       times = empty();
     }
@@ -163,11 +185,11 @@ async function serve(): Promise<void> {
   });
   const stop = () => {
     clearInterval(flush);
-    void Promise.all([apns.close(), fcm.close(), webpush.close()]).finally(() => process.exit(0));
+    void Promise.all([apns.close(), fcm.close(), webpush.close(), hms.close()]).finally(() => process.exit(0));
   };
   process.once('SIGTERM', stop);
   process.once('disconnect', stop);
-  send({ type: 'ready', urls: { apns: apns.url, fcm: fcm.url, webpush: webpush.url } });
+  send({ type: 'ready', urls: { apns: apns.url, fcm: fcm.url, webpush: webpush.url, hms: hms.url }, hmsTokenUrl: hms.tokenUrl });
 }
 
 if (import.meta.main) await serve();

@@ -103,8 +103,8 @@ export class PositionReader {
 
   async read(): Promise<Positions> {
     const sum = (map: Map<number, number>) => [...map.values()].reduce((total, value) => total + value, 0);
-    // Both lanes: a campaign that fits in the fan-out's first step goes by the express lane.
-    const lanes = (['apns', 'fcm', 'apnsExpress', 'fcmExpress'] as const).map((name) => DELIVERY_CONSUMERS[name]);
+    // Both lanes of every provider: a campaign that fits in the fan-out's first step goes by the express lane.
+    const lanes = (['apns', 'fcm', 'webpush', 'hms', 'apnsExpress', 'fcmExpress', 'webpushExpress', 'hmsExpress'] as const).map((name) => DELIVERY_CONSUMERS[name]);
     const [ends, done, notificationsLag, ledgerLag] = await Promise.all([
       Promise.all(lanes.map((lane) => this.#ends(lane.topics[0]))),
       Promise.all(lanes.map((lane) => this.#committed(lane.group, lane.topics[0]))),

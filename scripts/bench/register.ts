@@ -4,6 +4,7 @@ import type { EventProducer } from '@herald/kafka';
 import { DeviceQueries, ReadModelRegistry, type Store } from '@herald/mongo';
 import type { Deadline } from './deadline.ts';
 import type { PositionReader } from './offsets.ts';
+import { huaweiTokenFor } from './shares.ts';
 
 export const TOPIC_NAME = 'bench-all';
 const CHUNK = 5_000;
@@ -73,6 +74,8 @@ export async function publishDevices(
     devices: number;
     iosCount: number;
     web?: BenchWebDevices | undefined;
+    /** Devices from this index on are huawei (Push Kit tokens: shares.ts); after the web ones. */
+    huaweiFrom?: number | undefined;
     /** Device `index`'s locale and metadata (DeviceRegistered v2), for content runs (content-plan.ts). */
     profile?: ((index: number) => { locale?: string; metadata?: Record<string, string> }) | undefined;
     deadline: Deadline;
@@ -92,6 +95,11 @@ export async function publishDevices(
     for (let index = from; index < Math.min(from + CHUNK, devices); index += 1) {
       const web = options.web;
       const profile = options.profile?.(index) ?? {};
+      if (options.huaweiFrom !== undefined && index >= options.huaweiFrom) {
+        const token = huaweiTokenFor(index);
+        events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(projectId, token), token, platform: 'huawei', topic_ids: [topicId], ...profile }, context));
+        continue;
+      }
       if (web !== undefined && index >= web.from) {
         const { endpoint, p256dh, auth } = web.subscriptions[index - web.from]!;
         events.push(createEvent('DeviceRegistered', { device_id: deviceIdFor(projectId, endpoint), token: endpoint, platform: 'web', topic_ids: [topicId], subscription: { endpoint, p256dh, auth, key_id: web.keyId }, ...profile }, context));

@@ -13,6 +13,8 @@ export interface BenchResult {
   android: number;
   /** Browsers (--web-share), sent to the fake push service. */
   web?: number;
+  /** Huawei devices (--huawei-share), sent to the fake HMS Push Kit. */
+  huawei?: number;
   latencyMs: number;
   partitions: number;
   infra: string;
@@ -64,14 +66,28 @@ const int = (value: number) => Math.round(value).toLocaleString('en-US');
 const secs = (value: number | undefined) => (value === undefined ? '—' : `${value.toFixed(2)} s`);
 const rate = (value: number | undefined) => (value === undefined ? '—' : `${int(value)} /s`);
 
+/** The devices by platform; web and huawei only when the run had them. */
+function devicesRow(result: BenchResult): [string, string] {
+  const parts: Array<[string, number]> = [['iOS', result.ios], ['Android', result.android]];
+  if ((result.web ?? 0) > 0) parts.push(['web', result.web!]);
+  if ((result.huawei ?? 0) > 0) parts.push(['huawei', result.huawei!]);
+  return [`devices (${parts.map(([name]) => name).join(' / ')})`, `${int(result.devices)} (${parts.map(([, count]) => int(count)).join(' / ')})`];
+}
+
+/** Peak requests in flight at each fake the run used (a Push Kit request carries up to 1,000 tokens). */
+function inFlightRow(max: BenchResult['campaign']['maxInFlight']): [string, string] {
+  const parts: Array<[string, number]> = [['APNs', max.apns], ['FCM', max.fcm]];
+  if (max.webpush !== undefined) parts.push(['Web Push', max.webpush]);
+  if (max.hms !== undefined) parts.push(['HMS', max.hms]);
+  return [`max requests in flight at fakes (${parts.map(([name]) => name).join(' / ')})`, parts.map(([, count]) => String(count)).join(' / ')];
+}
+
 export function formatTable(result: BenchResult): string {
   const c = result.campaign;
   const rows: Array<[string, string]> = [
     ['status', result.status + (result.error === undefined ? '' : ` — ${result.error}`)],
     ...(result.status === 'ok' || result.reached === undefined ? [] : [['reached', result.reached] as [string, string]]),
-    result.web === undefined || result.web === 0
-      ? ['devices (iOS / Android)', `${int(result.devices)} (${int(result.ios)} / ${int(result.android)})`]
-      : ['devices (iOS / Android / web)', `${int(result.devices)} (${int(result.ios)} / ${int(result.android)} / ${int(result.web)})`],
+    devicesRow(result),
     ['machine', `${result.machine.cpus} CPU (${result.machine.cpuModel}), node ${result.machine.node}, load avg at start ${result.machine.loadavg1AtStart.toFixed(2)}`],
     ['infra / partitions / fake latency', `${result.infra} / ${result.partitions} / ${result.latencyMs} ms`],
     ['publish (DeviceRegistered → Kafka)', result.publish === undefined ? '—' : `${rate(result.publish.rate)}  (${secs(result.publish.seconds)})`],
@@ -90,7 +106,7 @@ export function formatTable(result: BenchResult): string {
     ['time to read model `sent`', secs(c.completedS)],
     ['delivered distinct / duplicates / rejected', `${int(c.distinct)} / ${int(c.duplicates)} / ${int(c.rejected)}`],
     ['counts at the end', c.counts === undefined ? '—' : JSON.stringify(c.counts)],
-    ['max requests in flight at fakes (APNs / FCM)', `${c.maxInFlight.apns} / ${c.maxInFlight.fcm}`],
+    inFlightRow(c.maxInFlight),
     [
       `raw HTTP/2 ceiling (fake APNs, ${result.ceiling?.client ?? '?'} client)`,
       result.ceiling === undefined

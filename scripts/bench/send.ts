@@ -22,7 +22,7 @@ export interface CampaignFigures {
   rejected: number;
   counts?: Record<string, number>;
   positionsAtLast?: Positions;
-  maxInFlight: { apns: number; fcm: number; webpush?: number };
+  maxInFlight: { apns: number; fcm: number; webpush?: number; hms?: number };
   expectedBatches: number;
   /** Distinct targeted devices delivered in second k after the request (the pace judge's input). */
   perSecond?: number[];
@@ -56,6 +56,8 @@ export async function runCampaign(options: {
   fcm: RemoteFake;
   /** The fake push service, when the run has web devices (--web-share). */
   webpush?: RemoteFake | undefined;
+  /** The fake HMS Push Kit, when the run has huawei devices (--huawei-share). */
+  hms?: RemoteFake | undefined;
   devices: number;
   positions: PositionReader;
   deadline: Deadline;
@@ -74,7 +76,7 @@ export async function runCampaign(options: {
   content?: Record<string, unknown> | undefined;
 }): Promise<void> {
   const { baseUrl, apiKey, apns, fcm, devices, deadline, figures } = options;
-  const fakes = options.webpush === undefined ? [apns, fcm] : [apns, fcm, options.webpush];
+  const fakes = [apns, fcm, ...(options.webpush === undefined ? [] : [options.webpush]), ...(options.hms === undefined ? [] : [options.hms])];
   const seen = new Uint8Array(devices);
   let t0 = 0;
   let resolveAll!: () => void;
@@ -176,6 +178,11 @@ export async function runCampaign(options: {
     bar.stop();
     for (const off of unsubscribe) off();
     figures.rejected = fakes.reduce((sum, fake) => sum + fake.stats.rejected, 0);
-    figures.maxInFlight = { apns: apns.stats.maxInFlight, fcm: fcm.stats.maxInFlight, ...(options.webpush === undefined ? {} : { webpush: options.webpush.stats.maxInFlight }) };
+    figures.maxInFlight = {
+      apns: apns.stats.maxInFlight,
+      fcm: fcm.stats.maxInFlight,
+      ...(options.webpush === undefined ? {} : { webpush: options.webpush.stats.maxInFlight }),
+      ...(options.hms === undefined ? {} : { hms: options.hms.stats.maxInFlight }),
+    };
   }
 }

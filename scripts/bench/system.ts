@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminStore, CredentialStore, generateSecretKey, parseSecretKey, WebPushKeyStore } from '@herald/admin';
-import { createFakeTls, createTestApnsKey, createTestServiceAccount, type FakeTls, type TestApnsKey } from '@herald/fake-providers';
+import { createFakeTls, createTestApnsKey, createTestHmsApp, createTestServiceAccount, type FakeTls, type TestApnsKey } from '@herald/fake-providers';
 import { DELIVERY_CONSUMERS } from '@herald/events';
 import { freePort } from '@herald/local-infra';
 import { ensureAdminIndexes, readModelVersion, type ReadModelName } from '@herald/mongo';
@@ -19,6 +19,8 @@ export interface BenchSystem {
   fcm: RemoteFake;
   /** The fake push service; `subscribe` makes browser subscriptions with the project's VAPID key. */
   webpush: RemoteFake & { subscribe(from: number, count: number): Promise<BenchSubscription[]> };
+  /** The fake HMS Push Kit (huawei devices); the project's HMS credential is an app it knows. */
+  hms: RemoteFake;
   /** The project's VAPID key (its web devices are recorded with it). */
   vapidKeyId: string;
   /** The process the fakes run in. */
@@ -86,6 +88,8 @@ export async function startSystem(
       HERALD_SECRET_KEY: secret,
       APNS_ENDPOINT: apns.url,
       FCM_ENDPOINT: fcm.url,
+      HMS_ENDPOINT: fakes.hms.url,
+      HMS_TOKEN_ENDPOINT: fakes.hms.tokenUrl,
       // The fake push service listens on loopback.
       WEBPUSH_LOCAL: 'on',
       NODE_EXTRA_CA_CERTS: caFile,
@@ -121,6 +125,9 @@ export async function startSystem(
     const account = createTestServiceAccount();
     await fcm.registerAccount({ clientEmail: account.clientEmail, projectId: account.projectId, publicKeyPem: account.publicKeyPem });
     await credentials.setFcm(project._id, { serviceAccount: { ...account.serviceAccount } });
+    const hmsApp = createTestHmsApp();
+    await fakes.hms.registerApp(hmsApp);
+    await credentials.setHms(project._id, hmsApp);
     const vapid = (await new WebPushKeyStore(infra.mongo.db, parseSecretKey(secret)).generate(project._id, 'mailto:bench@example.com')).keys[0]!;
     return {
       apns,
@@ -134,6 +141,7 @@ export async function startSystem(
         onDelivery: (listener) => fakes.webpush.onDelivery(listener),
         subscribe: (from: number, count: number) => fakes.webpush.subscribe(from, count, vapid.public_key),
       },
+      hms: fakes.hms,
       vapidKeyId: vapid.id,
       fakesPid: fakes.pid,
       tls,
