@@ -98,6 +98,13 @@ describe('topic durability on a three-broker cluster', () => {
     try {
       // Listed until its session expires.
       await waitFor('the cluster to list two brokers', async () => (await admin.describeCluster()).brokers.length === 2, 30_000);
+      // And to have moved every partition's leadership off it (the transaction coordinators' too): a client started
+      // before then is sent to the stopped broker and keeps being refused (seen on a loaded machine).
+      await waitFor('no partition led by the stopped broker', async () => {
+        // Every topic the cluster lists, its internal ones (__transaction_state, __consumer_offsets) among them.
+        const metadata = await admin.fetchTopicMetadata({ topics: await admin.listTopics() });
+        return metadata.topics.every((topic) => topic.partitions.every((partition) => partition.leader !== 3));
+      }, 60_000);
     } finally {
       await admin.disconnect();
     }
