@@ -55,7 +55,9 @@ export function progressOf(input: ProgressInput, now: number): ProgressView {
   const estimate = pace?.audience_estimate ?? 0;
   const audience = Math.max(targeted, estimate);
   const done = settled(counts);
-  const growing = active && (input.status === 'queued' || input.dispatched_at === null || estimate > targeted);
+  // Nothing targeted yet while still under way: some partition has not dispatched (an audience found empty
+  // everywhere ends the send as `sent` at once, paused or not), so the audience is still being resolved.
+  const growing = active && (input.status === 'queued' || input.dispatched_at === null || estimate > targeted || targeted === 0);
   let fraction = audience === 0 ? 0 : Math.min(1, done / audience);
   if (input.status === 'sent') fraction = 1;
   if (active) fraction = Math.min(fraction, NOT_FULL);

@@ -63,7 +63,9 @@ describe('progress over the states of a send', () => {
 
   it('paused before it was dispatched: the audience is still to be resolved', () => {
     expect(progressOf({ status: 'paused', dispatched_at: null, counts: ZERO }, NOW)).toMatchObject({ growing: true, fraction: 0, eta: { kind: 'paused' } });
-    expect(progressOf({ status: 'paused', dispatched_at: '2026-12-07T11:59:00Z', counts: ZERO }, NOW).growing).toBe(false);
+    // Dispatched on some partition, nothing targeted yet: still resolving (an empty audience would have ended it as sent).
+    expect(progressOf({ status: 'paused', dispatched_at: '2026-12-07T11:59:00Z', counts: ZERO }, NOW).growing).toBe(true);
+    expect(progressOf({ status: 'paused', dispatched_at: '2026-12-07T11:59:00Z', counts: counts({ targeted: 3 }) }, NOW).growing).toBe(false);
   });
 
   it('a paused send that has every outcome still shows a bar short of full', () => {
