@@ -143,6 +143,8 @@ describe('device locales', () => {
   it('change through the device-facing metadata route, and locale targets follow', async () => {
     const identifier = apnsToken('locale-1');
     const patch = (body: unknown) => harness.request('PATCH', `/api/v1/metadata?project_id=${project.id}&identifier=${identifier}`, { body });
+    // The route matches devices as the read model holds them: the registration above must be projected first.
+    await waitFor('the registration projected', async () => (await deviceView('locale-1'))?.locale === 'fr-CA');
     expect((await patch({ locale: 'DE-at' })).status).toBe(200);
     expect((await patch({ locale: 'not a tag' })).body).toEqual({ errors: ['locale "not a tag" is not a BCP 47 language tag (e.g. fr, fr-CA)'] });
     expect((await patch({})).status).toBe(400);
