@@ -10,7 +10,7 @@ interface VitestReport {
   numFailedTests?: number;
   numPendingTests?: number;
   numTodoTests?: number;
-  testResults?: Array<{ status?: string; assertionResults?: Array<{ status?: string }> }>;
+  testResults?: Array<{ name?: string; status?: string; assertionResults?: Array<{ status?: string; fullName?: string; failureMessages?: string[] }> }>;
 }
 
 /**
@@ -26,8 +26,27 @@ export function summaryLine(report: VitestReport | undefined): string {
   return `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
 }
 
+/**
+ * The tests that passed only on a retry (pure): vitest reports them passed
+ * with the failed attempts' messages kept. CI retries integration tests once
+ * (HERALD_TEST_RETRIES, vitest.config.ts); these lines keep every such pass
+ * visible instead of hiding it in the count.
+ */
+export function retriedLines(report: VitestReport | undefined): string[] {
+  return (report?.testResults ?? []).flatMap((file) =>
+    (file.assertionResults ?? [])
+      .filter((test) => test.status === 'passed' && (test.failureMessages ?? []).length > 0)
+      .map((test) => `passed on a retry: ${file.name ?? '?'} > ${test.fullName ?? '?'} (first attempt: ${firstLine(test.failureMessages![0]!)})`),
+  );
+}
+
+function firstLine(message: string): string {
+  return message.split('\n', 1)[0]!.slice(0, 200);
+}
+
 if (import.meta.main) {
   const file = process.argv[2];
   const report = file === undefined ? undefined : await readFile(file, 'utf8').then((text) => JSON.parse(text) as VitestReport, () => undefined);
+  for (const line of retriedLines(report)) process.stdout.write(`${line}\n`);
   process.stdout.write(`${summaryLine(report)}\n`);
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { summaryLine } from './summary.ts';
+import { retriedLines, summaryLine } from './summary.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -15,6 +15,17 @@ describe('the CI summary line', () => {
     // A file that failed to load has no failed test in it, and is a failure all the same.
     expect(summaryLine({ numPassedTests: 5, numFailedTests: 0, testResults: [{ status: 'failed', assertionResults: [] }, { status: 'passed', assertionResults: [{ status: 'passed' }] }] })).toBe('5 passed, 1 failed');
     expect(summaryLine(undefined)).toBe('0 passed, 0 failed');
+  });
+
+  it('names every test that passed only on a retry, with its first attempt’s error', () => {
+    const report = {
+      numPassedTests: 2,
+      numFailedTests: 0,
+      testResults: [{ name: '/ci/a.e2e.test.ts', status: 'passed', assertionResults: [{ status: 'passed', fullName: 'sends', failureMessages: ['AssertionError: expected 404 to be 200\n    at x'] }, { status: 'passed', fullName: 'lists', failureMessages: [] }] }],
+    };
+    expect(retriedLines(report)).toEqual(['passed on a retry: /ci/a.e2e.test.ts > sends (first attempt: AssertionError: expected 404 to be 200)']);
+    expect(retriedLines({ testResults: [{ status: 'failed', assertionResults: [{ status: 'failed', failureMessages: ['x'] }] }] })).toEqual([]);
+    expect(summaryLine(report)).toBe('2 passed, 0 failed');
   });
 
   it('.ci/run’s steps: every step runs, a failed one fails the run, and the summary is the last line', async () => {
