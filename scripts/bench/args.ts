@@ -19,6 +19,8 @@ export interface BenchArgs {
   json: boolean;
   deliveryInstances: number;
   projectorInstances: number;
+  /** `--split-delivery-roles`: delivery as one process per role (fanout, apns, fcm, webpush, hms), each watched apart; the summary adds CPU per push by provider. */
+  splitDeliveryRoles: boolean;
   /** Faults, each at a percentage of the targeted devices delivered; undefined = not injected. */
   faults: FaultPlan;
   /** Campaign control: the campaign's rate_per_minute, and a pause at P % delivered resumed S seconds later. */
@@ -70,6 +72,11 @@ const USAGE = `usage: npm run bench:campaign -- [options]
   --json                print one JSON summary object as the last line of stdout
   --delivery-instances N   delivery processes (default 1)
   --projector-instances N  projector processes (default 1)
+  --split-delivery-roles   delivery as one process per role (fanout, apns, fcm,
+                        webpush, hms; DELIVERY_ROLES=<role> each), each watched as
+                        its own group; adds cpu_us_per_push_by_provider and
+                        fanout_cpu_us_per_push (one instance per role: not with
+                        --delivery-instances > 1, --add-delivery-at or --template)
   Faults, at P % of the targeted devices delivered (0 < P < 100):
   --kill-delivery-at P  kill -9 one delivery instance, then start it again
   --restart-broker-at P kill -9 Kafka (local infra only), then start it again
@@ -146,6 +153,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       json: { type: 'boolean', default: false },
       'delivery-instances': { type: 'string' },
       'projector-instances': { type: 'string' },
+      'split-delivery-roles': { type: 'boolean', default: false },
       'kill-delivery-at': { type: 'string' },
       'restart-broker-at': { type: 'string' },
       'restart-store-at': { type: 'string' },
@@ -198,6 +206,11 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   // A hair over 1 is floating point (0.7 + 0.3), not a mistake.
   if (webShare + huaweiShare > 1 + 1e-9) throw new Error(`--web-share and --huawei-share add up to more than 1 (${webShare} + ${huaweiShare})\n${USAGE}`);
   const instances = (name: 'delivery-instances' | 'projector-instances') => number(values[name], name, 1, (n) => Number.isInteger(n) && n >= 1 && n <= 16);
+  const deliveryInstances = instances('delivery-instances');
+  // One process per role: a second instance (or one added mid-run) would run all roles or share a role's group, and blur whose CPU is whose.
+  if (values['split-delivery-roles'] && (deliveryInstances > 1 || faults.addDeliveryAt !== undefined || content !== undefined)) {
+    throw new Error(`--split-delivery-roles runs one delivery process per role, one instance each: not with --delivery-instances above 1, --add-delivery-at or --template\n${USAGE}`);
+  }
   return {
     devices,
     iosShare: number(values['ios-share'], 'ios-share', 0.5, (n) => n >= 0 && n <= 1),
@@ -210,8 +223,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     partitions: number(values.partitions, 'partitions', 6, (n) => Number.isInteger(n) && n >= 1 && n <= 64),
     keep: values.keep,
     json: values.json,
-    deliveryInstances: instances('delivery-instances'),
+    deliveryInstances,
     projectorInstances: instances('projector-instances'),
+    splitDeliveryRoles: values['split-delivery-roles'],
     faults,
     restartDelivery: values['restart-delivery'],
     brokers,

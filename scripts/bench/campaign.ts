@@ -28,6 +28,8 @@ import { emitJson } from './runs.ts';
 import { comparisonLines, emptyFigures, literalSummary, runLiteralCampaign, saveTemplates, withLiteral, type LiteralRun } from './content-campaign.ts';
 import { profileFor, templateNotification } from './content-plan.ts';
 import { splitDevices } from './shares.ts';
+import { DELIVERY_ROLES, pushesByProvider, roleGroup } from './delivery-roles.ts';
+import { readLedgerSentByProvider } from './ledger.ts';
 
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const BATCH = 500;
@@ -87,6 +89,8 @@ const faultFigures = {
   later: [] as Array<Promise<unknown>>,
 };
 let summary: BenchSummary | undefined;
+/** `--split-delivery-roles`: pushes sent per provider (the ledger's; undefined until read). */
+let ledgerPushes: Record<string, number> | undefined;
 let pace: PaceJudgement | undefined;
 const steered: SteerFigures = {};
 /** `--template`: the literal campaign sent first to the same devices (content-campaign.ts). */
@@ -139,6 +143,7 @@ function printSummary(c: BenchResult['campaign']): void {
     ...(faultFigures.leaderFailoverMs === undefined ? {} : { leaderFailoverMs: faultFigures.leaderFailoverMs }),
     faults: args.faults,
     faultLog: faultFigures.log,
+    ...(args.splitDeliveryRoles ? { providerPushes: pushesByProvider({ apns: iosCount, fcm: androidCount, webpush: webCount, hms: huaweiCount }, ledgerPushes) } : {}),
   });
   if (args.ratePerMinute !== undefined || args.pauseAt !== undefined) {
     const pause = steered.pausedS === undefined || steered.resumedS === undefined ? undefined : { atS: steered.pausedS, resumedS: steered.resumedS };
@@ -157,6 +162,9 @@ function printSummary(c: BenchResult['campaign']): void {
   out.push(`  duplicates ${summary.duplicates} (bound ${summary.duplicate_bound} = 500 × ${faultFigures.batchesInFlightOnKilled} batches in flight on killed instances)`);
   out.push(`  dead letters ${String(summary.dead_letters)} ${JSON.stringify(judged?.deadLetterTopics ?? {})}`);
   out.push(`  counts ${JSON.stringify(summary.counts)} vs ledger ${JSON.stringify(summary.ledger_counts)}: ${String(summary.counts_match_ledger)}`);
+  if (summary.cpu_us_per_push_by_provider !== undefined) {
+    out.push(`  CPU µs per push by provider (its sender process over its pushes ${JSON.stringify(summary.pushes_by_provider)}): ${JSON.stringify(summary.cpu_us_per_push_by_provider)}; fan-out ${String(summary.fanout_cpu_us_per_push)} over all pushes`);
+  }
   const compared = literal === undefined || args.content === undefined ? undefined : withLiteral(summary, literalSummary(args, result.status, literal, result.phases), args.content, result.phases);
   if (compared !== undefined) {
     out[0] = `\nJudge: ${compared.passed ? 'PASSED' : `FAILED: ${compared.failures.join('; ')}`}`;
@@ -230,10 +238,19 @@ async function main(): Promise<void> {
     // Every process of the store (FerretDB and any child of it) is summed.
     watch.add('store', { pids: () => control.storePids(), tree: true });
   }
-  system = await startSystem(infra, { latencyMs: args.latencyMs, partitions: args.partitions, deliveryInstances: args.deliveryInstances, projectorInstances: args.projectorInstances });
+  system = await startSystem(infra, {
+    latencyMs: args.latencyMs,
+    partitions: args.partitions,
+    deliveryInstances: args.deliveryInstances,
+    projectorInstances: args.projectorInstances,
+    splitDeliveryRoles: args.splitDeliveryRoles,
+  });
   const running = system;
   watch.add('fakes', system.fakesPid);
-  for (const service of ['api', 'projector', 'delivery'] as const) watch.add(service, { pids: () => running.pidsOf(service) });
+  for (const service of ['api', 'projector'] as const) watch.add(service, { pids: () => running.pidsOf(service) });
+  // Split: each role's process a group of its own (a pid counts in one group); the summary sums them as `delivery`.
+  if (args.splitDeliveryRoles) for (const role of DELIVERY_ROLES) watch.add(roleGroup(role), { pids: () => running.pidsOfDeliveryRole(role) });
+  else watch.add('delivery', { pids: () => running.pidsOf('delivery') });
   positions = new PositionReader(infra.kafka);
   await positions.connect();
   indexMemory = watchIndexMemory(() => running.deliveryIndexDirs());
@@ -382,6 +399,7 @@ async function main(): Promise<void> {
   const notificationId = result.campaign.notificationId;
   if (notificationId !== undefined) {
     judged = await judgeRun({ baseUrl: system.baseUrl, apiKey: system.project.apiKey, notificationId, positions, infra, progress });
+    if (args.splitDeliveryRoles) ledgerPushes = await readLedgerSentByProvider(infra.mongo.db, notificationId).catch(() => undefined);
   }
 }
 

@@ -12,6 +12,22 @@ export async function readLedgerCounts(db: Store, notificationId: string): Promi
   return byOutcome;
 }
 
+/** Devices handed to each provider (`sent`: cancelled, expired and the like were not), by the ledger batches' provider (pure). */
+export function sentByProvider(docs: Iterable<DeliveryLedgerDocument>): Record<string, number> {
+  const byProvider = new Map<string, DeliveryLedgerDocument[]>();
+  for (const doc of docs) {
+    const batches = byProvider.get(doc.provider);
+    if (batches === undefined) byProvider.set(doc.provider, [doc]);
+    else batches.push(doc);
+  }
+  return Object.fromEntries([...byProvider].map(([provider, batches]) => [provider, ledgerCounts(batches).sent]));
+}
+
+/** The notification's pushes sent per provider, from its ledger. */
+export async function readLedgerSentByProvider(db: Store, notificationId: string): Promise<Record<string, number>> {
+  return sentByProvider(await new LedgerQueries(new ReadModelRegistry(db, { cacheMs: 0 })).notificationBatches(notificationId));
+}
+
 /**
  * Per-outcome ledger totals of many notifications in one pass over the
  * ledger (one query, not one per notification: on the local store each

@@ -1,4 +1,5 @@
 import type { FaultPlan } from './args.ts';
+import { cpuPerPushByProvider, withDeliveryFolded, type SenderRole } from './delivery-roles.ts';
 
 /** The process groups a run accounts CPU and memory to; instances of one group (and a store's process tree) are summed. */
 export const PROCESS_GROUPS = ['api', 'projector', 'delivery', 'kafka', 'store', 'fakes', 'bench'] as const;
@@ -43,6 +44,12 @@ export interface BenchSummary {
   /** The group's largest single process (its own VmHWM): what each instance needs; equals peak_rss_mb for a group of one. */
   peak_process_rss_mb: Record<ProcessGroup, number | null>;
   cpu_us_per_push: Record<ProcessGroup, number | null>;
+  /** `--split-delivery-roles`: each provider's sender process CPU over the pushes sent to that provider (ledger), for every provider with pushes. */
+  cpu_us_per_push_by_provider?: Partial<Record<SenderRole, number | null>>;
+  /** `--split-delivery-roles`: the fan-out process's CPU over all pushes. */
+  fanout_cpu_us_per_push?: number | null;
+  /** `--split-delivery-roles`: the pushes each provider was sent, the denominators above. */
+  pushes_by_provider?: Partial<Record<SenderRole, number>>;
   small_send_latency_ms?: number | null;
   /** `--transactional-during`: the 10-device send's latency to its last device (the largest of its sends). */
   transactional_max_latency_ms?: number | null;
@@ -77,10 +84,13 @@ export interface SummaryInput {
   counts: Record<string, number> | null;
   ledgerCounts: Record<string, number> | null;
   countsMatch: boolean | null;
-  peakRssBytes: Partial<Record<ProcessGroup, number | null>>;
-  processPeakRssBytes: Partial<Record<ProcessGroup, number | null>>;
+  /** By group name: the PROCESS_GROUPS, and with split delivery roles a `delivery-<role>` group each (folded into `delivery`). */
+  peakRssBytes: Readonly<Record<string, number | null>>;
+  processPeakRssBytes: Readonly<Record<string, number | null>>;
   /** CPU seconds per group while sending (first → last delivery). */
-  sendingCpuS: Partial<Record<ProcessGroup, number>>;
+  sendingCpuS: Readonly<Record<string, number>>;
+  /** `--split-delivery-roles`: pushes sent to each provider; adds the per-provider CPU figures. */
+  providerPushes?: Partial<Record<SenderRole, number>>;
   smallSendLatencyMs?: number | null;
   transactionalDuring?: boolean;
   brokerKilled?: number | null;
@@ -116,6 +126,12 @@ export function buildSummary(input: SummaryInput): BenchSummary {
   const rate = input.lastDeliveryS === undefined || input.lastDeliveryS <= 0 ? null : input.devices / input.lastDeliveryS;
   const ceiling = input.ceilingRate === undefined || input.ceilingRate <= 0 ? null : input.ceilingRate;
   const byGroup = <T>(pick: (group: ProcessGroup) => T) => Object.fromEntries(PROCESS_GROUPS.map((group) => [group, pick(group)])) as Record<ProcessGroup, T>;
+  // Split delivery roles: `delivery` is their sum (RSS: of each process's peak), its largest process the largest of them.
+  const sum = (parts: number[]) => parts.reduce((total, part) => total + part, 0);
+  const cpuS = withDeliveryFolded(input.sendingCpuS, sum);
+  const peakRss = withDeliveryFolded(input.peakRssBytes, sum);
+  const processPeakRss = withDeliveryFolded(input.processPeakRssBytes, (parts) => Math.max(...parts));
+  const perProvider = input.providerPushes === undefined ? undefined : cpuPerPushByProvider(input.sendingCpuS, input.providerPushes);
   return {
     status: input.status,
     passed: failures.length === 0,
@@ -140,12 +156,15 @@ export function buildSummary(input: SummaryInput): BenchSummary {
     counts_match_ledger: input.countsMatch,
     counts: input.counts,
     ledger_counts: input.ledgerCounts,
-    peak_rss_mb: byGroup((group) => megabytes(input.peakRssBytes[group])),
-    peak_process_rss_mb: byGroup((group) => megabytes(input.processPeakRssBytes[group])),
+    peak_rss_mb: byGroup((group) => megabytes(peakRss[group])),
+    peak_process_rss_mb: byGroup((group) => megabytes(processPeakRss[group])),
     cpu_us_per_push: byGroup((group) => {
-      const seconds = input.sendingCpuS[group];
-      return seconds === undefined || input.distinct === 0 ? null : round((seconds * 1e6) / input.devices, 1);
+      const seconds = cpuS[group];
+      return seconds === undefined || seconds === null || input.distinct === 0 ? null : round((seconds * 1e6) / input.devices, 1);
     }),
+    ...(perProvider === undefined || input.providerPushes === undefined
+      ? {}
+      : { cpu_us_per_push_by_provider: perProvider.byProvider, fanout_cpu_us_per_push: perProvider.fanout, pushes_by_provider: input.providerPushes }),
     ...(input.faults.smallSendAt === undefined ? {} : { small_send_latency_ms: input.smallSendLatencyMs === undefined || input.smallSendLatencyMs === null ? null : round(input.smallSendLatencyMs) }),
     ...(input.transactionalDuring === true ? { transactional_max_latency_ms: input.smallSendLatencyMs === undefined || input.smallSendLatencyMs === null ? null : round(input.smallSendLatencyMs) } : {}),
     ...(input.faults.killBrokerAt === undefined ? {} : { broker_killed: input.brokerKilled ?? null, leader_failover_ms: input.leaderFailoverMs === undefined || input.leaderFailoverMs === null ? null : round(input.leaderFailoverMs) }),

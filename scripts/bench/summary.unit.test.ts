@@ -47,6 +47,14 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--brokers', '0'])).toThrow(/--brokers/);
   });
 
+  it('reads --split-delivery-roles, one instance per role only', () => {
+    expect(parseBenchArgs([])).toMatchObject({ splitDeliveryRoles: false });
+    expect(parseBenchArgs(['--split-delivery-roles', '--kill-delivery-at', '30'])).toMatchObject({ splitDeliveryRoles: true, deliveryInstances: 1 });
+    expect(() => parseBenchArgs(['--split-delivery-roles', '--delivery-instances', '2'])).toThrow(/--split-delivery-roles runs one delivery process per role/);
+    expect(() => parseBenchArgs(['--split-delivery-roles', '--add-delivery-at', '50'])).toThrow(/--split-delivery-roles/);
+    expect(() => parseBenchArgs(['--split-delivery-roles', '--template', 'per-locale'])).toThrow(/--split-delivery-roles/);
+  });
+
   it('refuses a fault point outside 0..100 and zero instances', () => {
     expect(() => parseBenchArgs(['--restart-store-at', '100'])).toThrow(/--restart-store-at: invalid value '100'/);
     expect(() => parseBenchArgs(['--add-delivery-at', '0'])).toThrow(/--add-delivery-at/);
@@ -108,6 +116,23 @@ describe('buildSummary', () => {
     expect(summary.peak_rss_mb).toMatchObject({ api: 100, delivery: 1500, store: null, bench: null });
     expect(summary.peak_process_rss_mb).toMatchObject({ api: 100, delivery: 600, store: null, bench: null });
     expect(JSON.parse(JSON.stringify(summary))).toEqual(summary);
+  });
+
+  it('with split delivery roles: delivery sums the role processes, CPU per push by provider and of the fan-out', () => {
+    const MB = 1024 * 1024;
+    const summary = buildSummary({
+      ...clean,
+      sendingCpuS: { 'delivery-fanout': 0.05, 'delivery-apns': 0.04, 'delivery-fcm': 0.06, 'delivery-webpush': 0, 'delivery-hms': 0.001, kafka: 0.05 },
+      peakRssBytes: { 'delivery-fanout': 200 * MB, 'delivery-apns': 150 * MB, 'delivery-fcm': 160 * MB, 'delivery-webpush': 100 * MB, 'delivery-hms': 100 * MB },
+      processPeakRssBytes: { 'delivery-fanout': 200 * MB, 'delivery-apns': 150 * MB, 'delivery-fcm': 160 * MB, 'delivery-webpush': 100 * MB, 'delivery-hms': 100 * MB },
+      providerPushes: { apns: 400, fcm: 600, webpush: 0, hms: 0 },
+    });
+    expect(summary.cpu_us_per_push).toMatchObject({ delivery: 151, kafka: 50 });
+    expect(summary.peak_rss_mb.delivery).toBe(710);
+    expect(summary.peak_process_rss_mb.delivery).toBe(200);
+    expect(summary).toMatchObject({ cpu_us_per_push_by_provider: { apns: 100, fcm: 100 }, fanout_cpu_us_per_push: 50, pushes_by_provider: { apns: 400, fcm: 600, webpush: 0, hms: 0 } });
+    expect(buildSummary(clean)).not.toHaveProperty('cpu_us_per_push_by_provider');
+    expect(buildSummary(clean)).not.toHaveProperty('fanout_cpu_us_per_push');
   });
 
   it('leaves rates null when the run did not finish, and omits small_send_latency_ms unless asked', () => {

@@ -8,6 +8,7 @@ import { freePort } from '@herald/local-infra';
 import { ensureAdminIndexes, readModelVersion, type ReadModelName } from '@herald/mongo';
 import { groupsJoined, httpOk, spawnService, waitReady, type Child } from './children.ts';
 import { startFakesProcess, type RemoteFake } from './fakes-process.ts';
+import { DELIVERY_ROLES, type DeliveryRole } from './delivery-roles.ts';
 import type { BenchSubscription } from './register.ts';
 import type { BenchInfra } from './infra.ts';
 
@@ -35,6 +36,8 @@ export interface BenchSystem {
   children: { api: Child; projectors: Child[]; deliveries: Child[] };
   /** Pids of the live instances of a service. */
   pidsOf(service: 'api' | 'projector' | 'delivery'): number[];
+  /** `splitDeliveryRoles`: pids of the live delivery process running that role alone (none otherwise). */
+  pidsOfDeliveryRole(role: DeliveryRole): number[];
   /** Starts one more delivery instance (it joins the consumer groups: a rebalance). */
   addDelivery(): Promise<string>;
   /** kill -9 one delivery instance, then starts a new one in its place, on its directory (index checkpoint included). */
@@ -49,7 +52,7 @@ const MODELS: readonly ReadModelName[] = ['devices', 'topics', 'notifications', 
 
 export async function startSystem(
   infra: BenchInfra,
-  options: { latencyMs: number; partitions: number; deliveryInstances: number; projectorInstances: number; deliveryTimes?: boolean },
+  options: { latencyMs: number; partitions: number; deliveryInstances: number; projectorInstances: number; deliveryTimes?: boolean; splitDeliveryRoles?: boolean },
 ): Promise<BenchSystem> {
   const tls = await createFakeTls();
   const dir = await mkdtemp(join(tmpdir(), 'herald-bench-fakes-'));
@@ -75,14 +78,20 @@ export async function startSystem(
   };
   let instance = 0;
   const spawnProjector = async () => spawnService(`projector-${(instance += 1)}`, 'services/projector/src/main.ts', { ...serviceEnv, METRICS_PORT: String(await freePort()) });
-  /** Each delivery process's own directory (its audience index); removed with the fakes' temp dir. */
+  /**
+   * Each delivery process's own directory (its audience index, and its instance id, which names its transactional
+   * producer: one process per directory, role-only ones included); removed with the fakes' temp dir.
+   */
   const indexDirs = new Map<Child, string>();
+  /** The one role of each process of a split run (absent: every role, the service's default). */
+  const rolesOf = new Map<Child, DeliveryRole>();
   let dirs = 0;
-  const spawnDelivery = async (indexDir = join(dir, `delivery-index-${(dirs += 1)}`)) => {
+  const spawnDelivery = async (role?: DeliveryRole, indexDir = join(dir, `delivery-index-${(dirs += 1)}`)) => {
     const metricsPort = await freePort();
     deliveryMetricsPorts.push(metricsPort);
-    const child = spawnService(`delivery-${(instance += 1)}`, 'services/delivery/src/main.ts', {
+    const child = spawnService(role === undefined ? `delivery-${(instance += 1)}` : `delivery-${role}-${(instance += 1)}`, 'services/delivery/src/main.ts', {
       ...serviceEnv,
+      ...(role === undefined ? {} : { DELIVERY_ROLES: role }),
       DELIVERY_INDEX_DIR: indexDir,
       METRICS_PORT: String(metricsPort),
       HERALD_SECRET_KEY: secret,
@@ -95,13 +104,23 @@ export async function startSystem(
       NODE_EXTRA_CA_CERTS: caFile,
     });
     indexDirs.set(child, indexDir);
+    if (role !== undefined) rolesOf.set(child, role);
     return child;
+  };
+  /** The same process again (its role, its directory): a restart or a killed one's replacement. */
+  const respawn = (child: Child) => spawnDelivery(rolesOf.get(child), indexDirs.get(child));
+  /** The consumer groups a delivery process joins: a role's (DELIVERY_CONSUMERS keys start with the role name), or all. */
+  const groupsOf = (child: Child) => {
+    const role = rolesOf.get(child);
+    return Object.entries(DELIVERY_CONSUMERS).flatMap(([key, consumer]) => (role === undefined || key.startsWith(role) ? [consumer.group] : []));
   };
   const children = {
     // Another change adds rate limits to the API; the benchmark measures the pipeline, not them.
     api: spawnService('api', 'services/api/src/server.ts', { ...serviceEnv, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: '0', HERALD_RATE_LIMITS: 'off' }),
     projectors: await Promise.all(Array.from({ length: options.projectorInstances }, spawnProjector)),
-    deliveries: await Promise.all(Array.from({ length: options.deliveryInstances }, () => spawnDelivery())),
+    deliveries: await Promise.all(
+      options.splitDeliveryRoles === true ? DELIVERY_ROLES.map((role) => spawnDelivery(role)) : Array.from({ length: options.deliveryInstances }, () => spawnDelivery()),
+    ),
   };
   const live = (list: readonly Child[]) => list.filter((child) => child.child.exitCode === null && child.child.signalCode === null);
   const pidsOf = (list: readonly Child[]) => live(list).flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
@@ -114,7 +133,7 @@ export async function startSystem(
     await Promise.all([
       waitReady(children.api, 'GET /readyz 200', httpOk(`${baseUrl}/readyz`)),
       ...children.projectors.map((child) => waitReady(child, 'projection groups joined', groupsJoined(infra.kafka, MODELS.map((model) => readModelVersion(model, 1).group)))),
-      ...children.deliveries.map((child) => waitReady(child, 'delivery groups joined', groupsJoined(infra.kafka, Object.values(DELIVERY_CONSUMERS).map((consumer) => consumer.group)))),
+      ...children.deliveries.map((child) => waitReady(child, 'delivery groups joined', groupsJoined(infra.kafka, groupsOf(child)))),
     ]);
     await ensureAdminIndexes(infra.mongo.db);
     const { project, apiKey } = await new AdminStore(infra.mongo.db).createProject('bench');
@@ -151,6 +170,7 @@ export async function startSystem(
       deliveryIndexDirs: () => live(children.deliveries).flatMap((child) => (child.pid === undefined ? [] : [{ pid: child.pid, dir: indexDirs.get(child)! }])),
       children,
       pidsOf: (service) => (service === 'api' ? pidsOf([children.api]) : pidsOf(service === 'projector' ? children.projectors : children.deliveries)),
+      pidsOfDeliveryRole: (role) => pidsOf(children.deliveries.filter((child) => rolesOf.get(child) === role)),
       addDelivery: async () => {
         const child = await spawnDelivery();
         children.deliveries.push(child);
@@ -163,7 +183,7 @@ export async function startSystem(
         victim.child.kill('SIGKILL');
         await exited;
         // On the victim's directory: a restart from its index checkpoint, as an operator's restart would be.
-        const replacement = await spawnDelivery(indexDirs.get(victim));
+        const replacement = await respawn(victim);
         children.deliveries.push(replacement);
         return `kill -9 ${victim.name} (pid ${victim.pid ?? '?'}); started ${replacement.name} (pid ${replacement.pid ?? '?'}) on its index directory`;
       },
@@ -173,7 +193,7 @@ export async function startSystem(
         await Promise.all(stopped.map((child) => child.stop()));
         const stoppedMs = performance.now() - stopping;
         const spawnedAt = performance.now();
-        children.deliveries.push(...(await Promise.all(stopped.map((child) => spawnDelivery(indexDirs.get(child))))));
+        children.deliveries.push(...(await Promise.all(stopped.map(respawn))));
         return { stoppedMs, spawnedAt };
       },
       project: { id: project._id, apiKey },
