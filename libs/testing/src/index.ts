@@ -9,3 +9,5 @@ export * from './seed-audience.ts';
 export * from './inject-app.ts';
 export * from './topics.ts';
 export * from './test-tokens.ts';
+export * from './test-clock.ts';
+export * from './register-devices.ts';

@@ -1,9 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignDevice } from '@herald/templates';
-import { createTopics, outputTails, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTestClock, createTopics, registerDevices, type TestClock, outputTails, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
  * A/B sends through restarts of the delivery process between their test
@@ -17,37 +14,24 @@ import { createTopics, outputTails, startApiHarness, waitFor, type ApiHarness } 
  */
 let harness: ApiHarness;
 let project: { id: string; api_key: string };
-let clockDir: string;
-let clockFile: string;
+let clock: TestClock;
 const DEVICES = 200;
 const DAY_MS = 86_400_000;
 const tokens = Array.from({ length: DEVICES }, (_, index) => `abr-device-${String(index).padStart(3, '0')}`);
-const deviceIds = new Map<string, string>();
+let deviceIds: Map<string, string>;
 
 beforeAll(async () => {
-  clockDir = await mkdtemp(join(tmpdir(), 'herald-clock-'));
-  clockFile = join(clockDir, 'offset');
-  await writeFile(clockFile, '0');
-  const clockEnv = { HERALD_CLOCK_FILE: clockFile };
-  harness = await startApiHarness('ab-restart', { delivery: true, apiEnv: clockEnv, deliveryEnv: { ...clockEnv, DELIVERY_SCHEDULER_POLL_MS: '100', DELIVERY_SCHEDULER_IDLE_MS: '100' } });
+  clock = await createTestClock();
+  harness = await startApiHarness('ab-restart', { delivery: true, apiEnv: clock.env, deliveryEnv: { ...clock.env, DELIVERY_SCHEDULER_POLL_MS: '100', DELIVERY_SCHEDULER_IDLE_MS: '100' } });
   project = await harness.createProject('ab-restart');
   await harness.fakes!.configure(project.id);
   await createTopics(harness, project.api_key, ['abr']);
-  for (let at = 0; at < tokens.length; at += 20) {
-    await Promise.all(
-      tokens.slice(at, at + 20).map(async (token) => {
-        const response = await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, platform: 'android', token, topics: ['abr'] } });
-        expect(response.status, JSON.stringify(response.body)).toBe(201);
-        deviceIds.set(token, (response.body!.data as { id: string }).id);
-      }),
-    );
-  }
-  await waitFor('devices projected', async () => ((await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key })).body?.pagination as { count: number } | undefined)?.count === DEVICES, 120_000);
+  deviceIds = await registerDevices(harness, project, tokens, { platform: 'android', topics: ['abr'] });
 }, 300_000);
 
 afterAll(async () => {
   await harness?.stop();
-  if (clockDir !== undefined) await rm(clockDir, { recursive: true, force: true });
+  await clock?.remove();
 });
 
 const titleOf = (push: { message: Record<string, unknown> }) => (push.message.notification as { title: string }).title;
@@ -133,12 +117,12 @@ describe('A/B sends through delivery restarts between test phase and decision', 
 
     // kill -9 with both waiting for their decision; the first becomes due after the restart.
     await harness.restartDelivery!('SIGKILL');
-    await writeFile(clockFile, String(DAY_MS + 60_000));
+    await clock.offsetBy(DAY_MS + 60_000);
     await remainderOnce(killed);
     expect((await view(stopped.id))?.decision).toBeUndefined();
 
     // SIGTERM; the second becomes due while no delivery process runs: it is decided at start-up.
-    await harness.restartDelivery!('SIGTERM', { whileDown: () => writeFile(clockFile, String(DAY_MS + 3_600_000 + 60_000)) });
+    await harness.restartDelivery!('SIGTERM', { whileDown: () => clock.offsetBy(DAY_MS + 3_600_000 + 60_000) });
     await remainderOnce(stopped);
 
     // The first's remainder was not sent again by the second restart.

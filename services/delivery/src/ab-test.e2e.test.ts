@@ -1,10 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignDevice } from '@herald/templates';
 import { deviceIdFor } from '@herald/events';
-import { createTopics, devicesPerPlatform, seedTopicAudience, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
+import { createTestClock, createTopics, registerDevices, type TestClock, devicesPerPlatform, seedTopicAudience, startApiHarness, waitFor, type ApiHarness } from '@herald/testing';
 
 /**
  * An A/B send with a holdout and a test share through the real pipeline
@@ -17,36 +14,23 @@ import { createTopics, devicesPerPlatform, seedTopicAudience, startApiHarness, w
  */
 let harness: ApiHarness;
 let project: { id: string; api_key: string };
-let clockDir: string;
-let clockFile: string;
+let clock: TestClock;
 const DEVICES = 200;
 const tokens = Array.from({ length: DEVICES }, (_, index) => `ab-device-${String(index).padStart(3, '0')}`);
-const deviceIds = new Map<string, string>();
+let deviceIds: Map<string, string>;
 
 beforeAll(async () => {
-  clockDir = await mkdtemp(join(tmpdir(), 'herald-clock-'));
-  clockFile = join(clockDir, 'offset');
-  await writeFile(clockFile, '0');
-  const clockEnv = { HERALD_CLOCK_FILE: clockFile };
-  harness = await startApiHarness('ab-test', { delivery: true, apiEnv: clockEnv, deliveryEnv: { ...clockEnv, DELIVERY_SCHEDULER_POLL_MS: '100', DELIVERY_SCHEDULER_IDLE_MS: '100' } });
+  clock = await createTestClock();
+  harness = await startApiHarness('ab-test', { delivery: true, apiEnv: clock.env, deliveryEnv: { ...clock.env, DELIVERY_SCHEDULER_POLL_MS: '100', DELIVERY_SCHEDULER_IDLE_MS: '100' } });
   project = await harness.createProject('ab-test');
   await harness.fakes!.configure(project.id);
   await createTopics(harness, project.api_key, ['ab']);
-  for (let at = 0; at < tokens.length; at += 20) {
-    await Promise.all(
-      tokens.slice(at, at + 20).map(async (token) => {
-        const response = await harness.request('POST', '/api/v1/devices', { body: { project_id: project.id, platform: 'android', token, topics: ['ab'] } });
-        expect(response.status, JSON.stringify(response.body)).toBe(201);
-        deviceIds.set(token, (response.body!.data as { id: string }).id);
-      }),
-    );
-  }
-  await waitFor('devices projected', async () => ((await harness.request('GET', '/api/v1/devices?limit=1', { key: project.api_key })).body?.pagination as { count: number } | undefined)?.count === DEVICES, 120_000);
+  deviceIds = await registerDevices(harness, project, tokens, { platform: 'android', topics: ['ab'] });
 }, 300_000);
 
 afterAll(async () => {
   await harness?.stop();
-  if (clockDir !== undefined) await rm(clockDir, { recursive: true, force: true });
+  await clock?.remove();
 });
 
 const pushesOf = (id: string) => harness.fakes!.fcm.deliveries.filter((delivery) => (delivery.message.data as { notification_id?: string } | undefined)?.notification_id === id);
@@ -186,7 +170,7 @@ describe('A/B sends', () => {
     for (const token of inVariant(1)) expect((await harness.request('PUT', `/api/v1/notifications/${id}/open`, { body: { project_id: project.id, token } })).status).toBe(204);
     await waitFor('opens counted under B', async () => (await view(id))?.counts_by_variant?.B?.opened === inVariant(1).length, 60_000);
 
-    await writeFile(clockFile, String(86_400_000 + 60_000));
+    await clock.offsetBy(86_400_000 + 60_000);
     const decided = await waitFor('the decision', async () => (await view(id))?.decision, 60_000);
     expect(decided).toMatchObject({ metric: 'open_rate', best: 'B', chosen: 'B', significant: true, reason: 'significant' });
     expect(decided.p_value as number).toBeLessThan(0.05);

@@ -1,9 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTopics, outputTails, startApiHarness, waitFor, type ApiHarness, apnsToken, apnsTokenLabel } from '@herald/testing';
+import { createTestClock, createTopics, type TestClock, outputTails, startApiHarness, waitFor, type ApiHarness, apnsToken, apnsTokenLabel } from '@herald/testing';
 
 /**
  * Frequency caps and quiet hours over the real stack (Kafka, the store, every
@@ -20,11 +17,10 @@ type View = { status: string; counts: Counts };
 type Receipt = { device_id: string; outcome: string; reason: string | null; rule?: string; until?: string };
 
 let harness: ApiHarness;
-let clockDir: string;
-let clockFile: string;
+let clock: TestClock;
 const projects: Record<'drop' | 'defer' | 'quiet', Project> = {} as never;
 
-const moveClockTo = async (instant: number) => writeFile(clockFile, String(instant - Date.now()));
+const moveClockTo = (instant: number) => clock.moveTo(instant);
 const register = (project: Project, token: string, extra: Record<string, unknown>) =>
   harness.request('POST', '/api/v1/devices', { key: project.api_key, body: { project_id: project.id, token: apnsToken(token), platform: 'ios', topics: ['all'], ...extra } });
 const send = async (project: Project, extra: Record<string, unknown> = {}) => {
@@ -54,10 +50,8 @@ async function countsEqualReceipts(project: Project, id: string): Promise<{ view
 }
 
 beforeAll(async () => {
-  clockDir = await mkdtemp(join(tmpdir(), 'herald-clock-'));
-  clockFile = join(clockDir, 'offset');
-  await writeFile(clockFile, '0');
-  const clockEnv = { HERALD_CLOCK_FILE: clockFile };
+  clock = await createTestClock();
+  const clockEnv = clock.env;
   harness = await startApiHarness('caps', { delivery: true, apiEnv: clockEnv, deliveryEnv: {
       ...clockEnv,
       DELIVERY_SCHEDULER_POLL_MS: '100',
@@ -104,7 +98,7 @@ afterEach((context) => {
 
 afterAll(async () => {
   await harness?.stop();
-  if (clockDir !== undefined) await rm(clockDir, { recursive: true, force: true });
+  await clock?.remove();
 });
 
 describe('frequency caps', () => {

@@ -1,11 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, newId } from '@herald/events';
 import { ADMIN_COLLECTIONS } from '@herald/mongo';
-import { createTopics, startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
+import { createTestClock, createTopics, type TestClock, startApiHarness, waitFor, type ApiHarness, apnsToken } from '@herald/testing';
 
 /**
  * Scheduled sends over the real stack: held in the store through a restart of
@@ -15,10 +12,9 @@ import { createTopics, startApiHarness, waitFor, type ApiHarness, apnsToken } fr
  */
 let harness: ApiHarness;
 let project: { id: string; api_key: string };
-let clockDir: string;
-let clockFile: string;
+let clock: TestClock;
 
-const moveClockTo = async (instant: number) => writeFile(clockFile, String(instant - Date.now()));
+const moveClockTo = (instant: number) => clock.moveTo(instant);
 const send = async (notification: Record<string, unknown>) => {
   const response = await harness.request('POST', '/api/v1/notifications', { key: project.api_key, body: { notification: { title: 'Later', body: 'x', ...notification } } });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
@@ -29,10 +25,8 @@ const schedules = () => harness.env.driverDb.collection<{ _id: string; notificat
 const arrivals = (id: string) => harness.fakes!.apns.deliveries.filter((delivery) => (delivery.payload as { notification_id: string }).notification_id === id);
 
 beforeAll(async () => {
-  clockDir = await mkdtemp(join(tmpdir(), 'herald-clock-'));
-  clockFile = join(clockDir, 'offset');
-  await writeFile(clockFile, '0');
-  const clockEnv = { HERALD_CLOCK_FILE: clockFile };
+  clock = await createTestClock();
+  const clockEnv = clock.env;
   harness = await startApiHarness('schedule', { delivery: true, apiEnv: clockEnv, deliveryEnv: { ...clockEnv, DELIVERY_SCHEDULER_POLL_MS: '100', DELIVERY_SCHEDULER_IDLE_MS: '100' } });
   project = await harness.createProject('schedule');
   await harness.fakes!.configure(project.id);
@@ -46,7 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await harness?.stop();
-  if (clockDir !== undefined) await rm(clockDir, { recursive: true, force: true });
+  await clock?.remove();
 });
 
 describe('scheduled sends', () => {
