@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_INDEXES, ensureIndexes } from '@herald/mongo';
-import { storeAdapter } from '@herald/mongo/testing';
+import { ADMIN_INDEXES, connectMongo, ensureIndexes, type MongoHandle } from '@herald/mongo';
+import { driverDb, storeAdapter } from '@herald/mongo/testing';
 import { countBothWays, explainHerald, findBothWays, type FindShape } from '@herald/mongo/differential';
 import type { Collection, Document } from 'mongodb';
 import { createTestEnv, type TestEnv } from '@herald/testing';
+import { startMongoJavaServer, type MongoJavaServer } from '@herald/testing/mongo-java-server';
 import { COUNTER_INDEXES, DEVICE_INDEXES, LEDGER_INDEXES, NOTIFICATION_INDEXES, TOPIC_INDEXES, type IndexDefinition } from '@herald/read-models';
 
 /**
@@ -15,8 +16,12 @@ import { COUNTER_INDEXES, DEVICE_INDEXES, LEDGER_INDEXES, NOTIFICATION_INDEXES, 
  * SQL through an index, a project holding a hazard (an array where a string
  * is expected) back on FerretDB's own path, and the off switch really off.
  * Random filters and documents: libs/mongo/src/store/pushdown-random.int.test.ts.
+ * The same shapes through the MongoDB adapter, on mongo-java-server (no mongod
+ * runs here; infra/README.md, "mongo-java-server"), must answer as FerretDB does.
  */
 let env: TestEnv;
+let server: MongoJavaServer;
+let mongo: MongoHandle;
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
 const PROJECTS = ['big', 'one', 'hz', 'nobody'] as const;
 
@@ -105,13 +110,19 @@ const collections: Record<string, { docs: () => Document[]; indexes: readonly In
 
 beforeAll(async () => {
   env = await createTestEnv('local-store-shapes');
+  server = await startMongoJavaServer();
+  mongo = await connectMongo(`${server.url}local_store_shapes`, 'test-local-store-shapes');
   for (const [name, { docs, indexes }] of Object.entries(collections)) {
     // Indexes first, as the projector makes them: the local store indexes rows as they come.
-    await ensureIndexes(env.mongo.db, name, indexes);
-    await env.driverDb.collection(name).insertMany(docs());
+    for (const store of [env.mongo.db, mongo.db]) {
+      await ensureIndexes(store, name, indexes);
+      await driverDb(store).collection(name).insertMany(docs());
+    }
   }
 });
 afterAll(async () => {
+  await mongo?.close();
+  await server?.close();
   await env?.close();
 });
 
@@ -175,6 +186,26 @@ describe('the query shapes Herald issues', () => {
     for (const [name, label, filter, limit] of countShapes()) {
       const { on, off } = await countBothWays(coll(name), filter, limit);
       expect(on, `count ${label}`).toBe(off);
+    }
+  });
+
+  it('answer on mongo-java-server through the MongoDB adapter as on FerretDB through its own', async () => {
+    const adapters = { mongodb: await storeAdapter(driverDb(mongo.db)), ferretdb: await storeAdapter(env.driverDb) };
+    expect([adapters.mongodb.flavour, adapters.ferretdb.flavour]).toEqual(['mongodb', 'ferretdb']);
+    const mine = (name: string) => driverDb(mongo.db).collection<Document>(name);
+    for (const [name, label, shape] of findShapes()) {
+      const { on } = await findBothWays(coll(name), shape);
+      const { on: theirs } = await findBothWays(mine(name), shape);
+      const ordered = (docs: Document[]) => (shape.sort === undefined ? docs.map((doc) => JSON.stringify(doc)).sort() : docs);
+      expect(ordered(theirs), `${label}: ${JSON.stringify(shape)}`).toEqual(ordered(on));
+    }
+    for (const [name, label, filter, limit] of countShapes()) {
+      const options = limit === undefined ? {} : { limit };
+      expect(await adapters.mongodb.count(mine(name), filter, options), `count ${label}`).toBe(await adapters.ferretdb.count(coll(name), filter, options));
+    }
+    for (const p of PROJECTS) {
+      const query = { filter: { project_id: p, 'devices.device_id': `${p}-dev-0003` }, field: 'devices', element: { device_id: `${p}-dev-0003`, outcome: 'delivered' }, sort: { reported_at: -1 as const, _id: 1 as const }, skip: 0, limit: 20 };
+      expect(await adapters.mongodb.pageWithElement(mine('delivery_ledger_v1'), query), `device receipts ${p}`).toEqual(await adapters.ferretdb.pageWithElement(coll('delivery_ledger_v1'), query));
     }
   });
 
