@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { onTabKey } from '../components/tabs.ts';
 import { api, dataOf } from '../api/client.ts';
+import { AddLocaleField, type LocaleTab, LocaleTabList } from '../components/locale-tabs.tsx';
 import { Errors } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
 import type { Draft, FieldProblems, NotificationRequest } from '../lib/draft.ts';
@@ -63,37 +63,26 @@ export function ContentFields({ draft, set, problems, b }: { draft: Draft; set: 
 /** Title and body (the default), and a tab per added locale with that locale's title and body. */
 function LiteralFields({ draft, set, problems, b }: { draft: Draft; set: Set; problems: FieldProblems; b: Bind }) {
   const [active, setActive] = useState<string>('');
-  const [tag, setTag] = useState('');
   const current = draft.localizations.find((each) => each.locale === active);
-  const tabs = ['', ...draft.localizations.map((each) => each.locale)];
+  const tabs: LocaleTab[] = ['', ...draft.localizations.map((each) => each.locale)].map((locale) => ({
+    locale,
+    id: `ctab-${locale || 'default'}`,
+    controls: 'content-panel',
+    testId: `content-tab-${locale || 'default'}`,
+    class: 'tab',
+    label: locale === '' ? 'Default' : locale,
+  }));
   const change = (patch: Partial<LocaleText>) => set({ localizations: draft.localizations.map((each) => (each.locale === active ? { ...each, ...patch } : each)) });
-  const add = () => {
+  const add = (tag: string) => {
     const locale = tag.trim();
-    if (locale === '' || draft.localizations.some((each) => each.locale === locale)) return;
+    if (locale === '' || draft.localizations.some((each) => each.locale === locale)) return false;
     set({ localizations: [...draft.localizations, { locale, title: '', body: '' }] });
     setActive(locale);
-    setTag('');
+    return true;
   };
   return (
     <>
-      <div role="tablist" aria-label="Locales" class="tabs" onKeyDown={(event) => onTabKey(event, tabs, current?.locale ?? '', setActive)}>
-        {tabs.map((locale) => (
-          <button
-            key={locale}
-            type="button"
-            role="tab"
-            id={`ctab-${locale || 'default'}`}
-            aria-selected={locale === (current?.locale ?? '') ? 'true' : 'false'}
-            aria-controls="content-panel"
-            tabIndex={locale === (current?.locale ?? '') ? 0 : -1}
-            class="tab"
-            data-testid={`content-tab-${locale || 'default'}`}
-            onClick={() => setActive(locale)}
-          >
-            {locale === '' ? 'Default' : locale}
-          </button>
-        ))}
-      </div>
+      <LocaleTabList tabs={tabs} selected={current?.locale ?? ''} onSelect={setActive} />
       <div role="tabpanel" id="content-panel" aria-labelledby={`ctab-${current?.locale ?? 'default'}`} class="tab-panel">
         {current === undefined ? (
           <>
@@ -130,27 +119,7 @@ function LiteralFields({ draft, set, problems, b }: { draft: Draft; set: Set; pr
           </>
         )}
       </div>
-      <div class="field">
-        <label for="f-add-locale">Add a locale</label>
-        <div class="inline">
-          <input
-            id="f-add-locale"
-            type="text"
-            value={tag}
-            placeholder="fr"
-            onInput={(event) => setTag(event.currentTarget.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') {
-                event.preventDefault();
-                add();
-              }
-            }}
-          />
-          <button type="button" class="secondary" onClick={add}>
-            Add locale
-          </button>
-        </div>
-      </div>
+      <AddLocaleField id="f-add-locale" fieldClass="field" placeholder="fr" onAdd={add} />
       <Errors errors={problems.localizations} />
     </>
   );

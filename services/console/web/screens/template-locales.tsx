@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { onTabKey } from '../components/tabs.ts';
+import { AddLocaleField, LocaleTabList } from '../components/locale-tabs.tsx';
 import { DEFAULT_LOCALE, TEMPLATE_FIELDS, type LocaleFields, type TemplateField, type TemplateProblems } from '../lib/template-form.ts';
 
 const LABELS: Record<TemplateField, { label: string; hint: string; rows: number }> = {
@@ -46,56 +46,37 @@ export function LocaleTabs({
   addProblem: (tag: string) => string | undefined;
   onAdd: (tag: string) => void;
 }) {
-  const [tag, setTag] = useState('');
   const [tagProblem, setTagProblem] = useState<string | undefined>(undefined);
   const current = locales.find((each) => each.locale === active) ?? locales[0];
   const setField = (field: TemplateField, value: string) => onChange(locales.map((each) => (each.locale === current?.locale ? { ...each, [field]: value } : each)));
-  const add = () => {
+  const add = (tag: string) => {
     const problem = addProblem(tag);
     setTagProblem(problem);
-    if (problem !== undefined) return;
+    if (problem !== undefined) return false;
     onAdd(tag.trim());
-    setTag('');
+    return true;
   };
+  const tabs = locales.map(({ locale }) => {
+    const flagged = hasProblem(problems, locale);
+    return {
+      locale,
+      id: `tab-${slug(locale)}`,
+      controls: `panel-${slug(locale)}`,
+      testId: `locale-tab-${locale}`,
+      class: `tab${flagged ? ' tab-problem' : ''}`,
+      label: (
+        <>
+          {locale}
+          {flagged ? <span class="tab-flag"> (has a problem)</span> : null}
+        </>
+      ),
+    };
+  });
   return (
     <fieldset class="locales">
       <legend>Content by locale</legend>
       <p class="muted">A device gets its locale's content, else its language's (fr-CA → fr), else default's.</p>
-      <div
-        role="tablist"
-        aria-label="Locales"
-        class="tabs"
-        onKeyDown={(event) =>
-          onTabKey(
-            event,
-            locales.map((each) => each.locale),
-            current?.locale ?? DEFAULT_LOCALE,
-            onActive,
-          )
-        }
-      >
-        {locales.map((each) => {
-          const selected = each.locale === current?.locale;
-          const flagged = hasProblem(problems, each.locale);
-          return (
-            <button
-              key={each.locale}
-              type="button"
-              role="tab"
-              id={`tab-${slug(each.locale)}`}
-              aria-selected={selected ? 'true' : 'false'}
-              aria-controls={`panel-${slug(each.locale)}`}
-              tabIndex={selected ? 0 : -1}
-              class={`tab${flagged ? ' tab-problem' : ''}`}
-              data-testid={`locale-tab-${each.locale}`}
-              onClick={() => onActive(each.locale)}
-            >
-              {each.locale}
-              {flagged ? <span class="tab-flag"> (has a problem)</span> : null}
-            </button>
-          );
-        })}
-      </div>
+      <LocaleTabList tabs={tabs} selected={current?.locale ?? DEFAULT_LOCALE} onSelect={onActive} />
       {current === undefined ? null : (
         <div role="tabpanel" id={`panel-${slug(current.locale)}`} aria-labelledby={`tab-${slug(current.locale)}`} class="tab-panel" data-testid="locale-panel">
           <FieldMessages id={`t-${slug(current.locale)}-errors`} messages={problems[current.locale]} />
@@ -136,30 +117,15 @@ export function LocaleTabs({
           )}
         </div>
       )}
-      <div class={`field add-locale${tagProblem === undefined ? '' : ' has-error'}`}>
-        <label for="t-new-locale">Add a locale</label>
-        <div class="inline">
-          <input
-            id="t-new-locale"
-            type="text"
-            value={tag}
-            placeholder="fr-CA"
-            aria-invalid={tagProblem === undefined ? undefined : 'true'}
-            aria-describedby={tagProblem === undefined ? undefined : 't-new-locale-errors'}
-            onInput={(event) => setTag(event.currentTarget.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') {
-                event.preventDefault();
-                add();
-              }
-            }}
-          />
-          <button type="button" class="secondary" onClick={add}>
-            Add locale
-          </button>
-        </div>
+      <AddLocaleField
+        id="t-new-locale"
+        fieldClass={`field add-locale${tagProblem === undefined ? '' : ' has-error'}`}
+        placeholder="fr-CA"
+        errorsId={tagProblem === undefined ? undefined : 't-new-locale-errors'}
+        onAdd={add}
+      >
         <FieldMessages id="t-new-locale-errors" messages={tagProblem === undefined ? undefined : [tagProblem]} />
-      </div>
+      </AddLocaleField>
     </fieldset>
   );
 }
