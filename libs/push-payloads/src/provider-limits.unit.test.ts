@@ -23,9 +23,16 @@ describe('fitsProviderLimits', () => {
 
   it('reports each provider the message is too large for', () => {
     const problems = fitsProviderLimits({ ...base, body: 'é'.repeat(2100) });
-    expect(problems).toHaveLength(3);
+    expect(problems).toHaveLength(4);
     expect(problems[0]).toMatch(/APNs/);
     expect(problems[1]).toMatch(/^notification must fit in 4096 bytes as an FCM message \(it takes \d+\)$/);
     expect(problems[2]).toMatch(/^notification must fit in 3993 bytes as a Web Push plaintext \(it takes \d+;/);
+    expect(problems[3]).toMatch(/^notification must fit in 4096 bytes as a Push Kit message \(it takes \d+\)$/);
+  });
+
+  it('refuses data that only Push Kit’s escaped data string makes too large', () => {
+    const quoted = { ...base, data: { note: '"'.repeat(1000) } };
+    expect(fitsProviderLimits(quoted, ['apns', 'fcm', 'webpush'])).toEqual([]);
+    expect(fitsProviderLimits(quoted)).toEqual([expect.stringMatching(/^notification must fit in 4096 bytes as a Push Kit message \(it takes 4\d{3}\)$/)]);
   });
 });

@@ -49,7 +49,7 @@ describe('the 3,993-byte plaintext limit', () => {
     expect(fitsProviderLimits(fits, ['webpush'])).toEqual([]);
     const over = { ...fits, body: `${fits.body}x` };
     expect(fitsProviderLimits(over, ['webpush'])).toEqual([expect.stringContaining('3993 bytes as a Web Push plaintext (it takes 3994')]);
-    // Checked by default, with APNs and FCM (the API's 422).
+    // Checked by default, with APNs, FCM and Push Kit (the API's 422).
     expect(fitsProviderLimits(over)).toHaveLength(1);
     const twoByteChars = { ...base, body: 'é'.repeat(Math.ceil((WEB_PUSH_PLAINTEXT_LIMIT_BYTES - overhead + 1) / 2)) };
     expect(fitsProviderLimits(twoByteChars, ['webpush'])).toHaveLength(1);

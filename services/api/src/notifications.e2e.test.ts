@@ -95,6 +95,7 @@ describe('POST /api/v1/notifications', () => {
       expect.stringMatching(/^notification must fit in 4096 bytes as an APNs payload \(it takes \d+\)$/),
       expect.stringMatching(/^notification must fit in 4096 bytes as an FCM message \(it takes \d+\)$/),
       expect.stringMatching(/^notification must fit in 3993 bytes as a Web Push plaintext/),
+      expect.stringMatching(/^notification must fit in 4096 bytes as a Push Kit message/),
     ]);
   });
 

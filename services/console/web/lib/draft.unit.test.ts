@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apnsPayloadBytes, buildApnsPayload } from '@herald/push-payloads';
 import { EMPTY_DRAFT, instantOf, problemsByField, requestOf } from './draft.ts';
 import { cumulative, progress } from './funnel.ts';
-import { previewOf } from './preview.ts';
 
 describe('a draft as a send request', () => {
   it('leaves out empty fields and builds every kind of target', () => {
@@ -58,18 +56,6 @@ describe('numbers as typed', () => {
     expect(problems).toEqual({ badge: ['"three" is not a number: a whole number, 0 or more'], ttl: ['"1e400" is not a number: a whole number, 0 or more'] });
     expect(JSON.stringify(request)).not.toContain('null');
     expect(requestOf({ ...EMPTY_DRAFT, badge: '1.5' }).request.badge).toBe(1.5);
-  });
-});
-
-describe('the payload preview', () => {
-  it("is what libs/push-payloads builds, with the senders' byte counts", () => {
-    const { request } = requestOf({ ...EMPTY_DRAFT, title: 'Été', body: '✓', badge: '1' });
-    const preview = previewOf(request);
-    expect(preview.apns.payload).toMatchObject({ aps: { alert: { title: 'Été', body: '✓' }, badge: 1 } });
-    expect(preview.apns.bytes).toBe(apnsPayloadBytes(buildApnsPayload({ title: 'Été', body: '✓', badge: 1, notification_id: '00000000-0000-7000-8000-000000000000', project_id: '00000000-0000-7000-8000-000000000000' })));
-    expect(preview.problems).toEqual([]);
-    // Over APNs', FCM's and Web Push's limits (every provider the send may reach).
-    expect(previewOf({ ...request, body: 'x'.repeat(5000) }).problems).toHaveLength(3);
   });
 });
 

@@ -3,15 +3,32 @@
  * cuts with "…". Approximate (fonts, device width and the OS version move it
  * by a few characters): iOS shows one line of title and about four of body;
  * Android one line of title, one line of body collapsed and about six when
- * expanded; desktop Chrome about two lines of body.
+ * expanded; desktop Chrome about two lines of body. Huawei's EMUI lays a
+ * notification out as Android does, in a slightly larger default font: the
+ * Android figures less about a tenth (an estimate from the layout, not
+ * measured on a device).
  */
 export const PLATFORM_LIMITS = {
   ios: { label: 'iOS', title: 50, body: 178 },
   android: { label: 'Android', title: 65, body: 240, collapsedBody: 45 },
   web: { label: 'Web (Chrome)', title: 50, body: 120 },
+  huawei: { label: 'Huawei (EMUI)', title: 58, body: 216, collapsedBody: 40 },
 } as const;
 
 export type Platform = keyof typeof PLATFORM_LIMITS;
+
+/** In the order the previews show them. */
+const ALL_PLATFORMS = Object.keys(PLATFORM_LIMITS) as Platform[];
+
+/**
+ * The platforms a send reaches, from the audience count by platform: those
+ * with a device. iOS and Android while it is not counted, or counts none,
+ * so the preview still shows the common case.
+ */
+export function platformsReached(byPlatform: Readonly<Record<string, number | undefined>> | undefined): Platform[] {
+  const present = ALL_PLATFORMS.filter((platform) => (byPlatform?.[platform] ?? 0) > 0);
+  return present.length === 0 ? ['ios', 'android'] : present;
+}
 
 export interface Shown {
   text: string;
@@ -36,7 +53,7 @@ export interface LockScreen {
   label: string;
   title: Shown;
   body: Shown;
-  /** Android: the one line shown before the notification is expanded. */
+  /** Android and EMUI: the one line shown before the notification is expanded. */
   collapsed?: Shown;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lengthHint, lockScreens, shown } from './lock-screen.ts';
+import { lengthHint, lockScreens, platformsReached, shown } from './lock-screen.ts';
 
 describe('lock-screen previews', () => {
   it('shows short text whole, and cuts long text at a word with an ellipsis', () => {
@@ -27,5 +27,22 @@ describe('lock-screen previews', () => {
     expect(lengthHint(screens, 'title')).toBe(`${Array.from(title).length} characters: cut on iOS (50)`);
     expect(lengthHint(screens, 'body')).toBe('10 characters: shown whole everywhere');
     expect(lengthHint(lockScreens('', 'b'.repeat(300), ['ios', 'android', 'web']), 'body')).toBe('300 characters: cut on iOS (178), Android (240), and Web (Chrome) (120)');
+  });
+
+  it('Huawei (EMUI) cuts a little shorter than Android, with its own collapsed line', () => {
+    const body = 'b'.repeat(230);
+    const [android, huawei] = lockScreens('t'.repeat(60), body, ['android', 'huawei']);
+    expect(android!.title.cut).toBe(false);
+    expect(huawei!.title.cut).toBe(true);
+    expect([android!.body.cut, huawei!.body.cut]).toEqual([false, true]);
+    expect(huawei!.collapsed?.cut).toBe(true);
+    expect(huawei!.label).toBe('Huawei (EMUI)');
+  });
+
+  it('previews the platforms the audience has devices on, iOS and Android until it is counted', () => {
+    expect(platformsReached(undefined)).toEqual(['ios', 'android']);
+    expect(platformsReached({ ios: 0, android: 0, web: 0, huawei: 0 })).toEqual(['ios', 'android']);
+    expect(platformsReached({ ios: 3, android: 0, web: 2, huawei: 1 })).toEqual(['ios', 'web', 'huawei']);
+    expect(platformsReached({ ios: 0, android: 1, huawei: 4, watchos: 9 })).toEqual(['android', 'huawei']);
   });
 });

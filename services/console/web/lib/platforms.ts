@@ -20,3 +20,14 @@ export function platformLabel(platform: string, withProvider = false): string {
 export function platformParam(value: string | undefined): Platform | undefined {
   return (PLATFORMS as readonly string[]).includes(value ?? '') ? (value as Platform) : undefined;
 }
+
+/**
+ * An audience count by platform as people read it (pure): iOS and Android
+ * always, Web and Huawei only when the audience has some, so a project
+ * without browsers or Huawei devices reads as before: "iOS 3, Android 1".
+ */
+export function platformCountsText(byPlatform: Readonly<Record<string, number | undefined>>, format: (count: number) => string = String): string {
+  return PLATFORMS.filter((platform) => platform === 'ios' || platform === 'android' || (byPlatform[platform] ?? 0) > 0)
+    .map((platform) => `${platformLabel(platform)} ${format(byPlatform[platform] ?? 0)}`)
+    .join(', ');
+}

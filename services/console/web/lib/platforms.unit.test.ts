@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { platformLabel, platformParam } from './platforms.ts';
+import { platformCountsText, platformLabel, platformParam } from './platforms.ts';
 
 describe('platforms', () => {
   it('names every platform, with its provider when asked', () => {
@@ -13,5 +13,11 @@ describe('platforms', () => {
     expect(platformParam('web')).toBe('web');
     expect(platformParam('Web')).toBeUndefined();
     expect(platformParam(undefined)).toBeUndefined();
+  });
+
+  it('counts an audience by platform: iOS and Android always, Web and Huawei when present', () => {
+    expect(platformCountsText({ ios: 3, android: 1, web: 0, huawei: 0 })).toBe('iOS 3, Android 1');
+    expect(platformCountsText({ ios: 0, android: 0 })).toBe('iOS 0, Android 0');
+    expect(platformCountsText({ ios: 1200, android: 0, web: 2, huawei: 5 }, (count) => `#${count}`)).toBe('iOS #1200, Android #0, Web #2, Huawei #5');
   });
 });

@@ -8,7 +8,18 @@ import { LockScreenPreview } from './composer-lock-screen.tsx';
 /** A string field of the request as text (a template send may leave title and body out). */
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** What APNs and FCM will receive, built by the senders' own payload builders, with sizes against the 4 KB limit. */
+/** `key: value` pairs of headers, as one line. */
+const headerText = (headers: Record<string, string | number>): string =>
+  Object.entries(headers)
+    .map(([key, value]) => `${key}: ${value}`)
+    .join(', ');
+
+/**
+ * What APNs, FCM, Web Push and Push Kit will receive, built by the senders'
+ * own payload builders, each with its size against its own limit. Every
+ * provider is shown whatever the audience: the API refuses a notification
+ * too large for any of them, so each one's size matters to every send.
+ */
 export function PayloadPreview({ request, platforms = ['ios', 'android'] }: { request: NotificationRequest; platforms?: readonly Platform[] }) {
   const preview = useMemo(() => {
     try {
@@ -22,16 +33,18 @@ export function PayloadPreview({ request, platforms = ['ios', 'android'] }: { re
     <aside class="preview" aria-label="Preview">
       <LockScreenPreview title={textOf(request.title)} body={textOf(request.body)} platforms={platforms} />
       <h2>What the providers receive</h2>
-      <h3>APNs (iOS)</h3>
-      <p class="muted">
-        {formatCount(preview.apns.bytes)} of {formatCount(preview.limit)} bytes · headers {Object.entries(preview.apns.headers).map(([key, value]) => `${key}: ${value}`).join(', ')}
-      </p>
-      <pre class="json" data-testid="preview-apns">{JSON.stringify(preview.apns.payload, null, 2)}</pre>
-      <h3>FCM (Android)</h3>
-      <p class="muted">
-        {formatCount(preview.fcm.bytes)} of {formatCount(preview.limit)} bytes
-      </p>
-      <pre class="json" data-testid="preview-fcm">{JSON.stringify(preview.fcm.message, null, 2)}</pre>
+      <ProviderSection heading="APNs (iOS)" testId="preview-apns" json={preview.apns.payload} bytes={preview.apns.bytes} limit={preview.limit} headers={headerText(preview.apns.headers)} />
+      <ProviderSection heading="FCM (Android)" testId="preview-fcm" json={preview.fcm.message} bytes={preview.fcm.bytes} limit={preview.limit} />
+      <ProviderSection
+        heading="Web Push (browsers)"
+        testId="preview-webpush"
+        json={preview.webpush.payload}
+        bytes={preview.webpush.bytes}
+        limit={preview.webpush.limit}
+        unit="bytes of plaintext (4,096 once encrypted)"
+        headers={headerText(preview.webpush.headers)}
+      />
+      <ProviderSection heading="Push Kit (Huawei)" testId="preview-hms" json={preview.hms.message} bytes={preview.hms.bytes} limit={preview.hms.limit} />
       {preview.problems.length === 0 ? null : (
         <ul class="field-errors">
           {preview.problems.map((problem) => (
@@ -40,5 +53,20 @@ export function PayloadPreview({ request, platforms = ['ios', 'android'] }: { re
         </ul>
       )}
     </aside>
+  );
+}
+
+function ProviderSection({ heading, testId, json, bytes, limit, unit = 'bytes', headers }: { heading: string; testId: string; json: unknown; bytes: number; limit: number; unit?: string; headers?: string }) {
+  return (
+    <>
+      <h3>{heading}</h3>
+      <p class="muted">
+        {formatCount(bytes)} of {formatCount(limit)} {unit}
+        {headers === undefined ? null : ` · headers ${headers}`}
+      </p>
+      <pre class="json" data-testid={testId}>
+        {JSON.stringify(json, null, 2)}
+      </pre>
+    </>
   );
 }

@@ -3,22 +3,14 @@ import { useEffect, useRef } from 'preact/hooks';
 import { audienceText } from '../lib/audience-text.ts';
 import type { NotificationRequest } from '../lib/draft.ts';
 import { formatCount, formatDuration, formatTime } from '../lib/format.ts';
-import { lockScreens, type Platform } from '../lib/lock-screen.ts';
+import { lockScreens, platformsReached } from '../lib/lock-screen.ts';
+import { platformCountsText } from '../lib/platforms.ts';
 import { TestSend } from './composer-test-send.tsx';
 import { ContentReview } from './composer-review-content.tsx';
 
 export interface AudienceCount {
   total: number;
-  by_platform: { ios: number; android: number; web?: number };
-}
-
-const PLATFORM_NAMES: Record<Platform, string> = { ios: 'iOS', android: 'Android', web: 'Web' };
-
-/** The platforms the audience has devices on (all of iOS and Android when it is not counted). */
-export function platformsOf(audience: AudienceCount | undefined): Platform[] {
-  if (audience === undefined) return ['ios', 'android'];
-  const present = (['ios', 'android', 'web'] as const).filter((platform) => (audience.by_platform[platform] ?? 0) > 0);
-  return present.length === 0 ? ['ios', 'android'] : [...present];
+  by_platform: { ios: number; android: number; web?: number; huawei?: number };
 }
 
 function scheduleText(request: NotificationRequest): string {
@@ -57,10 +49,7 @@ export function SendReview({ request, audience, sending, onConfirm, onBack }: { 
           ) : (
             <strong>
               {formatCount(audience.total)} active {audience.total === 1 ? 'device' : 'devices'} now:{' '}
-              {(['ios', 'android', 'web'] as const)
-                .filter((platform) => platform !== 'web' || (audience.by_platform.web ?? 0) > 0)
-                .map((platform) => `${PLATFORM_NAMES[platform]} ${formatCount(audience.by_platform[platform] ?? 0)}`)
-                .join(', ')}
+              {platformCountsText(audience.by_platform, formatCount)}
             </strong>
           )}
         </dd>
@@ -75,7 +64,7 @@ export function SendReview({ request, audience, sending, onConfirm, onBack }: { 
       {request.title === undefined ? null : <h3>On each platform</h3>}
       {request.title === undefined ? null : (
         <dl class="facts" data-testid="review-content">
-          {lockScreens(request.title ?? '', request.body ?? '', platformsOf(audience)).map((screen) => (
+          {lockScreens(request.title ?? '', request.body ?? '', platformsReached(audience?.by_platform)).map((screen) => (
             <Fragment key={screen.platform}>
               <dt>{screen.label}</dt>
               <dd data-testid={`review-${screen.platform}`}>

@@ -6,23 +6,20 @@ import { Errors } from '../components/ui.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { EMPTY_DRAFT, newDraftKey, problemsByField, requestOf, type Draft, type FieldProblems } from '../lib/draft.ts';
 import { formatCount } from '../lib/format.ts';
+import { platformsReached } from '../lib/lock-screen.ts';
+import { platformCountsText } from '../lib/platforms.ts';
 import { audienceText } from '../lib/audience-text.ts';
 import { bind, Field } from './composer-fields.tsx';
 import { DeliveryFields, OptionFields } from './composer-options.tsx';
 import { SendOutcome, type Unconfirmed } from './composer-outcome.tsx';
 import { PayloadPreview } from './composer-preview.tsx';
-import { SendReview } from './composer-review.tsx';
+import { SendReview, type AudienceCount } from './composer-review.tsx';
 import { DraftBar } from './composer-drafts.tsx';
 import { getDraft } from '../api/drafts.ts';
 import { formOfContent, replacesOf } from '../lib/draft-content.ts';
 import { replaceNotification } from '../api/drafts.ts';
 import { ComposerAudience } from './composer-audience.tsx';
 import { ContentFields, previewRequestOf, TemplateSendNote } from './composer-content.tsx';
-
-interface AudienceCount {
-  total: number;
-  by_platform: { ios: number; android: number };
-}
 
 export function Composer() {
   useTitle('Compose');
@@ -207,8 +204,7 @@ export function Composer() {
                 ''
               ) : (
                 <>
-                  Reaches <strong data-testid="audience-total">{formatCount(audience.total)}</strong> active {audience.total === 1 ? 'device' : 'devices'} now (iOS {formatCount(audience.by_platform.ios)}, Android{' '}
-                  {formatCount(audience.by_platform.android)}).
+                  Reaches <strong data-testid="audience-total">{formatCount(audience.total)}</strong> active {audience.total === 1 ? 'device' : 'devices'} now ({platformCountsText(audience.by_platform, formatCount)}).
                 </>
               )}
               <button type="button" class="link-button" onClick={() => void countAudience()} disabled={!hasTargets || counting}>
@@ -231,7 +227,7 @@ export function Composer() {
           )}
         </div>
         <TemplateSendNote shown={draft.contentMode === 'template'} />
-        {draft.contentMode === 'template' ? null : <PayloadPreview request={previewRequestOf(request)} platforms={(audience?.by_platform as Record<string, number> | undefined)?.web ? ['ios', 'android', 'web'] : ['ios', 'android']} />}
+        {draft.contentMode === 'template' ? null : <PayloadPreview request={previewRequestOf(request)} platforms={platformsReached(audience?.by_platform)} />}
       </form>
     </section>
   );

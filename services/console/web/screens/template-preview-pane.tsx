@@ -32,7 +32,7 @@ export function TemplatePreview({ form, active }: { form: TemplateForm; active: 
       </p>
       {preview.ok ? (
         <>
-          <LockScreenPreview title={preview.fields.title ?? ''} body={preview.fields.body ?? ''} platforms={['ios', 'android', 'web']} />
+          <LockScreenPreview title={preview.fields.title ?? ''} body={preview.fields.body ?? ''} platforms={['ios', 'android', 'web', 'huawei']} />
           {preview.fields.link_to === undefined ? null : (
             <p class="hint">
               Opens <code>{preview.fields.link_to}</code> on tap.

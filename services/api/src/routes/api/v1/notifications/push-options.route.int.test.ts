@@ -68,6 +68,7 @@ describe('push options on send', () => {
       expect.stringMatching(/^notification must fit in 4096 bytes as an APNs payload/),
       expect.stringMatching(/^notification must fit in 4096 bytes as an FCM message/),
       expect.stringMatching(/^notification must fit in 3993 bytes as a Web Push plaintext/),
+      expect.stringMatching(/^notification must fit in 4096 bytes as a Push Kit message/),
     ]);
   });
 });
