@@ -7,7 +7,8 @@ import { docsScreenshot, expectAccessible, signInWith, startConsoleStack, type C
 /**
  * A preview people read (issue 49, item 4) and the project's settings from
  * the console (item 7): lock-screen previews with the platforms' cuts and
- * length hints, a bad number as a field error; topics created and deleted;
+ * length hints, what each provider receives (Web Push and Push Kit beside
+ * APNs and FCM: issue 46, item 8), a bad number as a field error; topics created and deleted;
  * the project's time zone set; webhooks added, paused and resumed, their secret rotated, replayed and deleted; how to get the
  * operator's token, on the pages that ask for it.
  */
@@ -55,6 +56,11 @@ describe('the preview', { timeout: 60_000 }, () => {
     await page.getByTestId('hint-body').getByText('Body: 19 characters: shown whole everywhere.').waitFor();
     expect(await page.getByTestId('lock-ios').locator('.lock-title').textContent()).toMatch(/^Our biggest winter sale starts now in every…$/);
     expect(await page.getByTestId('lock-android').locator('.lock-title').textContent()).toBe(title);
+    // Browsers and Huawei devices beside APNs and FCM: the Declarative Web Push JSON with its headers, and the Push Kit message.
+    for (const provider of ['apns', 'fcm', 'webpush', 'hms']) expect(await page.getByTestId(`preview-${provider}`).textContent()).toContain(`"title": "${title}"`);
+    expect(await page.getByTestId('preview-webpush').textContent()).toContain('"web_push": 8030');
+    await page.getByText(/bytes of plaintext \(4,096 once encrypted\) · headers TTL: 2419200$/).waitFor();
+    expect(await page.getByTestId('preview-hms').textContent()).toContain('"click_action"');
     await page.getByLabel('Badge').fill('three');
     await page.getByTestId('errors-badge').getByText('"three" is not a number').waitFor();
     expect(await page.getByTestId('preview-apns').textContent()).not.toContain('null');
