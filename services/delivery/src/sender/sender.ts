@@ -93,7 +93,9 @@ export function senderHandler(deps: SenderDeps) {
     return outputs;
   };
   return async (records: readonly ConsumedEvent[], context: HandlerContext): Promise<Outgoing[]> => {
-    const batches = records.flatMap(({ event }) => (event.type === 'DeliveryBatch' && event.data.provider === deps.provider ? [event] : []));
+    const { batches, repeated } = firstOfEachBatch(records.flatMap(({ event }) => (event.type === 'DeliveryBatch' && event.data.provider === deps.provider ? [event] : [])));
+    // Sent and reported once: both copies would pass the recent-reports check before either is sent.
+    if (repeated.length > 0) deps.logger.warn({ batch_ids: repeated }, 'a batch appears twice in one chunk: sent and reported once');
     // Settle every batch before failing: a retry of the chunk must not race a send still in flight.
     // A paced batch waits for its turn before it takes a send slot, so the slots stay free for other notifications.
     const paced = async (batch: DeliveryBatchV2) => {
@@ -106,6 +108,18 @@ export function senderHandler(deps: SenderDeps) {
     if (failed !== undefined) throw failed.reason;
     return settled.flatMap((item) => (item.status === 'fulfilled' ? item.value : []));
   };
+}
+
+/** The chunk's batches, each batch id once (the first record of it), and the ids that came again (pure). */
+export function firstOfEachBatch(batches: readonly DeliveryBatchV2[]): { batches: DeliveryBatchV2[]; repeated: string[] } {
+  const seen = new Set<string>();
+  const repeated: string[] = [];
+  const first = batches.filter((batch) => {
+    if (!seen.has(batch.data.batch_id)) return seen.add(batch.data.batch_id);
+    repeated.push(batch.data.batch_id);
+    return false;
+  });
+  return { batches: first, repeated };
 }
 
 function observeOutcomes(deps: SenderDeps, results: ReadonlyArray<{ outcome: string }>): void {

@@ -39,6 +39,21 @@ describe('senderHandler', () => {
     await handle([batch('n-1:apns:0:1')], context);
     expect(sent).toHaveLength(4);
   });
+
+  it('sends and reports a batch that appears twice in one chunk once', async () => {
+    const { clients, sent } = recordingClients();
+    const handle = senderHandler({
+      provider: 'apns',
+      clients,
+      isCancelled: () => false,
+      policy: { deadlineMs: 1_000, minMs: 1, maxMs: 1, maxAttempts: 1 },
+      clock: { now: () => 0, sleep: async () => undefined, random: () => 0 },
+      logger: createLogger({ name: 'test', level: 'silent' }),
+    });
+    const outputs = await handle([batch('n-1:apns:0:0'), batch('n-1:apns:0:1'), batch('n-1:apns:0:0')], { heartbeat: async () => undefined });
+    expect(sent).toHaveLength(4);
+    expect(outputs.map((output) => (output.event.data as { batch_id: string }).batch_id)).toEqual(['n-1:apns:0:0', 'n-1:apns:0:1']);
+  });
 });
 
 describe('senderHandler when its partition moves', () => {
