@@ -113,6 +113,9 @@ describe('Huawei Push Kit sending', () => {
   it('sends one multicast with every token of the batch, with hms receipts, counts and a dry run by platform', async () => {
     const topic = await createTopic();
     const devices = await Promise.all(['a-', 'b-', 'c-'].map((label) => huawei(label, { topics: [topic] })));
+    // Devices are read (and dry runs counted) from the read model: the registrations must be projected first.
+    const readable = async ({ id }: { id: string }) => (await harness.request('GET', `/api/v1/devices/${id}`, { key: project.api_key })).status === 200;
+    await waitFor('the three devices projected', async () => (await Promise.all(devices.map(readable))).every(Boolean));
     expect((await device(devices[0]!.id)).platform).toBe('huawei');
     const dry = await harness.request('POST', '/api/v1/notifications/dry-run', { key: project.api_key, body: { notification: { title: 'Hello', body: 'x', targets: [{ topic }] } } });
     expect(dry.status, JSON.stringify(dry.body)).toBe(200);
