@@ -18,17 +18,21 @@ const batch = (id: string): ConsumedEvent => ({
   offset: 0,
 });
 
+/** An apns sender with one attempt per push, no waits and no concurrency limit of note. */
+const plainApnsSender = (clients: ProviderClients) =>
+  senderHandler({
+    provider: 'apns',
+    clients,
+    isCancelled: () => false,
+    policy: { deadlineMs: 1_000, minMs: 1, maxMs: 1, maxAttempts: 1 },
+    clock: { now: () => 0, sleep: async () => undefined, random: () => 0 },
+    logger: createLogger({ name: 'test', level: 'silent' }),
+  });
+
 describe('senderHandler', () => {
   it('reports a batch taken again after a lost commit without sending it again', async () => {
     const { clients, sent } = recordingClients();
-    const handle = senderHandler({
-      provider: 'apns',
-      clients,
-      isCancelled: () => false,
-      policy: { deadlineMs: 1_000, minMs: 1, maxMs: 1, maxAttempts: 1 },
-      clock: { now: () => 0, sleep: async () => undefined, random: () => 0 },
-      logger: createLogger({ name: 'test', level: 'silent' }),
-    });
+    const handle = plainApnsSender(clients);
     const context = { heartbeat: async () => undefined };
     const first = await handle([batch('n-1:apns:0:0')], context);
     const again = await handle([batch('n-1:apns:0:0')], context);
@@ -42,14 +46,7 @@ describe('senderHandler', () => {
 
   it('sends and reports a batch that appears twice in one chunk once', async () => {
     const { clients, sent } = recordingClients();
-    const handle = senderHandler({
-      provider: 'apns',
-      clients,
-      isCancelled: () => false,
-      policy: { deadlineMs: 1_000, minMs: 1, maxMs: 1, maxAttempts: 1 },
-      clock: { now: () => 0, sleep: async () => undefined, random: () => 0 },
-      logger: createLogger({ name: 'test', level: 'silent' }),
-    });
+    const handle = plainApnsSender(clients);
     const outputs = await handle([batch('n-1:apns:0:0'), batch('n-1:apns:0:1'), batch('n-1:apns:0:0')], { heartbeat: async () => undefined });
     expect(sent).toHaveLength(4);
     expect(outputs.map((output) => (output.event.data as { batch_id: string }).batch_id)).toEqual(['n-1:apns:0:0', 'n-1:apns:0:1']);
@@ -135,14 +132,7 @@ describe('senderHandler while the provider client is not available', () => {
 
   it('stops waiting when the partition moves (the heartbeat throws a rebalance)', async () => {
     const clients = { apns: async () => Promise.reject(new InfrastructureError('MONGO_UNAVAILABLE', 'credential store down')) } as unknown as ProviderClients;
-    const handle = senderHandler({
-      provider: 'apns',
-      clients,
-      isCancelled: () => false,
-      policy: { deadlineMs: 1_000, minMs: 1, maxMs: 1, maxAttempts: 1 },
-      clock: { now: () => 0, sleep: async () => undefined, random: () => 0 },
-      logger: createLogger({ name: 'test', level: 'silent' }),
-    });
+    const handle = plainApnsSender(clients);
     await expect(handle([batch('n-1:apns:0:0')], { heartbeat: async () => Promise.reject(new RebalanceError()) })).rejects.toSatisfy(isRebalance);
   });
 });
