@@ -9,6 +9,7 @@ import { driverDb } from '../store-handle.ts';
 import { ferretdbStore } from './ferretdb-store.ts';
 import { detectStore, mongodbStore } from './store-adapter.ts';
 import { FIELDS, hexPool, randomDocuments, randomFilter, randomSort, seededRandom } from './random-documents.ts';
+import { COUNT_CASES, COUNT_ITEMS, ELEMENT_BATCHES, ELEMENT_PAGE_CASES, expectedElementPage, type CountItem, type ElementBatch } from './store-cases.ts';
 
 /**
  * The MongoDB store adapter, which the FerretDB of every other test never
@@ -50,21 +51,13 @@ describe('the MongoDB adapter on mongo-java-server', () => {
   });
 
   describe('count (the cases of store-count.int.test.ts)', () => {
-    let items: Collection<{ _id: string; project_id: string; status: string }>;
+    let items: Collection<CountItem>;
     beforeAll(async () => {
       items = db.collection('count_items');
-      await items.insertMany(
-        Array.from({ length: 1_500 }, (_, n) => ({ _id: `item-${n}`, project_id: n < 1_200 ? 'mine' : 'theirs', status: n % 3 === 0 ? 'inactive' : 'active' })),
-      );
+      await items.insertMany(COUNT_ITEMS.map((item) => ({ ...item })));
     });
 
-    it.each([
-      [{ project_id: 'mine' }, 1_200],
-      [{ project_id: 'mine', status: 'active' }, 800],
-      [{ project_id: 'theirs' }, 300],
-      [{ project_id: 'nobody' }, 0],
-      [{}, 1_500],
-    ])('counts %j as %i', async (filter, expected) => {
+    it.each(COUNT_CASES)('counts %j as %i', async (filter, expected) => {
       expect(await mongodbStore.count(items, filter)).toBe(expected);
     });
 
@@ -75,48 +68,21 @@ describe('the MongoDB adapter on mongo-java-server', () => {
   });
 
   describe('pageWithElement (the cases of element-page.int.test.ts, by $elemMatch here)', () => {
-    interface Batch {
-      _id: string;
-      project_id: string;
-      reported_at: string;
-      devices: Array<{ device_id: string; outcome: string }>;
-    }
-    const all: Batch[] = Array.from({ length: 40 }, (_, n) => ({
-      _id: `batch-${String(n).padStart(2, '0')}`,
-      project_id: n < 36 ? 'mine' : 'theirs',
-      reported_at: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(),
-      devices: [
-        { device_id: 'other', outcome: n % 2 === 0 ? 'failed' : 'delivered' },
-        ...(n % 3 === 2 ? [] : [{ device_id: 'dev', outcome: n % 2 === 0 ? 'delivered' : 'failed' }]),
-      ],
-    }));
-    const expected = (outcome: string, skip: number, limit: number) => {
-      const kept = all
-        .filter((batch) => batch.project_id === 'mine' && batch.devices.some((line) => line.device_id === 'dev' && line.outcome === outcome))
-        .sort((a, b) => b.reported_at.localeCompare(a.reported_at));
-      return { count: kept.length, ids: kept.slice(skip, skip + limit).map((batch) => batch._id) };
-    };
-    let mine: Collection<Batch>;
-    let local: Collection<Batch>;
+    let mine: Collection<ElementBatch>;
+    let local: Collection<ElementBatch>;
     beforeAll(async () => {
-      mine = db.collection<Batch>('element_page_batches');
-      local = env.driverDb.collection<Batch>('element_page_batches');
-      await mine.insertMany(all.map((batch) => ({ ...batch })));
-      await local.insertMany(all.map((batch) => ({ ...batch })));
+      mine = db.collection<ElementBatch>('element_page_batches');
+      local = env.driverDb.collection<ElementBatch>('element_page_batches');
+      await mine.insertMany(ELEMENT_BATCHES.map((batch) => ({ ...batch })));
+      await local.insertMany(ELEMENT_BATCHES.map((batch) => ({ ...batch })));
     });
 
-    it.each([
-      ['delivered', 0, 5],
-      ['delivered', 5, 5],
-      ['failed', 0, 100],
-      ['failed', 10, 3],
-      ['opened', 0, 5],
-    ])('%s, skip %i, limit %i: that device\'s lines only, newest first, counted; as the FerretDB adapter answers', async (outcome, skip, limit) => {
+    it.each(ELEMENT_PAGE_CASES)('%s, skip %i, limit %i: that device\'s lines only, newest first, counted; as the FerretDB adapter answers', async (outcome, skip, limit) => {
       const query = { filter: { project_id: 'mine', 'devices.device_id': 'dev' }, field: 'devices', element: { device_id: 'dev', outcome }, sort: { reported_at: -1 as const, _id: 1 as const }, skip, limit };
       const page = await mongodbStore.pageWithElement(mine, query);
       const theirs = await ferretdbStore.pageWithElement(local, query);
-      expect({ count: page.count, ids: page.docs.map((doc) => doc._id) }).toEqual(expected(outcome, skip, limit));
-      expect({ count: theirs.count, ids: theirs.docs.map((doc) => doc._id) }).toEqual(expected(outcome, skip, limit));
+      expect({ count: page.count, ids: page.docs.map((doc) => doc._id) }).toEqual(expectedElementPage(outcome, skip, limit));
+      expect({ count: theirs.count, ids: theirs.docs.map((doc) => doc._id) }).toEqual(expectedElementPage(outcome, skip, limit));
     });
   });
 

@@ -3,17 +3,16 @@ import { createTestEnv, type TestEnv } from '@herald/testing';
 import type { Collection } from 'mongodb';
 import { ferretdbStore } from './ferretdb-store.ts';
 import { mongodbStore } from './store-adapter.ts';
+import { COUNT_CASES, COUNT_ITEMS, type CountItem } from './store-cases.ts';
 
 /** Both adapters' count, over the real store, agree with the driver's countDocuments, limit included. */
 let env: TestEnv;
-let items: Collection<{ _id: string; project_id: string; status: string }>;
+let items: Collection<CountItem>;
 
 beforeAll(async () => {
   env = await createTestEnv('store-count');
   items = env.driverDb.collection('count_items');
-  await items.insertMany(
-    Array.from({ length: 1_500 }, (_, n) => ({ _id: `item-${n}`, project_id: n < 1_200 ? 'mine' : 'theirs', status: n % 3 === 0 ? 'inactive' : 'active' })),
-  );
+  await items.insertMany(COUNT_ITEMS.map((item) => ({ ...item })));
 });
 afterAll(async () => {
   await env?.close();
@@ -23,13 +22,7 @@ describe.each([
   ['ferretdb ($count stage)', ferretdbStore],
   ['mongodb (countDocuments)', mongodbStore],
 ])('the %s adapter', (_name, store) => {
-  it.each([
-    [{ project_id: 'mine' }, 1_200],
-    [{ project_id: 'mine', status: 'active' }, 800],
-    [{ project_id: 'theirs' }, 300],
-    [{ project_id: 'nobody' }, 0],
-    [{}, 1_500],
-  ])('counts %j as %i, as countDocuments does', async (filter, expected) => {
+  it.each(COUNT_CASES)('counts %j as %i, as countDocuments does', async (filter, expected) => {
     expect(await store.count(items, filter)).toBe(expected);
     expect(await items.countDocuments(filter)).toBe(expected);
   });
